@@ -1,0 +1,350 @@
+/* Finding, loading and overlaying models. */
+#define _POSIX_C_SOURCE 200809L   /* opendir, strdup */
+
+#include "config/models.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config/schema.h"
+#include "kernel/assert.h"
+
+#ifndef RS_MODELS_DIR
+#define RS_MODELS_DIR "models"
+#endif
+
+#define MAX_DIR_DEPTH 8      /* stops symlink loops below a model dir */
+#define MAX_MODEL_DEPTH 8    /* models based on models based on ... */
+
+struct entry {
+	char *name;
+	char *path;
+	struct rs_node *root;         /* loaded on first use, then kept */
+};
+
+struct rs_model_index {
+	bool built;
+	struct entry *v;
+	size_t n, cap;
+};
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	RS_ASSERT(p);
+	return p;
+}
+
+void rs_model_path_init(struct rs_model_path *mp)
+{
+	memset(mp, 0, sizeof(*mp));
+	mp->index = calloc(1, sizeof(*mp->index));
+	RS_ASSERT(mp->index);
+}
+
+static void add_dir(struct rs_model_path *mp, const char *dir)
+{
+	mp->dirs = realloc(mp->dirs, (mp->ndirs + 1) * sizeof(*mp->dirs));
+	RS_ASSERT(mp->dirs);
+	mp->dirs[mp->ndirs++] = xstrdup(dir);
+}
+
+static void index_clear(struct rs_model_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++) {
+		free(ix->v[i].name);
+		free(ix->v[i].path);
+		rs_node_free(ix->v[i].root);
+	}
+	free(ix->v);
+	memset(ix, 0, sizeof(*ix));
+}
+
+int rs_model_path_add(struct rs_model_path *mp, const char *dir, struct rs_diag *d)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return rs_diag_at(d, dir, 0, 0, "cannot use as a model directory: %s",
+				  strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rs_diag_at(d, dir, 0, 0, "cannot use as a model directory: "
+				  "not a directory");
+	add_dir(mp, dir);
+	index_clear(mp->index);
+	return 0;
+}
+
+void rs_model_path_add_defaults(struct rs_model_path *mp)
+{
+	const char *env = getenv("RAIDSIM_MODELS");
+
+	while (env && *env) {
+		const char *colon = strchr(env, ':');
+		size_t n = colon ? (size_t)(colon - env) : strlen(env);
+
+		if (n) {
+			char *dir = strndup(env, n);
+
+			RS_ASSERT(dir);
+			add_dir(mp, dir);
+			free(dir);
+		}
+		env = colon ? colon + 1 : NULL;
+	}
+	add_dir(mp, RS_MODELS_DIR);
+	index_clear(mp->index);
+}
+
+void rs_model_path_free(struct rs_model_path *mp)
+{
+	for (size_t i = 0; i < mp->ndirs; i++)
+		free(mp->dirs[i]);
+	free(mp->dirs);
+	if (mp->index) {
+		index_clear(mp->index);
+		free(mp->index);
+	}
+	memset(mp, 0, sizeof(*mp));
+}
+
+static void push(struct rs_model_index *ix, const char *name, const char *path)
+{
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap ? 2 * ix->cap : 32;
+		ix->v = realloc(ix->v, ix->cap * sizeof(*ix->v));
+		RS_ASSERT(ix->v);
+	}
+	ix->v[ix->n].name = xstrdup(name);
+	ix->v[ix->n].path = xstrdup(path);
+	ix->v[ix->n].root = NULL;
+	ix->n++;
+}
+
+/* Every *.yaml below dir, into `found`.  Unreadable subdirectories are
+ * skipped: a stray lost+found must not break every run. */
+static void scan(const char *dir, int depth, struct rs_model_index *found)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+
+	if (!dh)
+		return;
+	while ((de = readdir(dh))) {
+		size_t len = strlen(de->d_name);
+		struct stat st;
+		char *path;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = malloc(strlen(dir) + len + 2);
+		RS_ASSERT(path);
+		sprintf(path, "%s/%s", dir, de->d_name);
+		if (stat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH) {
+				scan(path, depth + 1, found);
+			} else if (S_ISREG(st.st_mode) && len > 5 &&
+				   strcmp(de->d_name + len - 5, ".yaml") == 0) {
+				de->d_name[len - 5] = 0;
+				push(found, de->d_name, path);
+			}
+		}
+		free(path);
+	}
+	closedir(dh);
+}
+
+/* By name, then path, so the index and duplicate reports do not depend
+ * on readdir order. */
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->path, y->path);
+}
+
+static long find_entry(const struct rs_model_index *ix, const char *name)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (strcmp(ix->v[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static int build(const struct rs_model_path *mp, struct rs_diag *d)
+{
+	struct rs_model_index *ix = mp->index;
+
+	if (ix->built)
+		return 0;
+	index_clear(ix);
+	for (size_t i = 0; i < mp->ndirs; i++) {
+		struct rs_model_index found = { 0 };
+
+		scan(mp->dirs[i], 0, &found);
+		if (found.n)
+			qsort(found.v, found.n, sizeof(*found.v), cmp_entry);
+		for (size_t k = 0; k < found.n; k++) {
+			if (k && strcmp(found.v[k].name, found.v[k - 1].name) == 0) {
+				rs_diag_at(d, found.v[k].path, 0, 0,
+					   "duplicate model '%s' (also defined in %s)",
+					   found.v[k].name, found.v[k - 1].path);
+				index_clear(&found);
+				index_clear(ix);
+				return -1;
+			}
+			/* An earlier directory already has it: it wins. */
+			if (find_entry(ix, found.v[k].name) < 0)
+				push(ix, found.v[k].name, found.v[k].path);
+		}
+		index_clear(&found);
+	}
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_entry);
+	ix->built = true;
+	return 0;
+}
+
+static int unknown_model(const struct rs_model_index *ix, const char *name,
+			 const struct rs_node *where, struct rs_diag *d)
+{
+	const char **names;
+	const char *close;
+
+	if (ix->n == 0)
+		return rs_diag_node(d, where, "unknown model '%s' (no models found; "
+				    "use -M DIR or set RAIDSIM_MODELS)", name);
+	names = calloc(ix->n, sizeof(*names));
+	RS_ASSERT(names);
+	for (size_t i = 0; i < ix->n; i++)
+		names[i] = ix->v[i].name;
+	close = rs_closest_name(name, names, ix->n);
+	if (close)
+		rs_diag_node(d, where, "unknown model '%s' (did you mean '%s'?)", name, close);
+	else
+		rs_diag_node(d, where, "unknown model '%s'", name);
+	free(names);
+	return -1;
+}
+
+/* The cached tree of entry e, loading and checking it the first time. */
+static const struct rs_node *entry_root(struct entry *e, struct rs_diag *d)
+{
+	struct rs_node *root, *type;
+
+	if (e->root)
+		return e->root;
+	root = rs_yaml_load_file(e->path, d);
+	if (!root)
+		return NULL;
+	if (root->kind != RS_NODE_MAP) {
+		rs_diag_node(d, root, "a model file must be a mapping, got %s",
+			     rs_node_kind_name(root));
+		rs_node_free(root);
+		return NULL;
+	}
+	type = rs_node_get(root, "type");
+	if (!type || type->kind != RS_NODE_SCALAR) {
+		if (type)
+			rs_diag_node(d, type, "expected a scalar for 'type', got %s",
+				     rs_node_kind_name(type));
+		else
+			rs_diag_node(d, root, "missing required key 'type' in model '%s'",
+				     e->name);
+		rs_node_free(root);
+		return NULL;
+	}
+	e->root = root;
+	return root;
+}
+
+struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
+			      const struct rs_node *where, struct rs_diag *d)
+{
+	const struct rs_node *root;
+	long i;
+
+	if (build(mp, d))
+		return NULL;
+	i = find_entry(mp->index, name);
+	if (i < 0) {
+		unknown_model(mp->index, name, where, d);
+		return NULL;
+	}
+	root = entry_root(&mp->index->v[i], d);
+	return root ? rs_node_clone(root) : NULL;
+}
+
+int rs_model_list(const struct rs_model_path *mp, rs_model_fn *fn, void *arg,
+		  struct rs_diag *d)
+{
+	struct rs_model_index *ix = mp->index;
+
+	if (build(mp, d))
+		return -1;
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rs_node *root = entry_root(&ix->v[i], d), *desc;
+		struct rs_model_info info;
+		int rc;
+
+		if (!root)
+			return -1;
+		desc = rs_node_get(root, "description");
+		info.name = ix->v[i].name;
+		info.path = ix->v[i].path;
+		info.type = rs_node_get(root, "type")->str;
+		info.description = desc && desc->kind == RS_NODE_SCALAR ? desc->str : NULL;
+		rc = fn(&info, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_node *section,
+			       int depth, struct rs_diag *d)
+{
+	const struct rs_node *name;
+	struct rs_node *base, *full, *over, *merged;
+
+	if (!section)
+		return NULL;
+	name = rs_node_get(section, "model");
+	if (!name)
+		return rs_node_clone(section);
+	if (name->kind != RS_NODE_SCALAR) {
+		rs_diag_node(d, name, "expected a scalar for 'model', got %s",
+			     rs_node_kind_name(name));
+		return NULL;
+	}
+	if (depth >= MAX_MODEL_DEPTH) {
+		rs_diag_node(d, name, "model '%s' is based on models %d deep "
+			     "(is there a loop?)", name->str, depth);
+		return NULL;
+	}
+	base = rs_model_load(mp, name->str, name, d);
+	if (!base)
+		return NULL;
+	full = resolve(mp, base, depth + 1, d);
+	rs_node_free(base);
+	if (!full)
+		return NULL;
+	over = rs_node_clone(section);
+	rs_node_remove(over, "model");
+	merged = rs_node_merge(full, over);
+	rs_node_free(full);
+	rs_node_free(over);
+	return merged;
+}
+
+struct rs_node *rs_model_resolve(const struct rs_model_path *mp, const struct rs_node *section,
+				 struct rs_diag *d)
+{
+	return resolve(mp, section, 0, d);
+}

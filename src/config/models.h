@@ -1,0 +1,59 @@
+/* Device, disk, bus... models by name.
+ *
+ * A model `foo` is the file foo.yaml anywhere below a search directory
+ * (models/disks/foo.yaml, models/devices/foo.yaml...).  The directories are
+ * searched in order: each -M directory, each directory of $RAIDSIM_MODELS
+ * (colon-separated), then the installed RS_MODELS_DIR.  The first directory
+ * that has the name wins; two files of the same name below one directory
+ * are an error.  A scenario section `{model: foo, x: 1}` is the model with
+ * the section's own keys laid over it, key by key.  A model may itself
+ * name a `model:` to start from (it still states its own `type:`). */
+#ifndef RS_CONFIG_MODELS_H
+#define RS_CONFIG_MODELS_H
+
+#include <stddef.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+
+struct rs_model_index;
+
+struct rs_model_path {
+	size_t ndirs;
+	char **dirs;
+	struct rs_model_index *index; /* built on first use, with loaded models */
+};
+
+void rs_model_path_init(struct rs_model_path *mp);
+/* A -M directory: must exist. */
+int rs_model_path_add(struct rs_model_path *mp, const char *dir, struct rs_diag *d);
+/* Append $RAIDSIM_MODELS and RS_MODELS_DIR (missing ones are skipped
+ * when searching). */
+void rs_model_path_add_defaults(struct rs_model_path *mp);
+void rs_model_path_free(struct rs_model_path *mp);
+
+/* The model's root mapping (checked to have a scalar `type:`), as a new
+ * tree the caller frees.  Unknown names are reported at `where`. */
+struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
+			      const struct rs_node *where, struct rs_diag *d);
+
+struct rs_model_info {
+	const char *name;
+	const char *type;
+	const char *path;
+	const char *description;      /* NULL when the model has none */
+};
+typedef int rs_model_fn(const struct rs_model_info *info, void *arg);
+
+/* Every visible model, sorted by name.  Stops early and returns the
+ * callback's value if it is not 0; -1 with d filled on a bad model file. */
+int rs_model_list(const struct rs_model_path *mp, rs_model_fn *fn, void *arg,
+		  struct rs_diag *d);
+
+/* `section` with its `model:` expanded (see above), or a clone of it when
+ * it names no model.  NULL with d filled on error; NULL and no error when
+ * section is NULL. */
+struct rs_node *rs_model_resolve(const struct rs_model_path *mp, const struct rs_node *section,
+				 struct rs_diag *d);
+
+#endif

@@ -1,0 +1,135 @@
+/* Expanding a sweep into scenario points. */
+#define _POSIX_C_SOURCE 200809L   /* strdup */
+
+#include "config/sweep.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/assert.h"
+
+/* "a.b" overlaps "a.b.c" (and itself): setting one would clobber or be
+ * clobbered by the other depending on order. */
+static bool overlaps(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	return strncmp(a, b, n) == 0 && (la == lb || (la < lb ? b[n] : a[n]) == '.');
+}
+
+int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struct rs_diag *d)
+{
+	size_t points = 1;
+
+	memset(out, 0, sizeof(*out));
+	out->npoints = 1;
+	if (!sweep_node)
+		return 0;
+	if (sweep_node->kind != RS_NODE_MAP)
+		return rs_diag_node(d, sweep_node, "expected a mapping for sweep, got %s",
+				    rs_node_kind_name(sweep_node));
+	out->axes = calloc(sweep_node->len ? sweep_node->len : 1, sizeof(*out->axes));
+	RS_ASSERT(out->axes);
+	for (size_t i = 0; i < sweep_node->len; i++) {
+		const struct rs_node *key = sweep_node->keys[i], *vals = sweep_node->items[i];
+		struct rs_sweep_axis *ax;
+
+		if (!rs_path_valid(key->str)) {
+			rs_diag_node(d, key, "bad sweep axis path '%s'", key->str);
+			goto fail;
+		}
+		if (overlaps(key->str, "sweep")) {
+			rs_diag_node(d, key, "sweep axis '%s' cannot change the sweep itself",
+				     key->str);
+			goto fail;
+		}
+		for (size_t k = 0; k < out->naxes; k++) {
+			if (overlaps(key->str, out->axes[k].path)) {
+				rs_diag_node(d, key, "sweep axis '%s' overlaps axis '%s' (line %d)",
+					     key->str, out->axes[k].path, out->axes[k].key->line);
+				goto fail;
+			}
+		}
+		if (vals->kind != RS_NODE_SEQ) {
+			rs_diag_node(d, vals, "sweep axis '%s' must be a sequence of values, got %s",
+				     key->str, rs_node_kind_name(vals));
+			goto fail;
+		}
+		if (vals->len == 0) {
+			rs_diag_node(d, vals, "sweep axis '%s' has no values", key->str);
+			goto fail;
+		}
+		if (vals->len > RS_SWEEP_MAX_POINTS / points) {
+			rs_diag_node(d, key, "sweep has too many points (more than %zu)",
+				     RS_SWEEP_MAX_POINTS);
+			goto fail;
+		}
+		points *= vals->len;
+		ax = &out->axes[out->naxes++];
+		ax->path = strdup(key->str);
+		RS_ASSERT(ax->path);
+		ax->key = key;
+		ax->count = vals->len;
+		ax->values = (const struct rs_node **)vals->items;
+	}
+	out->npoints = points;
+	return 0;
+fail:
+	rs_sweep_free(out);
+	return -1;
+}
+
+size_t rs_sweep_points(const struct rs_sweep *sw)
+{
+	return sw->npoints;
+}
+
+void rs_sweep_point_indices(const struct rs_sweep *sw, size_t point, size_t *idx_per_axis)
+{
+	/* Row-major: peel the fastest (last) axis first. */
+	for (size_t i = sw->naxes; i-- > 0;) {
+		idx_per_axis[i] = point % sw->axes[i].count;
+		point /= sw->axes[i].count;
+	}
+}
+
+struct rs_node *rs_sweep_apply(const struct rs_sweep *sw, const struct rs_node *root,
+			       size_t point, struct rs_diag *d)
+{
+	struct rs_node *n;
+
+	if (point >= sw->npoints) {
+		rs_diag_at(d, root ? root->file : NULL, 0, 0,
+			   "sweep point %zu out of range (%zu points)", point, sw->npoints);
+		return NULL;
+	}
+	n = rs_node_clone(root);
+	if (!n || n->kind != RS_NODE_MAP) {
+		rs_diag_node(d, root, "expected a mapping for scenario, got %s",
+			     rs_node_kind_name(root));
+		rs_node_free(n);
+		return NULL;
+	}
+	rs_node_remove(n, "sweep");
+	for (size_t i = sw->naxes; i-- > 0;) {
+		const struct rs_sweep_axis *ax = &sw->axes[i];
+		size_t k = point % ax->count;
+
+		point /= ax->count;
+		/* New keys along the path blame the axis key; the value keeps
+		 * its own place in the list. */
+		if (rs_node_set_path(n, ax->path, rs_node_clone(ax->values[k]), ax->key, d)) {
+			rs_node_free(n);
+			return NULL;
+		}
+	}
+	return n;
+}
+
+void rs_sweep_free(struct rs_sweep *sw)
+{
+	for (size_t i = 0; i < sw->naxes; i++)
+		free(sw->axes[i].path);
+	free(sw->axes);
+	memset(sw, 0, sizeof(*sw));
+}

@@ -1,0 +1,48 @@
+/* Parameter sweeps: a scenario's `sweep:` mapping.
+ *
+ *   sweep:
+ *     array.strip: [16KiB, 64KiB]
+ *     workload.qdepth: [1, 4, 16]
+ *
+ * Each key is a dotted path into the scenario, each value the list of
+ * values it takes; the points are the cartesian product, the first axis
+ * varying slowest (the last key fastest), like nested loops written in the
+ * order of the file. */
+#ifndef RS_CONFIG_SWEEP_H
+#define RS_CONFIG_SWEEP_H
+
+#include <stddef.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+
+#define RS_SWEEP_MAX_POINTS ((size_t)10000000)
+
+struct rs_sweep_axis {
+	char *path;
+	const struct rs_node *key;    /* the path's node in the file */
+	size_t count;
+	const struct rs_node **values; /* point into the sweep node */
+};
+
+struct rs_sweep {
+	size_t naxes;
+	struct rs_sweep_axis *axes;
+	size_t npoints;
+};
+
+/* sweep_node may be NULL (no sweep: one point).  The values point into
+ * sweep_node, which must outlive the sweep.  Fails on a non-mapping, an
+ * axis that is not a non-empty sequence, a bad, duplicate or overlapping
+ * path, or more than RS_SWEEP_MAX_POINTS points. */
+int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struct rs_diag *d);
+size_t rs_sweep_points(const struct rs_sweep *sw);
+void rs_sweep_point_indices(const struct rs_sweep *sw, size_t point, size_t *idx_per_axis);
+/* The scenario of one point: root without its `sweep` key, each axis
+ * path set to its value (which keeps its own position, so an error in a
+ * swept value points at the list item).  Caller frees. */
+struct rs_node *rs_sweep_apply(const struct rs_sweep *sw, const struct rs_node *root,
+			       size_t point, struct rs_diag *d);
+void rs_sweep_free(struct rs_sweep *sw);
+
+#endif

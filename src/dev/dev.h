@@ -1,0 +1,89 @@
+/* Devices: anything a request can be submitted to.
+ *
+ * A device type is a const table of operations plus the schema of its
+ * parameters (fio's ioengine shape).  Types are found by name in one const
+ * registry (dev/registry.c), so adding a device is one table entry.
+ * Composite devices (arrays, controllers) build their members through the
+ * struct rs_build they are given. */
+#ifndef RS_DEV_DEV_H
+#define RS_DEV_DEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+#include "config/schema.h"
+#include "io/io.h"
+#include "kernel/sim.h"
+#include "stats/tavg.h"
+
+struct rs_dev;
+struct rs_build;
+
+/* What a device says about itself after a run; all fields optional. */
+struct rs_dev_report {
+	double queue_depth;           /* mean requests inside the device */
+	double utilisation;           /* busy fraction, 0..1 */
+};
+
+struct rs_dev_type {
+	const char *name;             /* "ideal", "hdd", "raid0" ... */
+	const char *help;             /* one line for `raidsim models` and --help */
+	const struct rs_opt *opts;    /* parameter schema */
+	size_t params_size;           /* struct the schema binds into */
+	/* Build the device from bound params.  `node` is the (merged) YAML
+	 * section, for diagnostics about cross-field constraints and for
+	 * composite devices' member sections.  Returns 0 or -1 with d set. */
+	int (*init)(struct rs_sim *sim, struct rs_dev *dev, const void *params,
+		    const struct rs_node *node, struct rs_build *b, struct rs_diag *d);
+	void (*submit)(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io);
+	/* Measurement window starts now (end of ramp-up). May be NULL. */
+	void (*restart_stats)(struct rs_dev *dev, rs_time_t now);
+	/* May be NULL: the generic in-flight average is reported. */
+	void (*report)(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r);
+	void (*destroy)(struct rs_dev *dev);   /* frees dev->priv; may be NULL */
+};
+
+struct rs_dev {
+	const struct rs_dev_type *type;
+	char *name;
+	uint64_t capacity_blk;        /* set by init */
+	void *params;                 /* bound parameters, owned */
+	void *priv;                   /* the type's state */
+	struct rs_tavg inflight;      /* requests between submit and complete */
+	uint64_t submitted, completed;
+	struct rs_node *tree;         /* merged YAML the params point into, owned */
+	struct rs_dev **members;      /* composite devices: children, owned */
+	size_t nmembers;
+};
+
+/* Submit a request to a device (always accepted: flow control lives with
+ * whoever knows the limit). */
+static inline void rs_dev_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	io->dev = dev;
+	dev->submitted++;
+	rs_tavg_add(&dev->inflight, sim->now, 1);
+	dev->type->submit(sim, dev, io);
+}
+
+/* Devices finish requests through this, so generic accounting holds. */
+static inline void rs_dev_complete(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io,
+				   int status)
+{
+	dev->completed++;
+	rs_tavg_add(&dev->inflight, sim->now, -1);
+	rs_io_complete(sim, io, status);
+}
+
+void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now);
+void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r);
+void rs_dev_destroy(struct rs_dev *dev);
+
+/* The registry. */
+const struct rs_dev_type *rs_dev_type_find(const char *name);
+size_t rs_dev_type_count(void);
+const struct rs_dev_type *rs_dev_type_at(size_t i);
+
+#endif

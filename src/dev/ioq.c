@@ -1,0 +1,76 @@
+#include "dev/ioq.h"
+
+#include <string.h>
+
+#include "kernel/assert.h"
+
+static struct rs_io *fifo_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+{
+	return q->head;
+}
+
+const struct rs_ioq_policy rs_ioq_fifo = { "fifo", fifo_pick };
+
+static const struct rs_ioq_policy *const policies[] = { &rs_ioq_fifo };
+
+const struct rs_ioq_policy *rs_ioq_policy_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (strcmp(policies[i]->name, name) == 0)
+			return policies[i];
+	return NULL;
+}
+
+void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
+		 void *policy_ctx, rs_time_t now)
+{
+	*q = (struct rs_ioq){ .tags = tags, .policy = policy ? policy : &rs_ioq_fifo,
+			      .policy_ctx = policy_ctx };
+	rs_tavg_init(&q->depth, now, 0);
+}
+
+void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
+{
+	io->qnext = NULL;
+	io->qprev = q->tail;
+	if (q->tail)
+		q->tail->qnext = io;
+	else
+		q->head = io;
+	q->tail = io;
+	q->len++;
+	rs_tavg_add(&q->depth, sim->now, 1);
+}
+
+void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io)
+{
+	RS_ASSERT(q->len > 0);
+	if (io->qprev)
+		io->qprev->qnext = io->qnext;
+	else
+		q->head = io->qnext;
+	if (io->qnext)
+		io->qnext->qprev = io->qprev;
+	else
+		q->tail = io->qprev;
+	io->qnext = io->qprev = NULL;
+	q->len--;
+}
+
+struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q)
+{
+	if (q->len == 0 || (q->tags && q->busy >= q->tags))
+		return NULL;
+	struct rs_io *io = q->policy->pick(sim, q, q->policy_ctx);
+	RS_ASSERT(io != NULL);
+	rs_ioq_unlink(q, io);
+	q->busy++;
+	return io;
+}
+
+void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
+{
+	RS_ASSERT(q->busy > 0);
+	q->busy--;
+	rs_tavg_add(&q->depth, sim->now, -1);
+}

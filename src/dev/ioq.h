@@ -1,0 +1,52 @@
+/* A request queue with a tag limit and a pluggable ordering policy.
+ *
+ * The tag limit is the number of commands the holder may have out at once
+ * (a drive's TCQ/NCQ depth, a port's queue); the policy picks which waiting
+ * request goes next.  FIFO lives here; disk schedulers (SSTF, C-LOOK, SPTF)
+ * register their own policies with a context that knows head position. */
+#ifndef RS_DEV_IOQ_H
+#define RS_DEV_IOQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/io.h"
+#include "stats/tavg.h"
+
+struct rs_ioq;
+
+struct rs_ioq_policy {
+	const char *name;
+	/* Choose one of the waiting requests (q->head... via qnext); never NULL
+	 * when the queue is non-empty. */
+	struct rs_io *(*pick)(struct rs_sim *sim, struct rs_ioq *q, void *ctx);
+};
+
+extern const struct rs_ioq_policy rs_ioq_fifo;
+
+struct rs_ioq {
+	struct rs_io *head, *tail;    /* waiting, in arrival order */
+	uint32_t len;
+	uint32_t tags;                /* 0 = unlimited */
+	uint32_t busy;                /* tags in use */
+	const struct rs_ioq_policy *policy;
+	void *policy_ctx;
+	struct rs_tavg depth;         /* waiting + in service, over time */
+};
+
+void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
+		 void *policy_ctx, rs_time_t now);
+void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io);
+/* Next request to dispatch, if a tag is free and one is waiting; takes a tag. */
+struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q);
+/* A dispatched request finished: give its tag back. */
+void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q);
+/* Take a waiting request out (for policies and for aborts). */
+void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io);
+static inline bool rs_ioq_empty(const struct rs_ioq *q) { return q->len == 0 && q->busy == 0; }
+
+/* Look a policy up among those registered (fifo plus any added by disk
+ * schedulers through rs_ioq_policies); NULL if unknown. */
+const struct rs_ioq_policy *rs_ioq_policy_find(const char *name);
+
+#endif

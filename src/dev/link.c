@@ -1,0 +1,181 @@
+#include "dev/link.h"
+
+#include <math.h>
+
+#include "io/io.h"
+#include "kernel/assert.h"
+
+static struct rs_link_channel *channel(struct rs_link *l, enum rs_dir dir)
+{
+	return &l->ch[l->p.full_duplex ? dir : 0];
+}
+
+rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
+{
+	double ns = (double)bytes * 1e9 / l->p.rate_bytes_s;
+	return l->p.overhead_ns + (rs_time_t)llround(ns);
+}
+
+static uint64_t burst_of(const struct rs_link *l, uint64_t left)
+{
+	uint64_t b = l->p.burst_bytes;
+	return (b == 0 || left < b) ? left : b;
+}
+
+void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_params *p,
+		  rs_time_t now)
+{
+	RS_ASSERT(p->rate_bytes_s > 0);
+	RS_ASSERT(p->overhead_ns >= 0);
+	*l = (struct rs_link){ .name = name, .p = *p, .up = true };
+	for (int d = 0; d < 2; d++)
+		rs_tavg_init(&l->ch[d].busy, now, 0);
+}
+
+static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
+
+static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_link *l = obj;
+	struct rs_link_channel *c = arg;
+	struct rs_job *j = c->cur;
+	c->ev = NULL;
+	c->cur = NULL;
+	j->left -= c->cur_bytes;
+	c->bytes_moved += c->cur_bytes;
+	c->transactions += c->batch_bursts;
+	rs_tavg_set(&c->busy, sim->now, 0);
+	if (j->left > 0)
+		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
+	start_next(sim, l, c);
+	if (j->left == 0)
+		rs_job_finish(sim, j, 0);
+}
+
+/* Plan the head transfer.  A transfer alone on the channel is planned as
+ * one event for all its bursts (the common case, and far cheaper); when
+ * another transfer arrives, split_batch() turns it back into bursts. */
+static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+{
+	if (c->cur || !c->waiting.head)
+		return;
+	struct rs_job *j = rs_jobq_pop(&c->waiting);
+	c->cur = j;
+	rs_time_t t;
+	if (c->waiting.len == 0 && l->p.burst_bytes > 0 && j->left > l->p.burst_bytes) {
+		uint64_t full = j->left / l->p.burst_bytes;
+		uint64_t rest = j->left % l->p.burst_bytes;
+		t = (rs_time_t)full * rs_link_transaction_ns(l, l->p.burst_bytes);
+		if (rest)
+			t += rs_link_transaction_ns(l, rest);
+		c->cur_bytes = j->left;
+		c->batch_bursts = full + (rest ? 1 : 0);
+	} else {
+		c->cur_bytes = burst_of(l, j->left);
+		c->batch_bursts = 1;
+		t = rs_link_transaction_ns(l, c->cur_bytes);
+	}
+	c->batch_start = sim->now;
+	rs_tavg_set(&c->busy, sim->now, 1);
+	c->ev = rs_sched(sim, t, transaction_done, l, c);
+}
+
+/* A second transfer arrived while a lone one runs as a batch: let the burst
+ * in progress finish, then take turns. */
+static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+{
+	if (c->batch_bursts <= 1)
+		return;
+	rs_time_t per = rs_link_transaction_ns(l, l->p.burst_bytes);
+	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
+	uint64_t full = c->cur_bytes / l->p.burst_bytes;
+	if (done + 1 >= full) /* the last full burst or the tail is running */
+		return;
+	rs_cancel(sim, c->ev);
+	c->cur->left -= done * l->p.burst_bytes;
+	c->bytes_moved += done * l->p.burst_bytes;
+	c->transactions += done;
+	c->cur_bytes = l->p.burst_bytes;
+	c->batch_bursts = 1;
+	rs_time_t end = c->batch_start + (rs_time_t)(done + 1) * per;
+	c->ev = rs_sched_at(sim, end, transaction_done, l, c);
+}
+
+static void fail_later(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_job_finish(sim, obj, -RS_ERR_ELINKDOWN);
+}
+
+void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
+		  rs_job_fn *fn, void *obj, void *arg)
+{
+	struct rs_job *j = rs_job_get(sim, fn, obj, arg);
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
+	if (!l->up) {
+		/* Fail from the event loop, never re-entering the caller. */
+		l->failed++;
+		rs_sched(sim, 0, fail_later, j, NULL);
+		return;
+	}
+	/* A zero-byte transfer still costs one transaction's overhead. */
+	struct rs_link_channel *c = channel(l, dir);
+	rs_jobq_push(&c->waiting, j);
+	if (c->cur)
+		split_batch(sim, l, c);
+	else
+		start_next(sim, l, c);
+}
+
+void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
+{
+	if (l->up == up)
+		return;
+	l->up = up;
+	if (up)
+		return;
+	for (int d = 0; d < 2; d++) {
+		struct rs_link_channel *c = &l->ch[d];
+		struct rs_jobq dead = c->waiting;
+		c->waiting = (struct rs_jobq){ 0 };
+		if (c->cur) {
+			rs_cancel(sim, c->ev);
+			c->ev = NULL;
+			struct rs_job *j = c->cur;
+			c->cur = NULL;
+			j->next = dead.head;
+			dead.head = j;
+			if (!dead.tail)
+				dead.tail = j;
+			dead.len++;
+			rs_tavg_set(&c->busy, sim->now, 0);
+		}
+		struct rs_job *j;
+		while ((j = rs_jobq_pop(&dead))) {
+			l->failed++;
+			rs_job_finish(sim, j, -RS_ERR_ELINKDOWN);
+		}
+	}
+}
+
+double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now)
+{
+	return rs_tavg_mean(&l->ch[l->p.full_duplex ? dir : 0].busy, now);
+}
+
+void rs_link_restart_stats(struct rs_link *l, rs_time_t now)
+{
+	for (int d = 0; d < 2; d++) {
+		rs_tavg_restart(&l->ch[d].busy, now);
+		l->ch[d].bytes_moved = 0;
+		l->ch[d].transactions = 0;
+	}
+}
+
+bool rs_link_idle(const struct rs_link *l)
+{
+	for (int d = 0; d < 2; d++)
+		if (l->ch[d].cur || l->ch[d].waiting.head)
+			return false;
+	return true;
+}

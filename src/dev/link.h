@@ -1,0 +1,65 @@
+/* A link: anything that moves bytes at a rate (PCI bus, ATA channel, SATA
+ * link, an Ethernet direction, a flash channel, DMI).
+ *
+ * A transfer is cut into transactions of at most `burst` bytes; each holds
+ * the link for `overhead + bytes / rate`, so small transfers pay more than
+ * their bytes and a shared link caps the sum of its users.  Waiting
+ * transfers take turns burst by burst (round-robin arbitration, as a PCI
+ * or ATA bus grants one master at a time).  A full-duplex link has an
+ * independent channel per direction; a half-duplex one shares one.  A link
+ * can be taken down (its transfers fail with -RS_ERR_ELINKDOWN) and up. */
+#ifndef RS_DEV_LINK_H
+#define RS_DEV_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dev/job.h"
+#include "kernel/sim.h"
+#include "stats/tavg.h"
+
+enum rs_dir { RS_DIR_OUT = 0, RS_DIR_IN = 1 };  /* OUT: host to device (write data) */
+
+struct rs_link_params {
+	double rate_bytes_s;          /* payload rate of one direction */
+	rs_time_t overhead_ns;        /* per transaction (arbitration, framing, handshake) */
+	uint64_t burst_bytes;         /* largest transaction; 0 = whole transfer at once */
+	bool full_duplex;
+};
+
+struct rs_link_channel {
+	struct rs_jobq waiting;
+	struct rs_job *cur;           /* transfer holding the channel */
+	uint64_t cur_bytes;           /* bytes the running transaction(s) move */
+	struct rs_event *ev;          /* end of the running transaction(s) */
+	rs_time_t batch_start;        /* when a lone transfer started its batch */
+	uint64_t batch_bursts;        /* >1: several bursts planned as one event */
+	struct rs_tavg busy;
+	uint64_t bytes_moved;
+	uint64_t transactions;
+};
+
+struct rs_link {
+	const char *name;
+	struct rs_link_params p;
+	bool up;
+	struct rs_link_channel ch[2]; /* [0] OUT (or both if half duplex), [1] IN */
+	uint64_t failed;              /* transfers failed by the link being down */
+};
+
+void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_params *p,
+		  rs_time_t now);
+/* Move `bytes` in direction `dir`; fn(sim, obj, arg, status) when done. */
+void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
+		  rs_job_fn *fn, void *obj, void *arg);
+/* Down: fail everything queued or moving, and every later transfer until up. */
+void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
+/* Time one transaction of `bytes` holds the link. */
+rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes);
+/* Fraction of time busy since the last restart, per direction (0 or 1). */
+double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now);
+void rs_link_restart_stats(struct rs_link *l, rs_time_t now);
+/* True when nothing is queued or moving. */
+bool rs_link_idle(const struct rs_link *l);
+
+#endif

@@ -1,0 +1,17 @@
+src_librs_a_SOURCES += \
+	src/dev/job.h \
+	src/dev/dev.c src/dev/dev.h \
+	src/dev/build.c src/dev/build.h \
+	src/dev/registry.c \
+	src/dev/link.c src/dev/link.h \
+	src/dev/server.c src/dev/server.h \
+	src/dev/ioq.c src/dev/ioq.h \
+	src/dev/ideal.c src/dev/ideal.h
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_dev
+TESTS += tests/unit/check_dev
+tests_unit_check_dev_SOURCES = tests/unit/check_dev.c
+tests_unit_check_dev_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_dev_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,58 @@
+#include "dev/server.h"
+
+#include "kernel/assert.h"
+
+void rs_server_init(struct rs_server *s, const char *name, uint32_t servers, rs_time_t now)
+{
+	RS_ASSERT(servers > 0);
+	*s = (struct rs_server){ .name = name, .servers = servers };
+	rs_tavg_init(&s->busy_avg, now, 0);
+}
+
+static void begin(struct rs_sim *sim, struct rs_server *s, struct rs_job *j);
+
+static void service_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_server *s = obj;
+	struct rs_job *j = arg;
+	s->jobs_done++;
+	struct rs_job *next = rs_jobq_pop(&s->waiting);
+	if (next) {
+		begin(sim, s, next);  /* the freed server goes straight to the next job */
+	} else {
+		s->busy--;
+		rs_tavg_add(&s->busy_avg, sim->now, -1);
+	}
+	rs_job_finish(sim, j, 0);
+}
+
+static void begin(struct rs_sim *sim, struct rs_server *s, struct rs_job *j)
+{
+	rs_sched(sim, (rs_time_t)j->left, service_done, s, j);
+}
+
+void rs_server_submit(struct rs_sim *sim, struct rs_server *s, rs_time_t service_ns,
+		      rs_job_fn *fn, void *obj, void *arg)
+{
+	RS_ASSERT(service_ns >= 0);
+	struct rs_job *j = rs_job_get(sim, fn, obj, arg);
+	j->left = (uint64_t)service_ns;
+	if (s->busy < s->servers) {
+		s->busy++;
+		rs_tavg_add(&s->busy_avg, sim->now, 1);
+		begin(sim, s, j);
+	} else {
+		rs_jobq_push(&s->waiting, j);
+	}
+}
+
+double rs_server_utilisation(const struct rs_server *s, rs_time_t now)
+{
+	return rs_tavg_mean(&s->busy_avg, now) / s->servers;
+}
+
+void rs_server_restart_stats(struct rs_server *s, rs_time_t now)
+{
+	rs_tavg_restart(&s->busy_avg, now);
+	s->jobs_done = 0;
+}

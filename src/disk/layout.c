@@ -1,0 +1,362 @@
+#include "disk/layout.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/assert.h"
+
+/* The mapping works on "data sectors": the positions of a zone left after
+ * removing per-cylinder spares and spare tracks, numbered in LBA order.
+ * Data sector c of a zone is at cylinder offset c / data_per_cyl and track
+ * offset (c % data_per_cyl) -- plain arithmetic because every cylinder's
+ * spares sit at its end and the spare tracks at the zone's end.  Slips and
+ * the zone-end spare sectors are then handled on data-sector indices. */
+
+static int fail(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static int check_zones(const struct rs_layout_params *p, char *err, size_t errlen)
+{
+	char msg[160];
+	if (p->heads == 0)
+		return fail(err, errlen, "layout: heads must be > 0");
+	if (p->cylinders == 0)
+		return fail(err, errlen, "layout: cylinders must be > 0");
+	if (p->nzones == 0 || p->zones == NULL)
+		return fail(err, errlen, "layout: at least one zone is needed");
+	for (uint32_t i = 0; i < p->nzones; i++) {
+		const struct rs_zone *z = &p->zones[i];
+		uint32_t expect = i == 0 ? 0 : p->zones[i - 1].last_cyl + 1;
+		if (z->first_cyl != expect) {
+			snprintf(msg, sizeof(msg),
+				 "layout: zone %" PRIu32 " starts at cylinder %" PRIu32
+				 ", expected %" PRIu32 " (%s)", i, z->first_cyl, expect,
+				 z->first_cyl > expect ? "gap" : "overlap");
+			return fail(err, errlen, msg);
+		}
+		if (z->last_cyl < z->first_cyl || z->last_cyl >= p->cylinders) {
+			snprintf(msg, sizeof(msg),
+				 "layout: zone %" PRIu32 " has a bad cylinder range %" PRIu32
+				 "..%" PRIu32, i, z->first_cyl, z->last_cyl);
+			return fail(err, errlen, msg);
+		}
+		if (z->sectors_per_track == 0) {
+			snprintf(msg, sizeof(msg),
+				 "layout: zone %" PRIu32 " has 0 sectors per track", i);
+			return fail(err, errlen, msg);
+		}
+		if ((uint64_t)p->spare_sect_per_cyl >=
+		    (uint64_t)p->heads * z->sectors_per_track) {
+			snprintf(msg, sizeof(msg),
+				 "layout: zone %" PRIu32 ": spare sectors per cylinder "
+				 "leave no data", i);
+			return fail(err, errlen, msg);
+		}
+		uint64_t tracks = (uint64_t)(z->last_cyl - z->first_cyl + 1) * p->heads;
+		if (p->spare_tracks_per_zone >= tracks) {
+			snprintf(msg, sizeof(msg),
+				 "layout: zone %" PRIu32 ": spare tracks leave no data", i);
+			return fail(err, errlen, msg);
+		}
+	}
+	if (p->zones[p->nzones - 1].last_cyl != p->cylinders - 1)
+		return fail(err, errlen, "layout: zones do not reach the last cylinder");
+	return 0;
+}
+
+static void derive_zones(struct rs_layout *l, const struct rs_layout_params *p)
+{
+	uint64_t pbn = 0;
+	for (uint32_t i = 0; i < p->nzones; i++) {
+		const struct rs_zone *src = &p->zones[i];
+		struct rs_layout_zone *z = &l->zones[i];
+		uint64_t ncyl = src->last_cyl - src->first_cyl + 1;
+		z->first_cyl = src->first_cyl;
+		z->last_cyl = src->last_cyl;
+		z->spt = src->sectors_per_track;
+		z->track_skew = src->track_skew;
+		z->cyl_skew = src->cyl_skew;
+		z->data_per_cyl = p->heads * z->spt - p->spare_sect_per_cyl;
+		/* Data sectors lie before the first spare track t; its cylinder
+		 * contributes whole tracks up to t, but never more than its data. */
+		uint64_t t = ncyl * p->heads - p->spare_tracks_per_zone;
+		z->data_sectors = (t / p->heads) * z->data_per_cyl +
+			min_u64((t % p->heads) * z->spt, z->data_per_cyl);
+		z->first_pbn = pbn;
+		pbn += ncyl * p->heads * z->spt;
+	}
+}
+
+/* Zone whose PBN range holds pbn (zones are in PBN order). */
+static uint32_t zone_of_pbn(const struct rs_layout *l, uint64_t pbn)
+{
+	uint32_t lo = 0, hi = l->nzones;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (l->zones[mid].first_pbn <= pbn)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Data-sector index of a position in its zone, or UINT64_MAX for a spare. */
+static uint64_t data_index(const struct rs_layout_zone *z,
+			   uint32_t cyl, uint32_t head, uint32_t sector)
+{
+	uint64_t within = (uint64_t)head * z->spt + sector;
+	if (within >= z->data_per_cyl)
+		return UINT64_MAX;
+	uint64_t c = (uint64_t)(cyl - z->first_cyl) * z->data_per_cyl + within;
+	return c < z->data_sectors ? c : UINT64_MAX;
+}
+
+static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
+		       uint64_t total_pbn, char *err, size_t errlen)
+{
+	char msg[160];
+	l->nslips = p->nslips;
+	if (p->nslips == 0)
+		return 0;
+	if (p->slips == NULL)
+		return fail(err, errlen, "layout: nslips > 0 but no slip list");
+	l->slip_idx = malloc(p->nslips * sizeof(*l->slip_idx));
+	RS_ASSERT(l->slip_idx != NULL);
+	for (size_t i = 0; i < p->nslips; i++) {
+		uint64_t pbn = p->slips[i];
+		if (i > 0 && pbn <= p->slips[i - 1])
+			return fail(err, errlen, "layout: slips must be strictly increasing");
+		if (pbn >= total_pbn) {
+			snprintf(msg, sizeof(msg), "layout: slip %" PRIu64
+				 " beyond the last sector", pbn);
+			return fail(err, errlen, msg);
+		}
+		uint32_t zi = zone_of_pbn(l, pbn);
+		struct rs_layout_zone *z = &l->zones[zi];
+		uint64_t off = pbn - z->first_pbn;
+		uint64_t per_cyl = (uint64_t)l->heads * z->spt;
+		uint32_t cyl = z->first_cyl + (uint32_t)(off / per_cyl);
+		uint32_t head = (uint32_t)(off % per_cyl / z->spt);
+		uint32_t sector = (uint32_t)(off % z->spt);
+		uint64_t c = data_index(z, cyl, head, sector);
+		if (c == UINT64_MAX) {
+			snprintf(msg, sizeof(msg), "layout: slip %" PRIu64
+				 " lies in a spare area", pbn);
+			return fail(err, errlen, msg);
+		}
+		/* PBN order is data-index order within a zone, and zones come in
+		 * PBN order, so the array stays grouped and sorted. */
+		l->slip_idx[i] = c;
+		/* slip_end == 0 means "no slip seen yet" (a zone's range can only
+		 * end at 0 if it is empty); empty zones are placed later. */
+		if (z->slip_end == 0)
+			z->slip_begin = i;
+		z->slip_end = i + 1;
+	}
+	return 0;
+}
+
+int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
+		   char *err, size_t errlen)
+{
+	char msg[160];
+	memset(l, 0, sizeof(*l));
+	if (check_zones(p, err, errlen) < 0)
+		return -1;
+	l->heads = p->heads;
+	l->cylinders = p->cylinders;
+	l->nzones = p->nzones;
+	l->zones = calloc(p->nzones, sizeof(*l->zones));
+	RS_ASSERT(l->zones != NULL);
+	derive_zones(l, p);
+	const struct rs_layout_zone *last = &l->zones[l->nzones - 1];
+	uint64_t total_pbn = last->first_pbn +
+		(uint64_t)(last->last_cyl - last->first_cyl + 1) * l->heads * last->spt;
+	/* Empty slip ranges sit at the index where the zone's slips would be, so
+	 * the binary searches need no special case. */
+	if (index_slips(l, p, total_pbn, err, errlen) < 0)
+		goto bad;
+	size_t next = 0;
+	uint64_t lba = 0;
+	for (uint32_t i = 0; i < l->nzones; i++) {
+		struct rs_layout_zone *z = &l->zones[i];
+		if (z->slip_end == 0)
+			z->slip_begin = z->slip_end = next;
+		next = z->slip_end;
+		uint64_t nslip = z->slip_end - z->slip_begin;
+		uint64_t reserve = nslip > p->zones[i].spare_sectors ?
+			nslip : p->zones[i].spare_sectors;
+		if (reserve >= z->data_sectors) {
+			snprintf(msg, sizeof(msg), "layout: zone %" PRIu32
+				 ": spares and slips leave no data", i);
+			fail(err, errlen, msg);
+			goto bad;
+		}
+		z->first_lba = lba;
+		z->lba_count = z->data_sectors - reserve;
+		lba += z->lba_count;
+	}
+	l->mappable_blk = lba;
+	if (p->capacity_blk > lba) {
+		snprintf(msg, sizeof(msg), "layout: capacity %" PRIu64
+			 " blocks exceeds the %" PRIu64 " the geometry holds",
+			 p->capacity_blk, lba);
+		fail(err, errlen, msg);
+		goto bad;
+	}
+	l->capacity_blk = p->capacity_blk ? p->capacity_blk : lba;
+	return 0;
+bad:
+	rs_layout_destroy(l);
+	return -1;
+}
+
+void rs_layout_destroy(struct rs_layout *l)
+{
+	free(l->zones);
+	free(l->slip_idx);
+	memset(l, 0, sizeof(*l));
+}
+
+uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
+{
+	uint32_t lo = 0, hi = l->nzones;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (l->zones[mid].first_lba <= lba)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t rs_layout_zone_of_cyl(const struct rs_layout *l, uint32_t cyl)
+{
+	RS_ASSERT(cyl < l->cylinders);
+	uint32_t lo = 0, hi = l->nzones;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (l->zones[mid].first_cyl <= cyl)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t rs_layout_spt_of_cyl(const struct rs_layout *l, uint32_t cyl)
+{
+	return l->zones[rs_layout_zone_of_cyl(l, cyl)].spt;
+}
+
+/* Number of slips in z with data index < c. */
+static size_t slips_below(const struct rs_layout *l, const struct rs_layout_zone *z,
+			  uint64_t c)
+{
+	size_t lo = z->slip_begin, hi = z->slip_end;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->slip_idx[mid] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - z->slip_begin;
+}
+
+/* Data index of the k-th unslipped data sector.  slip_idx[i] - (i - begin)
+ * counts the unslipped sectors before slip i and never decreases, so the
+ * slips before the answer are exactly those with that count <= k. */
+static uint64_t data_index_of_k(const struct rs_layout *l,
+				const struct rs_layout_zone *z, uint64_t k)
+{
+	size_t lo = z->slip_begin, hi = z->slip_end;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->slip_idx[mid] - (mid - z->slip_begin) <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return k + (lo - z->slip_begin);
+}
+
+void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
+			   struct rs_phys *out)
+{
+	RS_ASSERT(lba < l->capacity_blk);
+	uint32_t zi = rs_layout_zone_of_lba(l, lba);
+	const struct rs_layout_zone *z = &l->zones[zi];
+	uint64_t c = data_index_of_k(l, z, lba - z->first_lba);
+	uint64_t within = c % z->data_per_cyl;
+	out->cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
+	out->head = (uint32_t)(within / z->spt);
+	out->sector = (uint32_t)(within % z->spt);
+	out->zone = zi;
+}
+
+int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys)
+{
+	if (phys->cyl >= l->cylinders || phys->head >= l->heads)
+		return -1;
+	const struct rs_layout_zone *z = &l->zones[rs_layout_zone_of_cyl(l, phys->cyl)];
+	if (phys->sector >= z->spt)
+		return -1;
+	uint64_t c = data_index(z, phys->cyl, phys->head, phys->sector);
+	if (c == UINT64_MAX)
+		return -1;
+	size_t below = slips_below(l, z, c);
+	size_t at = z->slip_begin + below;
+	if (at < z->slip_end && l->slip_idx[at] == c)
+		return -1;
+	uint64_t k = c - below;
+	if (k >= z->lba_count || z->first_lba + k >= l->capacity_blk)
+		return -1;
+	return (int64_t)(z->first_lba + k);
+}
+
+uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys)
+{
+	const struct rs_layout_zone *z = &l->zones[rs_layout_zone_of_cyl(l, phys->cyl)];
+	RS_ASSERT(phys->head < l->heads && phys->sector < z->spt);
+	return z->first_pbn +
+		((uint64_t)(phys->cyl - z->first_cyl) * l->heads + phys->head) * z->spt +
+		phys->sector;
+}
+
+double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
+{
+	RS_ASSERT(phys->zone < l->nzones);
+	const struct rs_layout_zone *z = &l->zones[phys->zone];
+	RS_ASSERT(phys->cyl >= z->first_cyl && phys->cyl <= z->last_cyl);
+	RS_ASSERT(phys->head < l->heads && phys->sector < z->spt);
+	/* Per cylinder: heads-1 head switches and one cylinder switch. */
+	uint64_t per_cyl = (uint64_t)(l->heads - 1) * z->track_skew + z->cyl_skew;
+	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * (per_cyl % z->spt) +
+		(uint64_t)phys->head * z->track_skew;
+	return (double)((skew + phys->sector) % z->spt) / z->spt;
+}
+
+uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)
+{
+	struct rs_phys p;
+	rs_layout_lba_to_phys(l, lba, &p);
+	const struct rs_layout_zone *z = &l->zones[p.zone];
+	uint64_t cyl_start = (uint64_t)(p.cyl - z->first_cyl) * z->data_per_cyl;
+	uint64_t end = cyl_start + (uint64_t)p.head * z->spt + z->spt;
+	end = min_u64(end, cyl_start + z->data_per_cyl);
+	end = min_u64(end, z->data_sectors);
+	/* Unslipped data sectors before end, capped by the zone's LBAs. */
+	uint64_t n = min_u64(end - slips_below(l, z, end), z->lba_count);
+	return min_u64(z->first_lba + n - 1, l->capacity_blk - 1);
+}

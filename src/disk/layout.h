@@ -1,0 +1,131 @@
+/* Zoned-recording layout of a disk: which cylinder, surface and sector an
+ * LBA lives on, and where on the circle that sector starts.
+ *
+ * Geometry.  Cylinders are grouped into zones; every track of a zone has the
+ * same number of sectors.  LBAs run cylinder-major from the outer edge
+ * (cylinder 0) inwards, and within a cylinder from head 0 to head heads-1,
+ * each track from its logical sector 0 upwards (DiskSim's mapping scheme 0).
+ *
+ * Physical sector numbers (PBN) count every sector of the disk in that same
+ * order, spares and defects included: the PBN of (cyl, head, sector) in zone
+ * z is first_pbn(z) + ((cyl - z.first_cyl) * heads + head) * spt + sector,
+ * where first_pbn(z) is the sum of cylinders * heads * spt over the zones
+ * before z.  (DiskSim's "slips" lists are zone-relative: add first_pbn.)
+ *
+ * Spares, removed from the LBA space:
+ *   - spare_sect_per_cyl: the last N sectors of every cylinder (the tail of
+ *     the last head's track when N < spt);
+ *   - spare_tracks_per_zone: the last N whole tracks of every zone;
+ *   - rs_zone.spare_sectors: N sectors at the end of the zone's data area
+ *     (just before its spare tracks), DiskSim's per-zone "Number of spares".
+ * Slipped sectors (factory defects) are skipped by the mapping; each slip in
+ * a zone first uses up one of that zone's spare_sectors, so a zone's LBA
+ * range stays fixed while it has spares left; slips beyond that shift the
+ * following LBAs.  A zone holds data_sectors - max(spare_sectors, slips)
+ * LBAs, where data_sectors excludes per-cylinder spares and spare tracks.
+ *
+ * Skew convention (DiskSim's): the first logical sector of the first track
+ * of a zone starts at angle 0.  Every head switch inside a cylinder moves the
+ * start of the next track on by track_skew sectors; the switch from the last
+ * head of one cylinder to head 0 of the next moves it on by cyl_skew sectors
+ * (instead of track_skew).  Skews accumulate over the zone, modulo spt.
+ * Angles are fractions of a revolution in [0, 1), in the same frame as
+ * rs_spindle_angle().
+ *
+ * Initialisation allocates (zone table, slip index); lookups never do. */
+#ifndef RS_DISK_LAYOUT_H
+#define RS_DISK_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rs_zone {
+	uint32_t first_cyl, last_cyl;     /* inclusive */
+	uint32_t sectors_per_track;
+	uint32_t track_skew;              /* sectors, per head switch */
+	uint32_t cyl_skew;                /* sectors, per cylinder switch */
+	uint32_t spare_sectors;           /* at the end of the zone's data area */
+	double media_rate_bytes_per_s;    /* informational; 0 if unknown */
+};
+
+struct rs_layout_params {
+	uint32_t heads;                   /* data surfaces */
+	uint32_t cylinders;
+	const struct rs_zone *zones;      /* ordered outer to inner, covering
+					   * 0..cylinders-1 without gap or overlap */
+	uint32_t nzones;
+	uint32_t spare_sect_per_cyl;
+	uint32_t spare_tracks_per_zone;
+	const uint64_t *slips;            /* PBNs, strictly increasing */
+	size_t nslips;
+	uint64_t capacity_blk;            /* 0: everything mappable */
+};
+
+/* A physical position.  sector is the logical index on the track, counted
+ * from the track's first sector (whose angle carries the skew). */
+struct rs_phys {
+	uint32_t cyl;
+	uint32_t head;
+	uint32_t sector;
+	uint32_t zone;
+};
+
+/* Derived per-zone data, precomputed by rs_layout_init. */
+struct rs_layout_zone {
+	uint32_t first_cyl, last_cyl;
+	uint32_t spt;
+	uint32_t track_skew, cyl_skew;
+	uint32_t data_per_cyl;            /* heads * spt - spare_sect_per_cyl */
+	uint64_t data_sectors;            /* candidates: no per-cyl/track spares */
+	uint64_t first_pbn;
+	uint64_t first_lba;
+	uint64_t lba_count;
+	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
+};
+
+struct rs_layout {
+	uint32_t heads;
+	uint32_t cylinders;
+	uint32_t nzones;
+	uint64_t capacity_blk;
+	uint64_t mappable_blk;            /* before capacity_blk truncation */
+	struct rs_layout_zone *zones;
+	/* Slips as zone-local data-sector indices (spares not counted),
+	 * grouped by zone, increasing. */
+	uint64_t *slip_idx;
+	size_t nslips;
+};
+
+/* Validate params and build the mapping.  Returns 0, or -1 with a message in
+ * err.  params (and its arrays) may be freed afterwards. */
+int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *params,
+		   char *err, size_t errlen);
+void rs_layout_destroy(struct rs_layout *l);
+
+static inline uint64_t rs_layout_capacity_blk(const struct rs_layout *l)
+{
+	return l->capacity_blk;
+}
+
+/* lba must be below the capacity (asserted). */
+void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
+			   struct rs_phys *out);
+/* The LBA stored at phys, or -1 if that sector is a spare, slipped, beyond
+ * the capacity or outside the disk.  phys->zone is ignored. */
+int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys);
+/* PBN of a valid position (see above). */
+uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys);
+
+/* Angle, as a fraction of a revolution in [0, 1), at which the sector
+ * starts passing under the head. */
+double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys);
+
+uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba);
+uint32_t rs_layout_zone_of_cyl(const struct rs_layout *l, uint32_t cyl);
+uint32_t rs_layout_spt_of_cyl(const struct rs_layout *l, uint32_t cyl);
+
+/* The last LBA that lies on the same track as lba (transfers are cut into
+ * per-track runs with this). */
+uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba);
+
+#endif

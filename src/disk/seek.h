@@ -1,0 +1,112 @@
+/* Seek time as a function of the cylinder distance.
+ *
+ * Two forms:
+ *   - a measured table of (distance, time) points, linearly interpolated
+ *     (DiskSim's "extracted" seek curves); kept as measured, so it need not
+ *     be monotone;
+ *   - a curve fitted to three datasheet figures (track-to-track, average,
+ *     full stroke): t(d) = a + b*sqrt(d) for d < x0, c + e*d for d >= x0,
+ *     continuous with a continuous slope at x0 (Ruemmler-Wilkes / Lee-Katz
+ *     shape: acceleration-limited short seeks, coast-limited long ones).
+ *
+ * Average seek convention: the mean over all C*C ordered (start, end)
+ * cylinder pairs, zero-distance pairs included with time 0, i.e. distance d
+ * has probability 2(C-d)/C^2 for d > 0 and 1/C for d = 0.
+ *
+ * All times are read seeks.  A write adds write_extra_ns to every nonzero
+ * seek and head switch (the head must settle more precisely before it may
+ * write).  settle_read_ns is added to every nonzero seek on top of the curve
+ * or table; leave it 0 when the figures already include settling, as
+ * datasheet figures and DiskSim's measured curves do.
+ *
+ * Initialisation precomputes a per-distance table when the disk has at most
+ * RS_SEEK_LUT_MAX cylinders, so rs_seek_time is one load. */
+#ifndef RS_DISK_SEEK_H
+#define RS_DISK_SEEK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_interp.h>
+
+#include "kernel/sim.h"
+
+#define RS_SEEK_LUT_MAX 262144u
+
+struct rs_seek_params {
+	uint32_t cylinders;
+	rs_time_t settle_read_ns;
+	rs_time_t write_extra_ns;
+	rs_time_t head_switch_ns;
+};
+
+struct rs_seek_point {
+	uint32_t distance;                /* cylinders, >= 1 */
+	rs_time_t time_ns;
+};
+
+/* Datasheet figures for the fitted form (read seeks).  The curve is fitted
+ * to them as given; a nonzero settle_read_ns comes on top. */
+struct rs_seek_fit {
+	rs_time_t track_ns;               /* distance 1 */
+	rs_time_t avg_ns;                 /* all-pairs mean, see above */
+	rs_time_t full_ns;                /* distance cylinders-1 */
+};
+
+/* The fitted curve, in nanoseconds, without settle_read_ns. */
+struct rs_seek_curve {
+	double a_ns, b_ns;                /* a + b sqrt(d), d < x0 */
+	double c_ns, e_ns;                /* c + e d, d >= x0 */
+	double x0;
+};
+
+enum rs_seek_form { RS_SEEK_TABLE = 1, RS_SEEK_FITTED };
+
+struct rs_seek {
+	enum rs_seek_form form;
+	uint32_t cylinders;
+	rs_time_t settle_read_ns;
+	rs_time_t write_extra_ns;
+	rs_time_t head_switch_ns;
+	rs_time_t *lut_ns;                /* read time per distance, or NULL */
+	/* table form */
+	double *tab_d, *tab_t;
+	size_t ntab;
+	gsl_interp *interp;
+	/* fitted form */
+	struct rs_seek_curve curve;
+};
+
+/* Returns 0, or -1 with a message in err.  Points need strictly increasing
+ * distances starting at 1; beyond the last point the last segment's slope
+ * is extended (or the last time held if that slope is negative). */
+int rs_seek_init_table(struct rs_seek *s, const struct rs_seek_params *p,
+		       const struct rs_seek_point *pts, size_t npts,
+		       char *err, size_t errlen);
+/* Fits the curve: t(1) = track, t(C-1) = full, all-pairs mean = avg.
+ * Fails when no curve of this form reaches avg (avg must lie roughly
+ * between a third and a half of the way from track to full). */
+int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
+		     const struct rs_seek_fit *fit, char *err, size_t errlen);
+void rs_seek_destroy(struct rs_seek *s);
+
+/* Read seek for distance < cylinders (0 for distance 0), plus
+ * write_extra_ns for a nonzero write seek. */
+rs_time_t rs_seek_time(const struct rs_seek *s, uint32_t distance, int is_write);
+
+static inline rs_time_t rs_seek_head_switch_ns(const struct rs_seek *s)
+{
+	return s->head_switch_ns;
+}
+
+/* Time to move the arm distance cylinders and/or switch heads: the seek,
+ * the head switch, or the longer of the two when both happen (the new head
+ * is selected while the arm moves); write settle is added once. */
+rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_t distance,
+				  int head_changed, int is_write);
+
+/* Exact all-pairs mean read seek over the first `cylinders` cylinders
+ * (<= s->cylinders), in nanoseconds.  O(cylinders). */
+double rs_seek_mean_random(const struct rs_seek *s, uint32_t cylinders);
+
+#endif

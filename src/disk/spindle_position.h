@@ -1,0 +1,49 @@
+/* Positioning and media-transfer times: layout + seek + spindle combined.
+ *
+ * These are pure functions of the drive's state, shared by the mechanics
+ * (which charge the time) and by SPTF-style schedulers (which predict it),
+ * so prediction and outcome agree by construction. */
+#ifndef RS_DISK_SPINDLE_POSITION_H
+#define RS_DISK_SPINDLE_POSITION_H
+
+#include <stdint.h>
+
+#include "disk/layout.h"
+#include "disk/seek.h"
+#include "disk/spindle.h"
+#include "kernel/sim.h"
+
+struct rs_head_state {
+	uint32_t cyl;
+	uint32_t head;
+	rs_time_t free_at_ns;             /* when the arm can start moving */
+};
+
+struct rs_position {
+	rs_time_t seek_ns;                /* seek and/or head switch */
+	rs_time_t rot_ns;                 /* rotational wait after it */
+	rs_time_t total_ns;
+	struct rs_phys target;
+};
+
+/* Time from from->free_at_ns until the start of lba's sector is under the
+ * head: rs_seek_reposition_time() for the cylinder distance and head change,
+ * then the spindle wait from the angle at (free_at + seek) to the sector's
+ * start angle.  Fills *out and returns out->total_ns. */
+rs_time_t rs_disk_position_time(const struct rs_layout *l, const struct rs_seek *s,
+				const struct rs_spindle *sp,
+				const struct rs_head_state *from, uint64_t lba,
+				int is_write, struct rs_position *out);
+
+/* Time to transfer nblk (>= 1) blocks from lba onwards, starting when the
+ * first sector's start is under the head and ending when the last sector's
+ * end has passed.  Slipped and spare sectors inside a track are passed over
+ * at rotation speed; between tracks the head switch (or single-cylinder
+ * seek, or both, via rs_seek_reposition_time) is followed by the wait for
+ * the next track's first sector -- short when the skew covers the switch,
+ * nearly a revolution when it does not. */
+rs_time_t rs_disk_media_time(const struct rs_layout *l, const struct rs_seek *s,
+			     const struct rs_spindle *sp, uint64_t lba,
+			     uint32_t nblk, int is_write);
+
+#endif

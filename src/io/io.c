@@ -1,0 +1,111 @@
+#include "io/io.h"
+
+#include "kernel/assert.h"
+
+static const char *const op_names[] = {
+#define X(name, str) str,
+	RS_OP_LIST(X)
+#undef X
+};
+
+const char *rs_op_name(enum rs_op op)
+{
+	RS_ASSERT(op < RS_OP_COUNT);
+	return op_names[op];
+}
+
+static const char *const err_names[] = {
+	"success",
+#define X(name, str) str,
+	RS_ERR_LIST(X)
+#undef X
+};
+
+const char *rs_strerror(int status)
+{
+	int e = -status;
+	if (e < 0 || e >= RS_ERR_COUNT)
+		return "unknown status";
+	return err_names[e];
+}
+
+const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim)
+{
+	return &sim->io_counters;
+}
+
+static struct rs_io *io_get(struct rs_sim *sim)
+{
+	struct rs_io *io = rs_pool_get(&sim->ios);
+	io->id = sim->io_counters.created++;
+	io->state = RS_IO_LIVE;
+	io->t_submit = sim->now;
+	return io;
+}
+
+struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
+			rs_io_done_fn *done, void *done_ctx)
+{
+	struct rs_io *io = io_get(sim);
+	io->op = op;
+	io->lba = lba;
+	io->nblk = nblk;
+	io->done = done;
+	io->done_ctx = done_ctx;
+	sim->io_counters.bytes_created += rs_io_bytes(io);
+	return io;
+}
+
+static void default_child_done(struct rs_sim *sim, struct rs_io *child)
+{
+	rs_io_child_finished(sim, child);
+}
+
+struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
+			  uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx)
+{
+	RS_ASSERT(parent && parent->state == RS_IO_LIVE);
+	struct rs_io *io = io_get(sim);
+	io->op = op;
+	io->lba = lba;
+	io->nblk = nblk;
+	io->parent = parent;
+	io->done = done ? done : default_child_done;
+	io->done_ctx = done_ctx;
+	parent->pending++;
+	return io;
+}
+
+void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
+{
+	RS_ASSERT(io->state == RS_IO_LIVE);
+	RS_ASSERT(io->pending == 0);
+	io->state = RS_IO_DONE;
+	if (io->status == 0)
+		io->status = status;
+	io->t_done = sim->now;
+	sim->io_counters.completed++;
+	if (!io->parent)
+		sim->io_counters.bytes_completed += rs_io_bytes(io);
+	if (io->done)
+		io->done(sim, io);
+}
+
+void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child)
+{
+	struct rs_io *parent = child->parent;
+	RS_ASSERT(parent && parent->pending > 0);
+	if (child->status != 0 && parent->status == 0)
+		parent->status = child->status;
+	rs_io_free(sim, child);
+	if (--parent->pending == 0)
+		rs_io_complete(sim, parent, parent->status);
+}
+
+void rs_io_free(struct rs_sim *sim, struct rs_io *io)
+{
+	RS_ASSERT(io->state == RS_IO_DONE);
+	io->state = RS_IO_FREE;
+	sim->io_counters.freed++;
+	rs_pool_put(&sim->ios, io);
+}

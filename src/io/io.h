@@ -1,0 +1,108 @@
+/* The I/O request.
+ *
+ * One struct rs_io travels from the workload through every layer to a
+ * device and back.  Layers that split a request (an array striping over its
+ * members, a controller cutting a transfer into commands) create children
+ * with rs_io_child(); the parent completes when its last child has.  Every
+ * request must complete exactly once: rs_io_complete() enforces it, and the
+ * sim-wide counters let tests check that nothing leaked or finished twice.
+ *
+ * Requests come from the sim's pool: no malloc on the hot path. */
+#ifndef RS_IO_IO_H
+#define RS_IO_IO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/sim.h"
+
+#define RS_BLOCK_BYTES 512u
+
+/* X-macro lists keep enum, names and reports in step. */
+#define RS_OP_LIST(X) X(READ, "read") X(WRITE, "write") X(FLUSH, "flush")
+enum rs_op {
+#define X(name, str) RS_##name,
+	RS_OP_LIST(X)
+#undef X
+	RS_OP_COUNT
+};
+const char *rs_op_name(enum rs_op op);
+
+/* Status codes: 0 is success; errors are negative. */
+#define RS_ERR_LIST(X)                                                      \
+	X(EIO, "I/O error")                                                 \
+	X(ETIMEDOUT, "timed out")                                           \
+	X(ENOPATH, "no path to device")                                     \
+	X(ELINKDOWN, "link down")                                           \
+	X(ERANGE, "address beyond device capacity")                         \
+	X(EABORTED, "aborted")
+enum rs_err {
+	RS_OK = 0,
+#define X(name, str) RS_ERR_##name,
+	RS_ERR_LIST(X)
+#undef X
+	RS_ERR_COUNT
+};
+/* Text for a status (0 or -RS_ERR_*). */
+const char *rs_strerror(int status);
+
+struct rs_io;
+struct rs_dev;
+typedef void rs_io_done_fn(struct rs_sim *sim, struct rs_io *io);
+
+enum rs_io_state { RS_IO_FREE = 0, RS_IO_LIVE, RS_IO_DONE };
+
+struct rs_io {
+	uint64_t id;
+	enum rs_op op;
+	uint8_t state;                /* enum rs_io_state */
+	uint64_t lba;                 /* in 512-byte blocks */
+	uint32_t nblk;
+	int status;                   /* 0 or -RS_ERR_* */
+
+	rs_time_t t_submit;           /* entered the first layer */
+	rs_time_t t_issue;            /* dispatched to the medium/server */
+	rs_time_t t_done;
+
+	struct rs_io *parent;         /* fan-out: parent of this child */
+	uint32_t pending;             /* fan-in: children not yet complete */
+
+	rs_io_done_fn *done;          /* called once, on completion */
+	void *done_ctx;               /* for the owner of `done` */
+
+	/* Intrusive links and scratch for whichever layer holds the request
+	 * now; a request waits in at most one queue at a time. */
+	struct rs_io *qnext, *qprev;
+	struct rs_dev *dev;           /* device the request was last submitted to */
+	uint64_t tag;                 /* layer scratch: stream id, tag number... */
+	uint64_t aux;                 /* layer scratch */
+	void *layer;                  /* layer scratch pointer */
+};
+
+static inline uint64_t rs_io_bytes(const struct rs_io *io)
+{
+	return (uint64_t)io->nblk * RS_BLOCK_BYTES;
+}
+
+/* Sim-wide accounting (struct in kernel/sim.h), for the exactly-once
+ * invariant. */
+const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim);
+
+/* A new top-level request; t_submit is now. */
+struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
+			rs_io_done_fn *done, void *done_ctx);
+/* A child of parent covering [lba, lba+nblk) on some lower device.  If
+ * done is NULL the default fan-in applies: the child is freed on completion
+ * and the parent completes after its last child, with the first error seen. */
+struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
+			  uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx);
+/* Complete a request with a status; asserts it has not completed before.
+ * Calls io->done, which usually frees the request. */
+void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
+/* Fan-in by hand, for layers with their own child callbacks: record the
+ * child's status in the parent, free the child, and complete the parent if
+ * this was the last child. */
+void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child);
+void rs_io_free(struct rs_sim *sim, struct rs_io *io);
+
+#endif

@@ -1,0 +1,208 @@
+#include "kernel/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/assert.h"
+#include "dev/job.h"
+#include "io/io.h"
+
+struct rs_rng_node {
+	struct rs_rng_node *next;
+	gsl_rng *rng;
+};
+
+/* A 4-ary heap is shallower than a binary one (log4 n levels) and its four
+ * children share a cache line or two, which wins at the event-set sizes a
+ * storage model has (tens to thousands pending). */
+#define ARITY 4
+
+static inline bool slot_less(const struct rs_heap_slot *a, const struct rs_heap_slot *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static inline void place(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
+{
+	sim->heap[i] = s;
+	s.ev->heap_index = i;
+}
+
+static void sift_up(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
+{
+	while (i > 0) {
+		uint32_t parent = (i - 1) / ARITY;
+		if (!slot_less(&s, &sim->heap[parent]))
+			break;
+		place(sim, i, sim->heap[parent]);
+		i = parent;
+	}
+	place(sim, i, s);
+}
+
+static void sift_down(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
+{
+	uint32_t n = sim->heap_len;
+	for (;;) {
+		uint32_t first = i * ARITY + 1;
+		if (first >= n)
+			break;
+		uint32_t best = first;
+		uint32_t last = first + ARITY < n ? first + ARITY : n;
+		for (uint32_t c = first + 1; c < last; c++)
+			if (slot_less(&sim->heap[c], &sim->heap[best]))
+				best = c;
+		if (!slot_less(&sim->heap[best], &s))
+			break;
+		place(sim, i, sim->heap[best]);
+		i = best;
+	}
+	place(sim, i, s);
+}
+
+struct rs_sim *rs_sim_new(uint64_t seed)
+{
+	struct rs_sim *sim = calloc(1, sizeof(*sim));
+	RS_ASSERT(sim != NULL);
+	sim->seed = seed;
+	sim->heap_cap = 1024;
+	sim->heap = malloc(sim->heap_cap * sizeof(*sim->heap));
+	RS_ASSERT(sim->heap != NULL);
+	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
+	rs_pool_init(&sim->ios, sizeof(struct rs_io), 256);
+	rs_pool_init(&sim->jobs, sizeof(struct rs_job), 256);
+	return sim;
+}
+
+void rs_sim_free(struct rs_sim *sim)
+{
+	if (!sim)
+		return;
+	struct rs_rng_node *r = sim->rngs;
+	while (r) {
+		struct rs_rng_node *next = r->next;
+		gsl_rng_free(r->rng);
+		free(r);
+		r = next;
+	}
+	rs_pool_destroy(&sim->events);
+	rs_pool_destroy(&sim->ios);
+	rs_pool_destroy(&sim->jobs);
+	free(sim->heap);
+	free(sim);
+}
+
+struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+			     void *obj, void *arg)
+{
+	RS_ASSERT(when >= sim->now);
+	RS_ASSERT(fn != NULL);
+	if (sim->heap_len == sim->heap_cap) {
+		sim->heap_cap *= 2;
+		sim->heap = realloc(sim->heap, sim->heap_cap * sizeof(*sim->heap));
+		RS_ASSERT(sim->heap != NULL);
+	}
+	struct rs_event *ev = rs_pool_get(&sim->events);
+	ev->time = when;
+	ev->seq = sim->seq++;
+	ev->fn = fn;
+	ev->obj = obj;
+	ev->arg = arg;
+	struct rs_heap_slot s = { when, ev->seq, ev };
+	sift_up(sim, sim->heap_len++, s);
+	return ev;
+}
+
+struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
+			  void *obj, void *arg)
+{
+	RS_ASSERT(delay >= 0);
+	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+}
+
+static void heap_remove(struct rs_sim *sim, uint32_t i)
+{
+	RS_ASSERT(i < sim->heap_len);
+	struct rs_heap_slot last = sim->heap[--sim->heap_len];
+	if (i == sim->heap_len)
+		return;
+	if (i > 0 && slot_less(&last, &sim->heap[(i - 1) / ARITY]))
+		sift_up(sim, i, last);
+	else
+		sift_down(sim, i, last);
+}
+
+bool rs_cancel(struct rs_sim *sim, struct rs_event *ev)
+{
+	if (!ev)
+		return false;
+	RS_ASSERT(ev->heap_index < sim->heap_len && sim->heap[ev->heap_index].ev == ev);
+	heap_remove(sim, ev->heap_index);
+	rs_pool_put(&sim->events, ev);
+	return true;
+}
+
+uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
+{
+	uint64_t fired = 0;
+	sim->stopping = false;
+	while (sim->heap_len > 0 && !sim->stopping) {
+		struct rs_heap_slot top = sim->heap[0];
+		if (top.time > until) {
+			sim->now = until;
+			break;
+		}
+		heap_remove(sim, 0);
+		struct rs_event *ev = top.ev;
+		rs_event_fn *fn = ev->fn;
+		void *obj = ev->obj, *arg = ev->arg;
+		/* Return the event before calling, so the callback can reuse it. */
+		rs_pool_put(&sim->events, ev);
+		sim->now = top.time;
+		fn(sim, obj, arg);
+		fired++;
+	}
+	if (sim->heap_len == 0 && until != RS_TIME_MAX && !sim->stopping && sim->now < until)
+		sim->now = until;
+	sim->events_fired += fired;
+	return fired;
+}
+
+void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+uint64_t rs_rng_derive_seed(uint64_t seed, const char *purpose, uint32_t instance)
+{
+	/* FNV-1a over the purpose name, then mixed with seed and instance. */
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (const char *p = purpose; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 0x100000001b3ULL;
+	}
+	return splitmix64(splitmix64(seed ^ h) + instance);
+}
+
+gsl_rng *rs_sim_rng(struct rs_sim *sim, const char *purpose, uint32_t instance)
+{
+	struct rs_rng_node *node = malloc(sizeof(*node));
+	RS_ASSERT(node != NULL);
+	/* taus2: fast, small state, passes the usual batteries; plenty for
+	 * choosing offsets and service times. */
+	node->rng = gsl_rng_alloc(gsl_rng_taus2);
+	RS_ASSERT(node->rng != NULL);
+	uint64_t s = rs_rng_derive_seed(sim->seed, purpose, instance);
+	unsigned long s32 = (unsigned long)(s & 0xffffffffUL);
+	if (s32 == 0)
+		s32 = 1;
+	gsl_rng_set(node->rng, s32);
+	node->next = sim->rngs;
+	sim->rngs = node;
+	return node->rng;
+}

@@ -1,0 +1,107 @@
+/* The discrete-event kernel.
+ *
+ * One struct rs_sim is one simulated world: a nanosecond clock, a pending
+ * event set ordered by (time, sequence number) so that equal times fire in
+ * the order they were scheduled (bit-reproducible runs), an event pool, the
+ * random-number streams and the shared object pools.  There are no globals:
+ * a test may build several worlds side by side. */
+#ifndef RS_KERNEL_SIM_H
+#define RS_KERNEL_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "kernel/pool.h"
+
+typedef int64_t rs_time_t;            /* simulated nanoseconds */
+
+#define RS_NS ((rs_time_t)1)
+#define RS_US ((rs_time_t)1000)
+#define RS_MS ((rs_time_t)1000000)
+#define RS_SEC ((rs_time_t)1000000000)
+#define RS_TIME_MAX INT64_MAX
+
+struct rs_sim;
+typedef void rs_event_fn(struct rs_sim *sim, void *obj, void *arg);
+
+struct rs_event {
+	rs_time_t time;
+	uint64_t seq;
+	rs_event_fn *fn;
+	void *obj;
+	void *arg;
+	uint32_t heap_index;          /* position in the heap, for cancel */
+};
+
+struct rs_heap_slot {
+	rs_time_t time;
+	uint64_t seq;
+	struct rs_event *ev;
+};
+
+struct rs_rng_node;
+
+/* Request accounting, kept here so every layer can reach it through the
+ * sim; io/io.c is the only writer. */
+struct rs_io_counters {
+	uint64_t created;
+	uint64_t completed;
+	uint64_t freed;
+	uint64_t bytes_created;       /* top-level requests only */
+	uint64_t bytes_completed;     /* top-level requests only */
+};
+
+struct rs_sim {
+	rs_time_t now;
+	uint64_t seq;
+	uint64_t seed;
+	uint64_t events_fired;
+	bool stopping;
+
+	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq) */
+	uint32_t heap_len;
+	uint32_t heap_cap;
+
+	struct rs_pool events;
+	struct rs_pool ios;           /* struct rs_io, see io/io.h */
+	struct rs_pool jobs;          /* struct rs_job, see dev/job.h */
+	struct rs_io_counters io_counters;
+	struct rs_rng_node *rngs;     /* every stream handed out, freed with the sim */
+};
+
+struct rs_sim *rs_sim_new(uint64_t seed);
+void rs_sim_free(struct rs_sim *sim);
+
+static inline rs_time_t rs_now(const struct rs_sim *sim) { return sim->now; }
+
+/* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
+ * handle is valid until the event fires or is cancelled. */
+struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
+			  void *obj, void *arg);
+struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+			     void *obj, void *arg);
+/* Remove a pending event; returns false if ev is NULL. */
+bool rs_cancel(struct rs_sim *sim, struct rs_event *ev);
+
+/* Fire events in order until the set is empty, rs_sim_stop() is called, or
+ * the next event lies beyond `until` (then the clock is left at `until`).
+ * Pass RS_TIME_MAX to run to exhaustion.  Returns the number fired. */
+uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until);
+/* Make rs_sim_run return after the event being fired. */
+void rs_sim_stop(struct rs_sim *sim);
+static inline size_t rs_sim_pending(const struct rs_sim *sim) { return sim->heap_len; }
+
+/* A random stream for one purpose ("offsets", "sizes", "mix", "arrivals",
+ * "service", ...) and instance (worker or device index), seeded from a hash
+ * of the scenario seed, the purpose and the instance.  Changing how many
+ * numbers one purpose draws leaves every other stream unchanged.  Owned by
+ * the sim.  Call at build time, not on the hot path. */
+gsl_rng *rs_sim_rng(struct rs_sim *sim, const char *purpose, uint32_t instance);
+
+/* The 64-bit seed a stream would get; exposed for tests. */
+uint64_t rs_rng_derive_seed(uint64_t seed, const char *purpose, uint32_t instance);
+
+#endif

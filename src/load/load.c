@@ -1,0 +1,146 @@
+#include "load/load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/assert.h"
+
+static void window_open(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_load *load = obj;
+	load->measuring = true;
+	rs_iostat_reset(&load->stats, sim->now);
+	rs_dev_restart_stats(load->target, sim->now);
+}
+
+static void window_close(struct rs_sim *sim, struct rs_load *load)
+{
+	if (load->stopped)
+		return;
+	load->measuring = false;
+	load->stopped = true;
+	load->t_measure_end = sim->now;
+	rs_iostat_summarize(&load->stats, sim->now, &load->summary);
+	rs_dev_report(load->target, sim->now, &load->target_report);
+}
+
+static void window_end(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_load *load = obj;
+	load->priv_close_ev = NULL;
+	window_close(sim, load);
+}
+
+bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_io *io)
+{
+	RS_ASSERT(load->in_flight > 0);
+	load->in_flight--;
+	if (load->measuring) {
+		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
+				 io->t_done - io->t_submit, io->status);
+		if (load->request_log)
+			fprintf(load->request_log, "%.9f,%s,%llu,%u,%.9f,%d\n",
+				(double)io->t_submit / 1e9, rs_op_name(io->op),
+				(unsigned long long)io->lba, io->nblk,
+				(double)(io->t_done - io->t_submit) / 1e9, io->status);
+		if (load->max_ops && load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops) {
+			rs_cancel(sim, load->priv_close_ev);
+			load->priv_close_ev = NULL;
+			window_close(sim, load);
+		}
+	}
+	return !load->stopped;
+}
+
+struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
+			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done)
+{
+	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, load);
+	load->in_flight++;
+	rs_dev_submit(sim, load->target, io);
+	return io;
+}
+
+void rs_load_run(struct rs_sim *sim, struct rs_load *load)
+{
+	load->t0 = sim->now;
+	rs_iostat_reset(&load->stats, sim->now);
+	if (load->ramp_ns > 0)
+		rs_sched(sim, load->ramp_ns, window_open, load, NULL);
+	else
+		window_open(sim, load, NULL);
+	load->priv_close_ev = rs_sched(sim, load->ramp_ns + load->run_ns, window_end, load, NULL);
+	load->type->start(sim, load);
+	rs_sim_run(sim, RS_TIME_MAX);
+	/* Everything drained: the window must have closed and nothing may be
+	 * left in flight. */
+	RS_ASSERT(load->stopped);
+	RS_ASSERT(load->in_flight == 0);
+}
+
+static const char *const load_reserved[] = { NULL };
+
+struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
+			      struct rs_dev *target, struct rs_diag *d)
+{
+	if (section->kind != RS_NODE_MAP) {
+		rs_diag_node(d, section, "expected a mapping for 'workload'");
+		return NULL;
+	}
+	if (section->len != 1) {
+		const struct rs_node *at = section->len ? section->keys[1] : section;
+		rs_diag_node(d, at, "'workload' takes exactly one workload type, e.g. 'iometer:'");
+		return NULL;
+	}
+	const struct rs_node *key = section->keys[0];
+	const struct rs_node *body = section->items[0];
+	const struct rs_load_type *type = rs_load_type_find(key->str);
+	if (!type) {
+		const char *names[32];
+		size_t n = rs_load_type_count();
+		for (size_t i = 0; i < n && i < 32; i++)
+			names[i] = rs_load_type_at(i)->name;
+		const char *near = rs_closest_name(key->str, names, n);
+		if (near)
+			rs_diag_node(d, key, "unknown workload type '%s' (did you mean '%s'?)",
+				     key->str, near);
+		else
+			rs_diag_node(d, key, "unknown workload type '%s'", key->str);
+		return NULL;
+	}
+	if (body->kind != RS_NODE_MAP) {
+		rs_diag_node(d, body, "expected a mapping for 'workload.%s'", type->name);
+		return NULL;
+	}
+	struct rs_load *load = calloc(1, sizeof(*load));
+	RS_ASSERT(load != NULL);
+	load->type = type;
+	load->target = target;
+	load->params = calloc(1, type->params_size);
+	RS_ASSERT(load->params != NULL);
+	char ctx[64];
+	snprintf(ctx, sizeof(ctx), "workload.%s", type->name);
+	if (rs_schema_bind(type->opts, body, load->params, key, ctx, load_reserved, d) != 0 ||
+	    type->init(sim, load, load->params, body, d) != 0) {
+		rs_load_destroy(load);
+		return NULL;
+	}
+	return load;
+}
+
+void rs_load_destroy(struct rs_load *load)
+{
+	if (!load)
+		return;
+	if (load->type && load->type->destroy)
+		load->type->destroy(load);
+	free(load->params);
+	free(load);
+}
+
+void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c)
+{
+	load->ramp_ns = c->ramp_ns;
+	load->run_ns = c->run_ns;
+	load->max_ops = c->max_ops;
+}

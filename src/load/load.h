@@ -1,0 +1,94 @@
+/* Workloads: what drives a device and measures it.
+ *
+ * A workload issues requests to one target device, counts only what
+ * completes inside its measuring window (after the ramp-up, before the end
+ * of the run), stops issuing at the end and lets the requests in flight
+ * drain, so every request still completes exactly once.  Types (iometer
+ * now; CrystalDiskMark, ATTO, trace replay and file copy later) are const
+ * tables found by name, the same shape as device types. */
+#ifndef RS_LOAD_LOAD_H
+#define RS_LOAD_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+#include "config/schema.h"
+#include "dev/dev.h"
+#include "kernel/sim.h"
+#include "stats/iostat.h"
+
+struct rs_load;
+
+/* Fields every workload type has: the measuring window. */
+struct rs_load_common {
+	rs_time_t ramp_ns;
+	rs_time_t run_ns;
+	uint64_t max_ops;
+};
+#define RS_LOAD_COMMON_OPTS(type)                                                  \
+	{ "ramp", RS_OPT_TIME, offsetof(type, common.ramp_ns), "0s", RS_OPT_HAS_MIN, 0, 0, \
+	  NULL, "warm-up before measuring (not counted)" },                        \
+	{ "run", RS_OPT_TIME, offsetof(type, common.run_ns), "10s", RS_OPT_POSITIVE, 0, 0,   \
+	  NULL, "measured time, in simulated seconds" },                           \
+	{ "count", RS_OPT_UINT, offsetof(type, common.max_ops), "0", 0, 0, 0, NULL,        \
+	  "end the measurement after this many requests (0 = run time only)" }
+
+struct rs_load_type {
+	const char *name;
+	const char *help;
+	const struct rs_opt *opts;
+	size_t params_size;
+	int (*init)(struct rs_sim *sim, struct rs_load *load, const void *params,
+		    const struct rs_node *node, struct rs_diag *d);
+	/* Start issuing at the current time. */
+	void (*start)(struct rs_sim *sim, struct rs_load *load);
+	void (*destroy)(struct rs_load *load);
+};
+
+struct rs_load {
+	const struct rs_load_type *type;
+	void *params;
+	void *priv;
+	struct rs_dev *target;
+
+	rs_time_t ramp_ns, run_ns;    /* measuring window: [ramp, ramp + run) */
+	rs_time_t t0;                 /* when the workload started */
+	uint64_t max_ops;             /* stop after this many measured ops; 0 = no limit */
+	bool measuring;               /* inside the window */
+	bool stopped;                 /* window over: issue nothing more */
+	rs_time_t t_measure_end;
+	uint64_t in_flight;
+	struct rs_event *priv_close_ev;       /* the scheduled end of the window */
+
+	struct rs_iostat stats;
+	struct rs_iostat_summary summary;     /* filled when the window closes */
+	struct rs_dev_report target_report;   /* idem */
+	/* Per-request log (CSV), optional. */
+	FILE *request_log;
+};
+
+/* Build from `workload: { TYPE: {...} }`.  NULL on error. */
+struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
+			      struct rs_dev *target, struct rs_diag *d);
+/* Start the workload and run the simulation until it is over and drained. */
+void rs_load_run(struct rs_sim *sim, struct rs_load *load);
+void rs_load_destroy(struct rs_load *load);
+
+/* For workload types: */
+/* Record a completed request (counts it if inside the window) and return
+ * whether the workload still wants to issue. */
+bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_io *io);
+/* Issue one request to the target; the type's done callback must call
+ * rs_load_account and then rs_io_free. */
+struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
+			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done);
+
+void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c);
+
+const struct rs_load_type *rs_load_type_find(const char *name);
+size_t rs_load_type_count(void);
+const struct rs_load_type *rs_load_type_at(size_t i);
+
+#endif

@@ -1,0 +1,310 @@
+/* raidsim: the command line.  The only place that prints usage and exits.
+ * Exit status: 0 ok, 1 runtime failure, 2 bad input (scenario, model or
+ * command line). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/diag.h"
+#include "config/models.h"
+#include "config/node.h"
+#include "config/units.h"
+#include "dev/dev.h"
+#include "load/iometer_specs.h"
+#include "load/load.h"
+#include "run/runner.h"
+#include "run/scenario.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+#define EXIT_BAD_INPUT 2
+
+static const char usage_main[] =
+	"Usage: raidsim COMMAND [OPTIONS]\n"
+	"\n"
+	"A discrete-event simulator of RAID controllers, disks and SSDs.\n"
+	"\n"
+	"Commands:\n"
+	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
+	"                    a TSV table, JSON, a gnuplot script and optionally a PNG\n"
+	"  models            list the models found on the model path\n"
+	"  help [COMMAND]    show help for a command\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help        show this help\n"
+	"  -V, --version     show the version\n"
+	"\n"
+	"Exit status: 0 success, 1 runtime failure, 2 bad input.\n"
+	"See 'raidsim help run' for scenario options.\n";
+
+static const char usage_run[] =
+	"Usage: raidsim run SCENARIO [OPTIONS]\n"
+	"\n"
+	"Run every point of SCENARIO's sweep and write DIR/NAME.tsv, NAME.json and\n"
+	"NAME.gp (and NAME.png with --plot).  Output is byte-identical for the same\n"
+	"scenario and seed, whatever --jobs is.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output DIR   where to write results (default: out/SCENARIO-NAME)\n"
+	"      --seed N       seed of all random streams (same as --set seed=N)\n"
+	"  -s, --set PATH=V   set any scenario value by its dotted path, e.g.\n"
+	"                     --set workload.iometer.outstanding=16; pins a swept path\n"
+	"  -p, --plot         render the PNG with gnuplot (if installed)\n"
+	"  -j, --jobs N       run points in N processes (default: number of cores)\n"
+	"  -M, --models DIR   search DIR for models first (repeatable); then\n"
+	"                     $RAIDSIM_MODELS (colon-separated), then the installed models\n"
+	"  -q, --quiet        print nothing on success\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"A progress line is shown on stderr when it is a terminal.\n";
+
+static const char usage_models[] =
+	"Usage: raidsim models [-M DIR]... [--types]\n"
+	"\n"
+	"List every model on the model path, one line each: name, device type,\n"
+	"description and file.  With --types, list the device types, workload\n"
+	"types and named IOMeter access specs instead.\n";
+
+static int cmd_help(int argc, char **argv)
+{
+	const char *topic = argc > 1 ? argv[1] : NULL;
+	if (!topic)
+		fputs(usage_main, stdout);
+	else if (strcmp(topic, "run") == 0)
+		fputs(usage_run, stdout);
+	else if (strcmp(topic, "models") == 0)
+		fputs(usage_models, stdout);
+	else {
+		fprintf(stderr, "raidsim: no help for '%s'\n", topic);
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
+{
+	struct rs_diag d;
+	rs_diag_init(&d);
+	rs_model_path_init(mp);
+	for (size_t i = 0; i < ndirs; i++) {
+		if (rs_model_path_add(mp, dirs[i], &d) != 0) {
+			rs_diag_print(&d, stderr);
+			rs_model_path_free(mp);
+			return -1;
+		}
+	}
+	rs_model_path_add_defaults(mp);
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "set", required_argument, NULL, 's' },
+		{ "plot", no_argument, NULL, 'p' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "models", required_argument, NULL, 'M' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rs_run_opts o = { .jobs = 0 };
+	const char *out_dir = NULL;
+	struct rs_assignment sets[256];
+	size_t nsets = 0;
+	char *model_dirs[64];
+	size_t ndirs = 0;
+	struct rs_diag d;
+	rs_diag_init(&d);
+	int c, status = EXIT_BAD_INPUT;
+	char seed_arg[128];
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:s:pj:M:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'S':
+			snprintf(seed_arg, sizeof(seed_arg), "seed=%s", optarg);
+			optarg = seed_arg;
+			/* fall through */
+		case 's':
+			if (nsets == sizeof(sets) / sizeof(sets[0])) {
+				fprintf(stderr, "raidsim: too many --set options\n");
+				goto out;
+			}
+			if (rs_node_parse_assignment(optarg, &sets[nsets].path, &sets[nsets].value,
+						     &d) != 0) {
+				rs_diag_print(&d, stderr);
+				goto out;
+			}
+			nsets++;
+			break;
+		case 'p':
+			o.plot = true;
+			break;
+		case 'j': {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+			if (*end || j < 1 || j > 256) {
+				fprintf(stderr, "raidsim: --jobs expects a number from 1 to 256, "
+						"got '%s'\n", optarg);
+				goto out;
+			}
+			o.jobs = (unsigned)j;
+			break;
+		}
+		case 'M':
+			if (ndirs < 64)
+				model_dirs[ndirs++] = optarg;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			fputs(usage_run, stdout);
+			status = 0;
+			goto out;
+		default:
+			fputs("Try 'raidsim help run'.\n", stderr);
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "raidsim: run expects exactly one scenario file\n"
+				"Try 'raidsim help run'.\n");
+		goto out;
+	}
+	struct rs_model_path mp;
+	if (setup_models(&mp, model_dirs, ndirs) != 0)
+		goto out;
+	struct rs_scenario sc;
+	if (rs_scenario_load(&sc, argv[optind], sets, nsets, &mp, &d) != 0) {
+		rs_diag_print(&d, stderr);
+		rs_scenario_free(&sc);
+		rs_model_path_free(&mp);
+		goto out;
+	}
+	char default_dir[4096];
+	if (!out_dir) {
+		snprintf(default_dir, sizeof(default_dir), "out/%s", sc.name);
+		out_dir = default_dir;
+	}
+	o.out_dir = out_dir;
+	if (o.jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		o.jobs = n > 0 ? (unsigned)n : 1;
+	}
+	o.progress = !o.quiet && isatty(STDERR_FILENO);
+	status = rs_runner_run(&sc, &o);
+	rs_scenario_free(&sc);
+	rs_model_path_free(&mp);
+out:
+	for (size_t i = 0; i < nsets; i++) {
+		free(sets[i].path);
+		rs_node_free(sets[i].value);
+	}
+	return status;
+}
+
+static int print_model(const struct rs_model_info *m, void *arg)
+{
+	printf("%-28s %-10s %s  (%s)\n", m->name, m->type ? m->type : "?",
+	       m->description ? m->description : "", m->path);
+	return 0;
+}
+
+static int cmd_models(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "models", required_argument, NULL, 'M' },
+		{ "types", no_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *model_dirs[64];
+	size_t ndirs = 0;
+	int c, types = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "M:th", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'M':
+			if (ndirs < 64)
+				model_dirs[ndirs++] = optarg;
+			break;
+		case 't':
+			types = 1;
+			break;
+		case 'h':
+			fputs(usage_models, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help models'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc) {
+		fputs("raidsim: models takes no arguments\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (types) {
+		printf("device types:\n");
+		for (size_t i = 0; i < rs_dev_type_count(); i++) {
+			const struct rs_dev_type *t = rs_dev_type_at(i);
+			printf("  %-10s %s\n", t->name, t->help);
+			rs_schema_print(t->opts, stdout, "      ");
+		}
+		printf("workload types:\n");
+		for (size_t i = 0; i < rs_load_type_count(); i++) {
+			const struct rs_load_type *t = rs_load_type_at(i);
+			printf("  %-10s %s\n", t->name, t->help);
+			rs_schema_print(t->opts, stdout, "      ");
+		}
+		printf("IOMeter access specs:\n");
+		for (size_t i = 0; i < rs_spec_count(); i++)
+			printf("  %-12s %s\n", rs_spec_at(i)->name, rs_spec_at(i)->help);
+		return 0;
+	}
+	struct rs_model_path mp;
+	if (setup_models(&mp, model_dirs, ndirs) != 0)
+		return EXIT_BAD_INPUT;
+	struct rs_diag d;
+	rs_diag_init(&d);
+	int rc = rs_model_list(&mp, print_model, NULL, &d);
+	if (rc != 0)
+		rs_diag_print(&d, stderr);
+	rs_model_path_free(&mp);
+	return rc == 0 ? 0 : EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_main, stderr);
+		return EXIT_BAD_INPUT;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)
+		return cmd_help(1, argv);
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("raidsim %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (strcmp(cmd, "help") == 0)
+		return cmd_help(argc - 1, argv + 1);
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "models") == 0)
+		return cmd_models(argc - 1, argv + 1);
+	fprintf(stderr, "raidsim: unknown command '%s'\nTry 'raidsim --help'.\n", cmd);
+	return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,208 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/assert.h"
+#include "report/out.h"
+#include "report/report.h"
+
+/* One plotted point: which series, where on x, and the row for y. */
+struct point {
+	size_t series;
+	double x;                     /* the number, or the category index */
+	size_t row;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+	if (p->series != q->series)
+		return p->series < q->series ? -1 : 1;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	/* Equal x keeps table order: the sort is stable by construction. */
+	return (p->row > q->row) - (p->row < q->row);
+}
+
+/* A gnuplot double-quoted string: backslash and quote escaped, line ends
+ * flattened so the script stays one statement per line. */
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+static const char *cell(const struct rs_table *t, size_t r, long c)
+{
+	const char *s = rs_table_get(t, r, (size_t)c);
+	return s ? s : "";
+}
+
+/* Index of s in list[0..*n), appended if new: first-appearance order. */
+static size_t intern(const char **list, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(list[i], s) == 0)
+			return i;
+	list[*n] = s;
+	return (*n)++;
+}
+
+static void put_header(FILE *f, const struct rs_plot_spec *sp,
+		       const char *data_tsv_name, const char *png_name)
+{
+	fprintf(f, "# raidsim plot: %s over %s", sp->y_col, sp->x_col);
+	if (sp->series_col)
+		fprintf(f, ", one line per %s", sp->series_col);
+	fputc('\n', f);
+	if (data_tsv_name)
+		fprintf(f, "# data: %s\n", data_tsv_name);
+	fputs("# render: gnuplot <this file>\n", f);
+	/* pngcairo draws far nicer lines; plain png (libgd) is the fallback
+	 * of minimal gnuplot builds.  noenhanced: '_' in names is literal. */
+	fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+	      "\tset terminal pngcairo noenhanced size 1000,650\n"
+	      "} else {\n"
+	      "\tset terminal png noenhanced size 1000,650\n"
+	      "}\n", f);
+	fputs("set output ", f);
+	put_string(f, png_name);
+	fputs("\nset datafile separator \"\\t\"\n", f);
+	if (sp->title) {
+		fputs("set title ", f);
+		put_string(f, sp->title);
+		fputc('\n', f);
+	}
+	fputs("set xlabel ", f);
+	put_string(f, sp->x_label ? sp->x_label : sp->x_col);
+	fputs("\nset ylabel ", f);
+	put_string(f, sp->y_label ? sp->y_label : sp->y_col);
+	fputs("\nset grid\nset key outside right top\n", f);
+}
+
+static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
+		     long xc, long yc, long sc)
+{
+	size_t n = t->nrows ? t->nrows : 1;
+	struct point *pts = malloc(n * sizeof(*pts));
+	const char **series = malloc(n * sizeof(*series));
+	const char **cats = malloc(n * sizeof(*cats));
+	RS_ASSERT(pts && series && cats);
+	size_t npts = 0, nseries = 0, ncats = 0;
+
+	/* Numeric x only if every x present is a number. */
+	int numeric = 1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *x = cell(t, r, xc);
+		if (*x && !rs_table_is_number(x))
+			numeric = 0;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *x = cell(t, r, xc);
+		if (*x == '\0')
+			continue;
+		struct point *p = &pts[npts++];
+		p->row = r;
+		p->series = sc >= 0 ? intern(series, &nseries, cell(t, r, sc)) : 0;
+		if (sc < 0)
+			nseries = 1;
+		if (numeric)
+			rs_table_number(x, &p->x);
+		else
+			p->x = (double)intern(cats, &ncats, x);
+	}
+	qsort(pts, npts, sizeof(*pts), cmp_point);
+
+	if (npts == 0) {
+		/* gnuplot refuses to plot an empty data set; say so instead. */
+		fputs("unset border\nunset tics\nunset key\n"
+		      "set label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
+		      "plot [0:1] [0:1] -1 notitle\n", f);
+		goto out;
+	}
+	if (numeric && sp->logx)
+		fputs("set logscale x\n", f);
+	if (sp->logy)
+		fputs("set logscale y\n", f);
+	if (!numeric) {
+		fputs("set xtics (", f);
+		for (size_t i = 0; i < ncats; i++) {
+			if (i > 0)
+				fputs(", ", f);
+			put_string(f, cats[i]);
+			fprintf(f, " %zu", i);
+		}
+		fprintf(f, ")\nset xrange [-0.5:%zu.5]\n", ncats - 1);
+	}
+	size_t i = 0;
+	for (size_t s = 0; s < nseries; s++) {
+		fprintf(f, "$s%zu << EOD\n", s);
+		for (; i < npts && pts[i].series == s; i++) {
+			const char *y = cell(t, pts[i].row, yc);
+			if (numeric)
+				fputs(cell(t, pts[i].row, xc), f);
+			else
+				fprintf(f, "%zu", (size_t)pts[i].x);
+			fprintf(f, "\t%s\n", rs_table_is_number(y) ? y : "NaN");
+		}
+		fputs("EOD\n", f);
+	}
+	for (size_t s = 0; s < nseries; s++) {
+		fprintf(f, "%s$s%zu using 1:2 with linespoints ", s ? ", \\\n     " : "plot ", s);
+		if (sc >= 0) {
+			size_t len = strlen(sp->series_col) + strlen(series[s]) + 2;
+			char *title = malloc(len);
+			RS_ASSERT(title != NULL);
+			snprintf(title, len, "%s=%s", sp->series_col, series[s]);
+			fputs("title ", f);
+			put_string(f, title);
+			free(title);
+		} else {
+			fputs("notitle", f);
+		}
+	}
+	fputc('\n', f);
+out:
+	free(pts);
+	free(series);
+	free(cats);
+}
+
+static long need_col(const struct rs_table *t, const char *name, const char *path,
+		     struct rs_report_err *err)
+{
+	long c = name ? rs_table_find_col(t, name) : -1;
+	if (c < 0) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "no column '%s' to plot", name ? name : "(null)");
+		rs_report_err_set(err, path, msg);
+	}
+	return c;
+}
+
+int rs_report_write_gnuplot(const struct rs_table *t, const char *script_path,
+			    const char *data_tsv_name, const char *png_name,
+			    const struct rs_plot_spec *spec, struct rs_report_err *err)
+{
+	long xc = need_col(t, spec->x_col, script_path, err);
+	if (xc < 0)
+		return -1;
+	long yc = need_col(t, spec->y_col, script_path, err);
+	if (yc < 0)
+		return -1;
+	long sc = -1;
+	if (spec->series_col && (sc = need_col(t, spec->series_col, script_path, err)) < 0)
+		return -1;
+
+	struct rs_report_out o;
+	if (rs_report_out_open(&o, script_path, err) != 0)
+		return -1;
+	put_header(o.f, spec, data_tsv_name, png_name);
+	put_body(o.f, t, spec, xc, yc, sc);
+	return rs_report_out_commit(&o, err);
+}

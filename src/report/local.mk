@@ -1,0 +1,16 @@
+src_librs_a_SOURCES += \
+	src/report/gnuplot.c \
+	src/report/json.c \
+	src/report/out.c src/report/out.h \
+	src/report/render.c \
+	src/report/report.h \
+	src/report/table.c src/report/table.h \
+	src/report/tsv.c
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_report
+TESTS += tests/unit/check_report
+tests_unit_check_report_SOURCES = tests/unit/check_report.c
+tests_unit_check_report_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_report_LDADD = $(UNIT_LDADD)
+endif

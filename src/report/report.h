@@ -1,0 +1,66 @@
+/* Result files: TSV for people and scripts, JSON for tools, a gnuplot
+ * script (and, if gnuplot is installed, its PNG) for a first look.
+ *
+ * Every writer produces the same bytes for the same table, and none ever
+ * leaves a partial file: output goes to "PATH.tmp.<pid>" and is renamed
+ * over PATH only once complete.  On failure a writer returns -1 and puts
+ * "PATH: reason" in err (which may be NULL). */
+#ifndef RS_REPORT_REPORT_H
+#define RS_REPORT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/table.h"
+
+struct rs_report_err {
+	char msg[512];
+};
+
+struct rs_report_meta {
+	const char *version;          /* raidsim version, e.g. PACKAGE_VERSION */
+	const char *scenario;         /* NULL is written as null */
+	uint64_t seed;
+};
+
+/* Header of column names, then one line per row; TAB-separated, '\n'
+ * line ends, unset cells empty.  TAB, CR and LF inside a name or a cell
+ * are written as spaces so the layout cannot break. */
+int rs_report_write_tsv(const struct rs_table *t, const char *path,
+			struct rs_report_err *err);
+
+/* {"raidsim": version, "scenario": ..., "seed": N, "columns": [...],
+ *  "points": [{"col": value, ...}, ...]}, one point per line.  A cell that
+ * is a finite number in JSON syntax (rs_table_is_number) is written as a
+ * number, verbatim; "nan" and unset cells as null; anything else as a
+ * string. */
+int rs_report_write_json(const struct rs_table *t, const char *path,
+			 const struct rs_report_meta *meta, struct rs_report_err *err);
+
+struct rs_plot_spec {
+	const char *x_col;
+	const char *series_col;       /* one line per distinct value; may be NULL */
+	const char *y_col;
+	const char *x_label, *y_label, *title;   /* NULL: the column name / none */
+	int logx, logy;
+};
+
+/* A self-contained gnuplot script drawing y_col over x_col into png_name
+ * (relative to the directory gnuplot runs in).  The points are written
+ * into the script as inline data blocks, one per series in order of first
+ * appearance, sorted by x; if any x is not a number the x values become
+ * ordered category labels.  Rows with an empty x are left out; a y that is
+ * not a number is drawn as a gap.  data_tsv_name (may be NULL) is only
+ * named in the script's header comment as where the data came from. */
+int rs_report_write_gnuplot(const struct rs_table *t, const char *script_path,
+			    const char *data_tsv_name, const char *png_name,
+			    const struct rs_plot_spec *spec, struct rs_report_err *err);
+
+/* Run "gnuplot script_path" in workdir (script_path relative to it or
+ * absolute), its output captured.  Returns 0 on success, 1 if gnuplot is
+ * not on PATH (not an error: plots are optional), -1 on failure with the
+ * first part of gnuplot's complaint in err[n]. */
+int rs_report_render_png(const char *script_path, const char *workdir,
+			 char *err, size_t n);
+
+#endif

@@ -1,0 +1,184 @@
+#include "run/scenario.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev/build.h"
+#include "kernel/assert.h"
+
+struct top {
+	uint64_t seed;
+	const char *description;
+	const struct rs_node *device, *workload, *sweep, *output;
+};
+
+static const struct rs_opt top_opts[] = {
+	{ "seed", RS_OPT_UINT, offsetof(struct top, seed), "1", 0, 0, 0, NULL,
+	  "seed of every random stream" },
+	{ "description", RS_OPT_STR, offsetof(struct top, description), NULL, 0, 0, 0, NULL,
+	  "free text" },
+	{ "device", RS_OPT_NODE, offsetof(struct top, device), NULL, RS_OPT_REQUIRED, 0, 0,
+	  NULL, "the device under test: {model: NAME, ...} or {type: TYPE, ...}" },
+	{ "workload", RS_OPT_NODE, offsetof(struct top, workload), NULL, RS_OPT_REQUIRED, 0, 0,
+	  NULL, "the workload: {iometer: {...}}" },
+	{ "sweep", RS_OPT_NODE, offsetof(struct top, sweep), NULL, 0, 0, 0, NULL,
+	  "dotted path: [values...]; every combination is one point" },
+	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
+	  "file names and the plot" },
+	RS_OPT_END
+};
+
+struct output {
+	const char *name, *x, *series, *y;
+	int logx;
+};
+static const char *const logx_names[] = { "auto", "no", "yes", NULL };
+
+static const struct rs_opt output_opts[] = {
+	{ "name", RS_OPT_STR, offsetof(struct output, name), NULL, 0, 0, 0, NULL,
+	  "base name of the table, JSON, gnuplot script and PNG (default: the scenario's)" },
+	{ "x", RS_OPT_STR, offsetof(struct output, x), NULL, 0, 0, 0, NULL,
+	  "plot: column on the x axis (default: the first sweep axis)" },
+	{ "series", RS_OPT_STR, offsetof(struct output, series), NULL, 0, 0, 0, NULL,
+	  "plot: one line per value of this column (default: the second sweep axis)" },
+	{ "y", RS_OPT_STR, offsetof(struct output, y), "iops", 0, 0, 0, NULL,
+	  "plot: the metric on the y axis" },
+	{ "logx", RS_OPT_ENUM, offsetof(struct output, logx), "auto", 0, 0, 0, logx_names,
+	  "plot: logarithmic x axis (auto: when x spans a factor of 16 or more)" },
+	RS_OPT_END
+};
+
+static char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *b = slash ? slash + 1 : path;
+	size_t n = strlen(b);
+	if (n > 5 && strcmp(b + n - 5, ".yaml") == 0)
+		n -= 5;
+	else if (n > 4 && strcmp(b + n - 4, ".yml") == 0)
+		n -= 4;
+	return strndup(b, n);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+int rs_scenario_load(struct rs_scenario *sc, const char *path,
+		     const struct rs_assignment *sets, size_t nsets,
+		     const struct rs_model_path *models, struct rs_diag *d)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->path = path;
+	sc->models = models;
+	sc->name = base_name(path);
+	sc->root = rs_yaml_load_file(path, d);
+	if (!sc->root)
+		return -1;
+	if (sc->root->kind != RS_NODE_MAP)
+		return rs_diag_node(d, sc->root, "expected a mapping at the top of a scenario");
+
+	for (size_t i = 0; i < nsets; i++) {
+		if (rs_node_set_path(sc->root, sets[i].path, rs_node_clone(sets[i].value),
+				     sets[i].value, d) != 0)
+			return -1;
+		/* A value pinned on the command line wins over a sweep of it. */
+		struct rs_node *sweep = rs_node_get(sc->root, "sweep");
+		if (sweep && sweep->kind == RS_NODE_MAP)
+			rs_node_remove(sweep, sets[i].path);
+	}
+
+	struct top top;
+	if (rs_schema_bind(top_opts, sc->root, &top, sc->root, "scenario", NULL, d) != 0)
+		return -1;
+	if (top.sweep) {
+		if (rs_sweep_parse(top.sweep, &sc->sweep, d) != 0)
+			return -1;
+	}
+	sc->npoints = rs_sweep_points(&sc->sweep);
+	if (sc->npoints == 0)
+		return rs_diag_node(d, top.sweep, "the sweep has no points");
+
+	struct output out;
+	if (top.output && top.output->kind != RS_NODE_MAP)
+		return rs_diag_node(d, top.output, "expected a mapping for 'output'");
+	if (rs_schema_bind(output_opts, top.output, &out, sc->root, "output", NULL, d) != 0)
+		return -1;
+	sc->out_name = strdup(out.name ? out.name : sc->name);
+	if (strchr(sc->out_name, '/') || sc->out_name[0] == '\0' || sc->out_name[0] == '.')
+		return rs_diag_node(d, rs_node_get(top.output, "name"),
+				    "'name' must be a plain file name, got '%s'", sc->out_name);
+	sc->plot_x = dup_or_null(out.x ? out.x : sc->sweep.naxes > 0 ? sc->sweep.axes[0].path
+								    : NULL);
+	sc->plot_series = dup_or_null(out.series ? out.series
+					  : sc->sweep.naxes > 1 ? sc->sweep.axes[1].path : NULL);
+	sc->plot_y = strdup(out.y);
+	sc->plot_logx = out.logx - 1;
+
+	/* Check every point before running any, so a bad value anywhere in a
+	 * sweep stops the run before a single result is written. */
+	for (size_t i = 0; i < sc->npoints; i++)
+		if (rs_scenario_run_point(sc, i, true, NULL, d) != 0)
+			return -1;
+	return 0;
+}
+
+void rs_scenario_free(struct rs_scenario *sc)
+{
+	rs_node_free(sc->root);
+	rs_sweep_free(&sc->sweep);
+	free(sc->name);
+	free(sc->out_name);
+	free(sc->plot_x);
+	free(sc->plot_series);
+	free(sc->plot_y);
+	memset(sc, 0, sizeof(*sc));
+}
+
+static void check_conservation(const struct rs_sim *sim)
+{
+	const struct rs_io_counters *c = &sim->io_counters;
+	RS_ASSERT(c->created == c->completed);
+	RS_ASSERT(c->completed == c->freed);
+	RS_ASSERT(c->bytes_created == c->bytes_completed);
+	RS_ASSERT(rs_sim_pending(sim) == 0);
+	RS_ASSERT(sim->ios.live == 0);
+	RS_ASSERT(sim->jobs.live == 0);
+}
+
+int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
+			  struct rs_point_result *r, struct rs_diag *d)
+{
+	struct rs_node *tree = rs_sweep_apply(&sc->sweep, sc->root, index, d);
+	if (!tree)
+		return -1;
+	int rc = -1;
+	struct top top;
+	struct rs_sim *sim = NULL;
+	struct rs_dev *dev = NULL;
+	struct rs_load *load = NULL;
+	if (rs_schema_bind(top_opts, tree, &top, tree, "scenario", NULL, d) != 0)
+		goto out;
+	sim = rs_sim_new(top.seed);
+	struct rs_build b = { sim, sc->models, d };
+	dev = rs_dev_build(&b, top.device, "device", "device");
+	if (!dev)
+		goto out;
+	load = rs_load_build(sim, top.workload, dev, d);
+	if (!load)
+		goto out;
+	rc = 0;
+	if (dry)
+		goto out;
+	rs_load_run(sim, load);
+	check_conservation(sim);
+	memset(r, 0, sizeof(*r));
+	r->s = load->summary;
+	r->dev = load->target_report;
+	r->seed = top.seed;
+	r->events = sim->events_fired;
+out:
+	rs_load_destroy(load);
+	rs_dev_destroy(dev);
+	rs_sim_free(sim);
+	rs_node_free(tree);
+	return rc;
+}

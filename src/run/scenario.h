@@ -1,0 +1,56 @@
+/* A scenario file: the system under test, the workload, the sweep and the
+ * output, read once and expanded into points.  Each point is the base tree
+ * with the sweep's values grafted in; the point is then bound and built
+ * like any single run. */
+#ifndef RS_RUN_SCENARIO_H
+#define RS_RUN_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/models.h"
+#include "config/node.h"
+#include "config/sweep.h"
+#include "dev/dev.h"
+#include "load/load.h"
+
+struct rs_scenario {
+	const char *path;
+	char *name;                   /* file name without directory and .yaml */
+	struct rs_node *root;         /* with --set applied, sweep axes pinned by --set removed */
+	struct rs_sweep sweep;
+	size_t npoints;
+	const struct rs_model_path *models;
+	/* output: */
+	char *out_name;               /* base name of table, json, script and png */
+	char *plot_x, *plot_series, *plot_y;
+	int plot_logx;                /* -1: decide from the data */
+};
+
+struct rs_assignment {
+	char *path;
+	struct rs_node *value;
+};
+
+/* Load, apply assignments (--set, --seed), parse the sweep, and check every
+ * point builds.  Returns 0 or -1 with d set (nothing written anywhere). */
+int rs_scenario_load(struct rs_scenario *sc, const char *path,
+		     const struct rs_assignment *sets, size_t nsets,
+		     const struct rs_model_path *models, struct rs_diag *d);
+void rs_scenario_free(struct rs_scenario *sc);
+
+/* The result of one point. */
+struct rs_point_result {
+	struct rs_iostat_summary s;
+	struct rs_dev_report dev;
+	uint64_t seed;
+	uint64_t events;
+};
+
+/* Build (and, unless dry, run) one point.  0 or -1 with d set. */
+int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
+			  struct rs_point_result *r, struct rs_diag *d);
+
+#endif

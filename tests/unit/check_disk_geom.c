@@ -1,0 +1,744 @@
+/* Disk geometry and mechanics: layout mapping, seek curves, spindle angle,
+ * positioning and media times. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "disk/layout.h"
+#include "disk/layout_gen.h"
+#include "disk/seek.h"
+#include "disk/spindle.h"
+#include "disk/spindle_position.h"
+
+/* --- fixtures -------------------------------------------------------------- */
+
+#define HEADS 4u
+#define SPARE_PER_CYL 3u
+#define SPARE_TRACKS 2u
+
+/* Three zones; the last has fewer spare sectors than slips, so its slips
+ * shift the LBAs after them; the first has more. */
+static const struct rs_zone synth_zones[] = {
+	{ .first_cyl = 0, .last_cyl = 99, .sectors_per_track = 100,
+	  .track_skew = 10, .cyl_skew = 17, .spare_sectors = 30 },
+	{ .first_cyl = 100, .last_cyl = 189, .sectors_per_track = 90,
+	  .track_skew = 9, .cyl_skew = 15, .spare_sectors = 0 },
+	{ .first_cyl = 190, .last_cyl = 299, .sectors_per_track = 73,
+	  .track_skew = 7, .cyl_skew = 12, .spare_sectors = 5 },
+};
+#define NZ (sizeof(synth_zones) / sizeof(synth_zones[0]))
+#define NCYL 300u
+
+static uint64_t zone_first_pbn(uint32_t zi)
+{
+	uint64_t pbn = 0;
+	for (uint32_t i = 0; i < zi; i++)
+		pbn += (uint64_t)(synth_zones[i].last_cyl - synth_zones[i].first_cyl + 1) *
+			HEADS * synth_zones[i].sectors_per_track;
+	return pbn;
+}
+
+static uint64_t pbn_of(uint32_t zi, uint32_t cyl, uint32_t head, uint32_t sector)
+{
+	const struct rs_zone *z = &synth_zones[zi];
+	return zone_first_pbn(zi) +
+		((uint64_t)(cyl - z->first_cyl) * HEADS + head) * z->sectors_per_track +
+		sector;
+}
+
+/* Slips on data positions: zone edges, a track's first sector, neighbours. */
+static uint64_t synth_slips[64];
+static size_t synth_nslips;
+
+static void make_slips(void)
+{
+	synth_nslips = 0;
+	uint64_t *s = synth_slips;
+	s[synth_nslips++] = pbn_of(0, 0, 0, 0);            /* very first sector */
+	s[synth_nslips++] = pbn_of(0, 0, 0, 1);            /* its neighbour */
+	s[synth_nslips++] = pbn_of(0, 5, 2, 0);            /* track start */
+	s[synth_nslips++] = pbn_of(0, 50, 3, 96);          /* just before cyl spares */
+	s[synth_nslips++] = pbn_of(1, 100, 0, 0);          /* zone start */
+	s[synth_nslips++] = pbn_of(1, 150, 1, 45);
+	s[synth_nslips++] = pbn_of(1, 189, 1, 89);         /* before spare tracks */
+	for (uint32_t i = 0; i < 9; i++)                   /* 9 > 5 spares */
+		s[synth_nslips++] = pbn_of(2, 200 + 10 * i, i % HEADS, 3 * i);
+	s[synth_nslips++] = pbn_of(2, 299, 1, 72);         /* last data sector */
+}
+
+static struct rs_layout_params synth_params(void)
+{
+	make_slips();
+	struct rs_layout_params p = {
+		.heads = HEADS, .cylinders = NCYL, .zones = synth_zones, .nzones = NZ,
+		.spare_sect_per_cyl = SPARE_PER_CYL,
+		.spare_tracks_per_zone = SPARE_TRACKS,
+		.slips = synth_slips, .nslips = synth_nslips,
+	};
+	return p;
+}
+
+static void synth_init(struct rs_layout *l)
+{
+	char err[200];
+	struct rs_layout_params p = synth_params();
+	ck_assert_msg(rs_layout_init(l, &p, err, sizeof(err)) == 0, "%s", err);
+}
+
+static uint64_t rand_below(gsl_rng *r, uint64_t n)
+{
+	uint64_t x = ((uint64_t)gsl_rng_get(r) << 32) | gsl_rng_get(r);
+	return x % n;
+}
+
+static void check_roundtrip(const struct rs_layout *l, uint64_t lba)
+{
+	struct rs_phys p;
+	rs_layout_lba_to_phys(l, lba, &p);
+	ck_assert_uint_eq(p.zone, rs_layout_zone_of_lba(l, lba));
+	ck_assert_uint_eq(p.zone, rs_layout_zone_of_cyl(l, p.cyl));
+	ck_assert_uint_lt(p.sector, rs_layout_spt_of_cyl(l, p.cyl));
+	ck_assert_uint_lt(p.head, l->heads);
+	ck_assert_int_eq(rs_layout_phys_to_lba(l, &p), (int64_t)lba);
+}
+
+static void check_zone_edges(const struct rs_layout *l)
+{
+	uint64_t cap = rs_layout_capacity_blk(l);
+	for (uint32_t z = 0; z < l->nzones; z++) {
+		uint64_t first = l->zones[z].first_lba;
+		uint64_t last = first + l->zones[z].lba_count - 1;
+		int64_t probes[] = { (int64_t)first - 1, (int64_t)first, (int64_t)first + 1,
+				     (int64_t)last - 1, (int64_t)last, (int64_t)last + 1 };
+		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+			if (probes[i] >= 0 && (uint64_t)probes[i] < cap)
+				check_roundtrip(l, (uint64_t)probes[i]);
+	}
+}
+
+static void check_random(const struct rs_layout *l, unsigned n)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 12345);
+	uint64_t cap = rs_layout_capacity_blk(l);
+	for (unsigned i = 0; i < n; i++)
+		check_roundtrip(l, rand_below(r, cap));
+	gsl_rng_free(r);
+}
+
+/* --- layout ---------------------------------------------------------------- */
+
+/* Re-derive the documented mapping by walking every physical sector, and
+ * compare both directions for every position and every LBA. */
+START_TEST(layout_exhaustive_reference)
+{
+	struct rs_layout l;
+	synth_init(&l);
+	uint64_t lba = 0;
+	size_t si = 0;
+	for (uint32_t zi = 0; zi < NZ; zi++) {
+		const struct rs_zone *z = &synth_zones[zi];
+		uint32_t spt = z->sectors_per_track;
+		uint32_t tracks = (z->last_cyl - z->first_cyl + 1) * HEADS;
+		size_t zslips = 0;
+		for (size_t i = 0; i < synth_nslips; i++)
+			if (synth_slips[i] >= zone_first_pbn(zi) &&
+			    (zi + 1 == NZ || synth_slips[i] < zone_first_pbn(zi + 1)))
+				zslips++;
+		uint64_t data = 0;
+		for (uint32_t t = 0; t < tracks - SPARE_TRACKS; t++)
+			for (uint32_t s = 0; s < spt; s++)
+				if ((t % HEADS) * spt + s < HEADS * spt - SPARE_PER_CYL)
+					data++;
+		uint64_t reserve = zslips > z->spare_sectors ? zslips : z->spare_sectors;
+		uint64_t zone_lbas = data - reserve, used = 0;
+		ck_assert_uint_eq(l.zones[zi].lba_count, zone_lbas);
+		for (uint32_t t = 0; t < tracks; t++) {
+			for (uint32_t s = 0; s < spt; s++) {
+				struct rs_phys p = { .cyl = z->first_cyl + t / HEADS,
+						     .head = t % HEADS, .sector = s };
+				uint64_t pbn = pbn_of(zi, p.cyl, p.head, s);
+				ck_assert_uint_eq(rs_layout_pbn(&l, &p), pbn);
+				int spare = t >= tracks - SPARE_TRACKS ||
+					p.head * spt + s >= HEADS * spt - SPARE_PER_CYL;
+				int slip = si < synth_nslips && synth_slips[si] == pbn;
+				if (slip)
+					si++;
+				int64_t want = -1;
+				if (!spare && !slip && used < zone_lbas)
+					want = (int64_t)lba + (int64_t)used++;
+				ck_assert_int_eq(rs_layout_phys_to_lba(&l, &p), want);
+				if (want >= 0) {
+					struct rs_phys q;
+					rs_layout_lba_to_phys(&l, (uint64_t)want, &q);
+					ck_assert_uint_eq(q.cyl, p.cyl);
+					ck_assert_uint_eq(q.head, p.head);
+					ck_assert_uint_eq(q.sector, s);
+					ck_assert_uint_eq(q.zone, zi);
+				}
+			}
+		}
+		lba += used;
+	}
+	ck_assert_uint_eq(si, synth_nslips);
+	ck_assert_uint_eq(lba, rs_layout_capacity_blk(&l));
+	/* The first zone's slips are absorbed by its spare sectors. */
+	ck_assert_uint_eq(l.zones[1].first_lba,
+			  (uint64_t)100 * (HEADS * 100 - SPARE_PER_CYL) - 100 * 2 +
+			  SPARE_PER_CYL - 30);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+START_TEST(layout_roundtrip_synthetic)
+{
+	struct rs_layout l;
+	synth_init(&l);
+	check_zone_edges(&l);
+	check_random(&l, 1000000);
+	rs_layout_destroy(&l);
+
+	/* A capacity below what the geometry holds truncates the LBA space. */
+	char err[200];
+	struct rs_layout_params p = synth_params();
+	p.capacity_blk = 250000;
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(rs_layout_capacity_blk(&l), 250000);
+	check_zone_edges(&l);
+	check_random(&l, 100000);
+	struct rs_phys ph;
+	rs_layout_lba_to_phys(&l, 249999, &ph);
+	ph.sector++;
+	if (ph.sector < rs_layout_spt_of_cyl(&l, ph.cyl))
+		ck_assert_int_eq(rs_layout_phys_to_lba(&l, &ph), -1);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+START_TEST(layout_track_runs)
+{
+	struct rs_layout l;
+	synth_init(&l);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 7);
+	uint64_t cap = rs_layout_capacity_blk(&l);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t lba = rand_below(r, cap);
+		uint64_t last = rs_layout_track_last_lba(&l, lba);
+		struct rs_phys a, b, c;
+		rs_layout_lba_to_phys(&l, lba, &a);
+		rs_layout_lba_to_phys(&l, last, &b);
+		ck_assert_uint_ge(last, lba);
+		ck_assert(a.cyl == b.cyl && a.head == b.head);
+		if (last + 1 < cap) {
+			rs_layout_lba_to_phys(&l, last + 1, &c);
+			ck_assert(c.cyl != b.cyl || c.head != b.head);
+		}
+	}
+	gsl_rng_free(r);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+START_TEST(layout_angles)
+{
+	struct rs_layout l;
+	synth_init(&l);
+	/* Zone 1: spt 90, track skew 9, cylinder skew 15. */
+	struct rs_phys p = { .cyl = 100, .head = 0, .sector = 0, .zone = 1 };
+	ck_assert_double_eq(rs_layout_angle_of(&l, &p), 0.0);
+	p.sector = 45;
+	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &p), 0.5, 1e-12);
+	p.sector = 0;
+	p.head = 2;
+	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &p), 18.0 / 90, 1e-12);
+	p.head = 0;
+	p.cyl = 101;
+	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &p), (3 * 9 + 15) / 90.0, 1e-12);
+	p.cyl = 110;
+	p.head = 3;
+	p.sector = 80;
+	double want = fmod(10 * 42 + 3 * 9 + 80, 90) / 90;
+	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &p), want, 1e-12);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+static int init_fails(const struct rs_layout_params *p, const char *needle)
+{
+	struct rs_layout l;
+	char err[200] = "";
+	int rc = rs_layout_init(&l, p, err, sizeof(err));
+	ck_assert_msg(rc == -1, "accepted, wanted '%s'", needle);
+	ck_assert_msg(strstr(err, needle) != NULL, "'%s' lacks '%s'", err, needle);
+	return 1;
+}
+
+START_TEST(layout_validation)
+{
+	struct rs_zone z[NZ];
+	memcpy(z, synth_zones, sizeof(z));
+	struct rs_layout_params p = synth_params();
+	p.zones = z;
+
+	z[1].first_cyl = 101;
+	init_fails(&p, "gap");
+	z[1].first_cyl = 99;
+	init_fails(&p, "overlap");
+	z[1].first_cyl = 100;
+	z[2].last_cyl = 298;
+	init_fails(&p, "last cylinder");
+	z[2].last_cyl = 300;
+	init_fails(&p, "cylinder range");
+	z[2].last_cyl = 299;
+	z[1].sectors_per_track = 0;
+	init_fails(&p, "0 sectors");
+	z[1].sectors_per_track = 90;
+
+	struct rs_layout_params q = p;
+	q.heads = 0;
+	init_fails(&q, "heads");
+	q = p;
+	q.nzones = 0;
+	init_fails(&q, "zone");
+	q = p;
+	q.capacity_blk = 10000000;
+	init_fails(&q, "capacity");
+	q = p;
+	q.spare_tracks_per_zone = 400;
+	init_fails(&q, "spare tracks");
+
+	uint64_t bad[] = { 5, 3 };
+	q = p;
+	q.slips = bad;
+	q.nslips = 2;
+	init_fails(&q, "increasing");
+	bad[0] = pbn_of(0, 0, 3, 99);                      /* a per-cylinder spare */
+	bad[1] = pbn_of(0, 1, 0, 0);
+	init_fails(&q, "spare");
+	bad[0] = pbn_of(0, 99, 3, 0);                      /* a spare track */
+	bad[1] = pbn_of(1, 100, 0, 0);
+	init_fails(&q, "spare");
+	bad[0] = 1;
+	bad[1] = 10000000;
+	init_fails(&q, "beyond");
+
+	struct rs_layout l;
+	char err[200];
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+static const struct rs_layout_gen desktop_gen = {
+	.capacity_bytes = 20000000000ull, .heads = 2, .nzones = 16,
+	.outer_rate_bytes_per_s = 45e6, .inner_rate_bytes_per_s = 24e6,
+	.rpm = 7200, .track_switch_ns = 1000000, .cyl_switch_ns = 800000,
+};
+
+START_TEST(layout_generated)
+{
+	struct rs_zone zones[16];
+	struct rs_layout_params p;
+	struct rs_layout l;
+	char err[200];
+	ck_assert_msg(rs_layout_generate(&p, zones, &desktop_gen, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(zones[0].sectors_per_track, 732);    /* 45e6 / 120 / 512 */
+	ck_assert_uint_eq(zones[15].sectors_per_track, 390);   /* 24e6 / 120 / 512 */
+	ck_assert_uint_eq(zones[0].track_skew, 88);            /* 1 ms / 11.38 us */
+	ck_assert_uint_eq(zones[0].cyl_skew, 71);
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(rs_layout_capacity_blk(&l), 20000000000ull / 512);
+	/* The smallest cylinder count that holds the capacity. */
+	uint64_t per_cyl = 0;
+	for (int i = 0; i < 16; i++)
+		per_cyl += 2 * zones[i].sectors_per_track;
+	ck_assert_uint_ge(l.mappable_blk, l.capacity_blk);
+	ck_assert_uint_lt(l.mappable_blk - l.capacity_blk, per_cyl);
+	check_zone_edges(&l);
+	check_random(&l, 1000000);
+	rs_layout_destroy(&l);
+
+	struct rs_layout_gen bad = desktop_gen;
+	bad.outer_rate_bytes_per_s = 1000;
+	ck_assert_int_eq(rs_layout_generate(&p, zones, &bad, err, sizeof(err)), -1);
+}
+END_TEST
+
+/* --- seek ------------------------------------------------------------------ */
+
+struct fit_case {
+	const char *name;
+	uint32_t cylinders;
+	double t1_ms, avg_ms, full_ms;
+};
+
+static void check_fit(const struct fit_case *fc)
+{
+	struct rs_seek_params sp = { .cylinders = fc->cylinders,
+				     .write_extra_ns = 500000, .head_switch_ns = 1000000 };
+	struct rs_seek_fit fit = { .track_ns = llround(fc->t1_ms * 1e6),
+				   .avg_ns = llround(fc->avg_ms * 1e6),
+				   .full_ns = llround(fc->full_ms * 1e6) };
+	struct rs_seek s;
+	char err[200];
+	ck_assert_msg(rs_seek_init_fit(&s, &sp, &fit, err, sizeof(err)) == 0,
+		      "%s: %s", fc->name, err);
+	double t1 = (double)rs_seek_time(&s, 1, 0);
+	double tf = (double)rs_seek_time(&s, fc->cylinders - 1, 0);
+	double mean = rs_seek_mean_random(&s, fc->cylinders);
+	ck_assert_msg(fabs(t1 - fit.track_ns) <= 0.01 * fit.track_ns, "%s t1 %g", fc->name, t1);
+	ck_assert_msg(fabs(tf - fit.full_ns) <= 0.01 * fit.full_ns, "%s full %g", fc->name, tf);
+	ck_assert_msg(fabs(mean - fit.avg_ns) <= 0.02 * fit.avg_ns, "%s mean %g", fc->name, mean);
+	/* In fact the fit is exact to rounding. */
+	ck_assert_double_eq_tol(mean, (double)fit.avg_ns, 2.0);
+	ck_assert(s.curve.x0 >= 1 && s.curve.x0 <= fc->cylinders - 1);
+	ck_assert(s.curve.b_ns > 0 && s.curve.e_ns > 0);
+	ck_assert_int_eq(rs_seek_time(&s, 0, 0), 0);
+	rs_time_t prev = 0;
+	for (uint32_t d = 1; d < fc->cylinders; d++) {
+		rs_time_t t = rs_seek_time(&s, d, 0);
+		ck_assert_msg(t >= prev, "%s: t(%u) < t(%u)", fc->name, d, d - 1);
+		prev = t;
+	}
+	ck_assert_int_eq(rs_seek_time(&s, 7, 1), rs_seek_time(&s, 7, 0) + 500000);
+	rs_seek_destroy(&s);
+}
+
+START_TEST(seek_fit_drives)
+{
+	static const struct fit_case cases[] = {
+		{ "7200rpm desktop", 30000, 0.8, 8.5, 17.0 },
+		{ "10k Raptor", 38000, 0.6, 4.5, 10.2 },
+		{ "beyond the lookup table", 400000, 0.5, 4.5, 10.0 },
+		{ "tiny", 3, 1.0, 1.2, 2.0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_fit(&cases[i]);
+}
+END_TEST
+
+START_TEST(seek_fit_impossible)
+{
+	struct rs_seek_params sp = { .cylinders = 30000 };
+	struct rs_seek s;
+	char err[200];
+	/* Average too close to track-to-track: would need a curve that bends
+	 * the wrong way. */
+	struct rs_seek_fit low = { 800000, 2000000, 17000000 };
+	ck_assert_int_eq(rs_seek_init_fit(&s, &sp, &low, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "outside"));
+	struct rs_seek_fit high = { 800000, 16000000, 17000000 };
+	ck_assert_int_eq(rs_seek_init_fit(&s, &sp, &high, err, sizeof(err)), -1);
+	struct rs_seek_fit unordered = { 800000, 18000000, 17000000 };
+	ck_assert_int_eq(rs_seek_init_fit(&s, &sp, &unordered, err, sizeof(err)), -1);
+	sp.cylinders = 2;
+	struct rs_seek_fit ok = { 800000, 8500000, 17000000 };
+	ck_assert_int_eq(rs_seek_init_fit(&s, &sp, &ok, err, sizeof(err)), -1);
+}
+END_TEST
+
+static const struct rs_seek_point table_pts[] = {
+	{ 1, 1200000 }, { 2, 1100000 }, { 4, 1400000 }, { 10, 1500000 },
+	{ 100, 3000000 }, { 1000, 7000000 }, { 5000, 10000000 },
+};
+#define NTAB (sizeof(table_pts) / sizeof(table_pts[0]))
+
+START_TEST(seek_table)
+{
+	struct rs_seek_params sp = { .cylinders = 6000, .write_extra_ns = 300000,
+				     .head_switch_ns = 1300000 };
+	struct rs_seek s;
+	char err[200];
+	ck_assert_msg(rs_seek_init_table(&s, &sp, table_pts, NTAB, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (size_t i = 0; i < NTAB; i++)
+		ck_assert_int_eq(rs_seek_time(&s, table_pts[i].distance, 0),
+				 table_pts[i].time_ns);
+	ck_assert_int_eq(rs_seek_time(&s, 0, 0), 0);
+	ck_assert_int_eq(rs_seek_time(&s, 0, 1), 0);
+	ck_assert_int_eq(rs_seek_time(&s, 3, 0), 1250000);       /* between 2 and 4 */
+	ck_assert_int_eq(rs_seek_time(&s, 55, 0), 2250000);
+	ck_assert_int_eq(rs_seek_time(&s, 5999, 0), 10750000);   /* extended slope */
+	ck_assert_int_eq(rs_seek_time(&s, 4, 1), 1700000);
+	/* Repositioning: head switch alone, seek alone, the longer of both. */
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 0, 0), 0);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 1, 0), 1300000);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 1, 1), 1600000);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 2, 1, 0), 1300000);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 100, 1, 0), 3000000);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 100, 0, 1), 3300000);
+	/* The all-pairs mean agrees with a direct double loop on a small disk. */
+	double sum = 0;
+	for (uint32_t a = 0; a < 200; a++)
+		for (uint32_t b = 0; b < 200; b++)
+			sum += (double)rs_seek_time(&s, a > b ? a - b : b - a, 0);
+	ck_assert_double_eq_tol(rs_seek_mean_random(&s, 200), sum / (200.0 * 200.0), 1e-3);
+	rs_seek_destroy(&s);
+
+	/* Without the lookup table the same numbers come out. */
+	sp.cylinders = RS_SEEK_LUT_MAX + 10;
+	ck_assert_int_eq(rs_seek_init_table(&s, &sp, table_pts, NTAB, err, sizeof(err)), 0);
+	ck_assert_ptr_null(s.lut_ns);
+	ck_assert_int_eq(rs_seek_time(&s, 3, 0), 1250000);
+	ck_assert_int_eq(rs_seek_time(&s, 1000, 0), 7000000);
+	rs_seek_destroy(&s);
+
+	/* settle_read_ns comes on top of every nonzero seek. */
+	sp.cylinders = 6000;
+	sp.settle_read_ns = 100000;
+	ck_assert_int_eq(rs_seek_init_table(&s, &sp, table_pts, 1, err, sizeof(err)), 0);
+	ck_assert_int_eq(rs_seek_time(&s, 4000, 0), 1300000);
+	ck_assert_int_eq(rs_seek_time(&s, 0, 0), 0);
+	rs_seek_destroy(&s);
+
+	struct rs_seek_point bad[] = { { 2, 1000 }, { 3, 2000 } };
+	ck_assert_int_eq(rs_seek_init_table(&s, &sp, bad, 2, err, sizeof(err)), -1);
+	bad[0].distance = 1;
+	bad[1].distance = 1;
+	ck_assert_int_eq(rs_seek_init_table(&s, &sp, bad, 2, err, sizeof(err)), -1);
+	ck_assert_int_eq(rs_seek_init_table(&s, &sp, bad, 0, err, sizeof(err)), -1);
+}
+END_TEST
+
+/* --- spindle --------------------------------------------------------------- */
+
+static double circ_diff(double a, double b)
+{
+	double d = a - b;
+	d -= floor(d + 0.5);
+	return d;
+}
+
+START_TEST(spindle_wait_agrees)
+{
+	static const double rpms[] = { 5400, 7200, 10000, 10025, 10045.5, 15000 };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 99);
+	char err[200];
+	for (size_t k = 0; k < sizeof(rpms) / sizeof(rpms[0]); k++) {
+		struct rs_spindle sp;
+		double phase = gsl_rng_uniform(r);
+		ck_assert_msg(rs_spindle_init(&sp, rpms[k], phase, err, sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_double_eq_tol(rs_spindle_period_ns(&sp), 60e9 / rpms[k], 1e-6);
+		ck_assert_double_eq_tol(rs_spindle_angle(&sp, 0), phase, 1e-12);
+		double period = rs_spindle_period_ns(&sp);
+		for (int i = 0; i < 100000; i++) {
+			rs_time_t t = (rs_time_t)rand_below(r, (uint64_t)20000 * RS_SEC);
+			double target = gsl_rng_uniform(r);
+			rs_time_t w = rs_spindle_wait(&sp, t, target);
+			ck_assert(w >= 0 && (double)w < period);
+			/* Landing within half a nanosecond of the target. */
+			double miss_ns = circ_diff(rs_spindle_angle(&sp, t + w), target) * period;
+			ck_assert_msg(fabs(miss_ns) <= 0.5 + 1e-3, "miss %g ns", miss_ns);
+			double a = rs_spindle_angle(&sp, t);
+			ck_assert(a >= 0 && a < 1);
+			ck_assert_int_eq(rs_spindle_wait(&sp, t, a), 0);
+		}
+	}
+	gsl_rng_free(r);
+	struct rs_spindle sp;
+	ck_assert_int_eq(rs_spindle_init(&sp, 0, 0, err, sizeof(err)), -1);
+	ck_assert_int_eq(rs_spindle_init(&sp, 7200, 1.0, err, sizeof(err)), -1);
+}
+END_TEST
+
+START_TEST(spindle_no_drift)
+{
+	struct rs_spindle sp;
+	char err[200];
+	/* 7200 rpm: 3 turns are exactly 25 ms, so the angle repeats exactly. */
+	ck_assert_int_eq(rs_spindle_init(&sp, 7200, 0.25, err, sizeof(err)), 0);
+	rs_time_t t0 = 1234567;
+	for (rs_time_t k = 1; k <= 400000; k *= 20)
+		ck_assert_double_eq(rs_spindle_angle(&sp, t0 + k * 25 * RS_MS),
+				    rs_spindle_angle(&sp, t0));
+	ck_assert_double_eq(rs_spindle_angle(&sp, 10000 * RS_SEC), 0.25);
+	/* 10025 rpm: 1e4 s is 1670833 1/3 turns. */
+	ck_assert_int_eq(rs_spindle_init(&sp, 10025, 0, err, sizeof(err)), 0);
+	ck_assert_double_eq_tol(rs_spindle_angle(&sp, 10000 * RS_SEC), 1.0 / 3, 1e-13);
+	/* After 1e4 s the wait still lands within half a nanosecond. */
+	rs_time_t t = 10000 * RS_SEC + 777;
+	rs_time_t w = rs_spindle_wait(&sp, t, 0.5);
+	double miss = circ_diff(rs_spindle_angle(&sp, t + w), 0.5) * rs_spindle_period_ns(&sp);
+	ck_assert(fabs(miss) <= 0.5 + 1e-3);
+}
+END_TEST
+
+/* --- positioning and media time -------------------------------------------- */
+
+struct drive {
+	struct rs_zone zones[16];
+	struct rs_layout layout;
+	struct rs_seek seek;
+	struct rs_spindle spindle;
+};
+
+static void drive_init(struct drive *d)
+{
+	struct rs_layout_params p;
+	char err[200];
+	ck_assert_int_eq(rs_layout_generate(&p, d->zones, &desktop_gen, err, sizeof(err)), 0);
+	ck_assert_msg(rs_layout_init(&d->layout, &p, err, sizeof(err)) == 0, "%s", err);
+	struct rs_seek_params sp = { .cylinders = p.cylinders, .write_extra_ns = 400000,
+				     .head_switch_ns = 1000000 };
+	struct rs_seek_fit fit = { 800000, 8500000, 17000000 };
+	ck_assert_msg(rs_seek_init_fit(&d->seek, &sp, &fit, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(rs_spindle_init(&d->spindle, 7200, 0.3, err, sizeof(err)), 0);
+}
+
+static void drive_destroy(struct drive *d)
+{
+	rs_layout_destroy(&d->layout);
+	rs_seek_destroy(&d->seek);
+}
+
+START_TEST(position_is_seek_plus_rotation)
+{
+	struct drive d;
+	drive_init(&d);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 3);
+	uint64_t cap = rs_layout_capacity_blk(&d.layout);
+	double period = rs_spindle_period_ns(&d.spindle);
+	for (int i = 0; i < 200000; i++) {
+		struct rs_head_state from = {
+			.cyl = (uint32_t)rand_below(r, d.layout.cylinders),
+			.head = (uint32_t)rand_below(r, d.layout.heads),
+			.free_at_ns = (rs_time_t)rand_below(r, (uint64_t)1000 * RS_SEC),
+		};
+		uint64_t lba = rand_below(r, cap);
+		int w = i & 1;
+		struct rs_position pos;
+		rs_time_t total = rs_disk_position_time(&d.layout, &d.seek, &d.spindle,
+							&from, lba, w, &pos);
+		struct rs_phys ph;
+		rs_layout_lba_to_phys(&d.layout, lba, &ph);
+		ck_assert(ph.cyl == pos.target.cyl && ph.head == pos.target.head &&
+			  ph.sector == pos.target.sector);
+		uint32_t dist = ph.cyl > from.cyl ? ph.cyl - from.cyl : from.cyl - ph.cyl;
+		rs_time_t seek = rs_seek_time(&d.seek, dist, w);
+		if (ph.head != from.head) {
+			rs_time_t hs = rs_seek_head_switch_ns(&d.seek) + (w ? 400000 : 0);
+			if (hs > seek)
+				seek = hs;
+		}
+		ck_assert_int_eq(pos.seek_ns, seek);
+		double angle = rs_layout_angle_of(&d.layout, &ph);
+		ck_assert_int_eq(pos.rot_ns,
+				 rs_spindle_wait(&d.spindle, from.free_at_ns + seek, angle));
+		ck_assert_int_eq(total, pos.seek_ns + pos.rot_ns);
+		ck_assert_int_eq(pos.total_ns, total);
+		double a = rs_spindle_angle(&d.spindle, from.free_at_ns + total);
+		ck_assert(fabs(circ_diff(a, angle)) * period <= 0.501);
+	}
+	gsl_rng_free(r);
+	drive_destroy(&d);
+}
+END_TEST
+
+START_TEST(media_time_tracks)
+{
+	struct drive d;
+	drive_init(&d);
+	double period = rs_spindle_period_ns(&d.spindle);
+	const struct rs_layout *l = &d.layout;
+	uint32_t spt = l->zones[0].spt, ts = l->zones[0].track_skew;
+	uint32_t cs = l->zones[0].cyl_skew;
+	/* One sector, one track, two tracks (head switch covered by the skew),
+	 * a whole cylinder and one more track (cylinder switch). */
+	ck_assert_int_eq(rs_disk_media_time(l, &d.seek, &d.spindle, 0, 1, 0),
+			 llround(period / spt));
+	rs_time_t one = rs_disk_media_time(l, &d.seek, &d.spindle, 0, spt, 0);
+	ck_assert_int_eq(one, llround(period));
+	rs_time_t two = rs_disk_media_time(l, &d.seek, &d.spindle, 0, 2 * spt, 0);
+	ck_assert_int_eq(two, llround(2 * period + ts * period / spt));
+	rs_time_t three = rs_disk_media_time(l, &d.seek, &d.spindle, 0, 3 * spt, 0);
+	ck_assert_int_eq(three, llround(3 * period + (ts + cs) * period / spt));
+	/* A transfer inside one track from its middle. */
+	ck_assert_int_eq(rs_disk_media_time(l, &d.seek, &d.spindle, 100, 50, 0),
+			 llround(50 * period / spt));
+	/* A write switch needs the extra settle: the skew no longer covers it,
+	 * so the next track's first sector is missed by almost a turn. */
+	rs_time_t two_w = rs_disk_media_time(l, &d.seek, &d.spindle, 0, 2 * spt, 1);
+	ck_assert_int_eq(two_w, llround(3 * period + ts * period / spt));
+	drive_destroy(&d);
+
+	/* On the synthetic layout: slipped sectors inside the run are passed
+	 * over, and a run spanning a zone boundary stays positive and bounded. */
+	struct rs_layout sl;
+	synth_init(&sl);
+	struct rs_seek_params sp = { .cylinders = NCYL, .head_switch_ns = 100000 };
+	struct rs_seek_fit fit = { 500000, 3000000, 7000000 };
+	struct rs_seek s;
+	struct rs_spindle spin;
+	char err[200];
+	ck_assert_msg(rs_seek_init_fit(&s, &sp, &fit, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(rs_spindle_init(&spin, 10000, 0, err, sizeof(err)), 0);
+	double p10k = rs_spindle_period_ns(&spin);
+	/* Track (0, 0) has slips at sectors 0 and 1: LBA 0 is sector 2. */
+	struct rs_phys ph;
+	rs_layout_lba_to_phys(&sl, 0, &ph);
+	ck_assert_uint_eq(ph.sector, 2);
+	/* Track (5, 2) has a slip at sector 0; a run from (5, 1) sector 90 into
+	 * it passes over the slip. */
+	struct rs_phys from = { .cyl = 5, .head = 1, .sector = 90 };
+	int64_t lba = rs_layout_phys_to_lba(&sl, &from);
+	ck_assert_int_ge(lba, 0);
+	rs_time_t t = rs_disk_media_time(&sl, &s, &spin, (uint64_t)lba, 20, 0);
+	/* 10 sectors, switch wait to (5,2) sector 0, then 11 sectors (one slipped). */
+	struct rs_phys q = { .cyl = 5, .head = 1, .sector = 99, .zone = 0 };
+	struct rs_phys n = { .cyl = 5, .head = 2, .sector = 0, .zone = 0 };
+	double gap = rs_layout_angle_of(&sl, &n) - rs_layout_angle_of(&sl, &q) - 0.01 -
+		100000 / p10k;
+	gap -= floor(gap);
+	ck_assert_int_eq(t, llround(21 * p10k / 100 + 100000 + gap * p10k));
+	uint64_t zb = sl.zones[1].first_lba;
+	t = rs_disk_media_time(&sl, &s, &spin, zb - 5, 10, 0);
+	ck_assert(t > 0 && t < 2 * p10k);
+	rs_seek_destroy(&s);
+	rs_layout_destroy(&sl);
+}
+END_TEST
+
+static Suite *disk_geom_suite(void)
+{
+	Suite *s = suite_create("disk_geom");
+	TCase *tc = tcase_create("layout");
+	tcase_add_test(tc, layout_exhaustive_reference);
+	tcase_add_test(tc, layout_roundtrip_synthetic);
+	tcase_add_test(tc, layout_track_runs);
+	tcase_add_test(tc, layout_angles);
+	tcase_add_test(tc, layout_validation);
+	tcase_add_test(tc, layout_generated);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("seek");
+	tcase_add_test(tc, seek_fit_drives);
+	tcase_add_test(tc, seek_fit_impossible);
+	tcase_add_test(tc, seek_table);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("spindle");
+	tcase_add_test(tc, spindle_wait_agrees);
+	tcase_add_test(tc, spindle_no_drift);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("position");
+	tcase_add_test(tc, position_is_seek_plus_rotation);
+	tcase_add_test(tc, media_time_tracks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(disk_geom_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,533 @@
+/* Unit tests for src/report: the table, number formatting, and the exact
+ * bytes of every writer, plus the all-or-nothing file guarantee. */
+#define _POSIX_C_SOURCE 200809L   /* mkdtemp, nftw-free directory walks */
+
+#include <check.h>
+#include <dirent.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "report/table.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/check_report.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+/* Remove the (flat) test directory. */
+static void teardown(void)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return;
+	struct dirent *e;
+	char p[512];
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (remove(p) != 0)
+			rmdir(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static const char *path_of(const char *name)
+{
+	static char p[4][256];
+	static int i;
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
+	return p[i];
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int c;
+	while ((c = fgetc(f)) != EOF) {
+		if (n + 2 > cap) {
+			cap = cap ? 2 * cap : 4096;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		buf[n++] = (char)c;
+	}
+	fclose(f);
+	if (buf == NULL)
+		buf = calloc(1, 1);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static void assert_file(const char *path, const char *want)
+{
+	char *got = slurp(path, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Names in the test directory, sorted and joined by spaces. */
+static void list_dir(char *out, size_t n)
+{
+	char names[32][256];
+	size_t k = 0;
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && k < 32)
+		if (e->d_name[0] != '.')
+			snprintf(names[k++], sizeof(names[0]), "%s", e->d_name);
+	closedir(d);
+	qsort(names, k, sizeof(names[0]), cmp_str);
+	out[0] = '\0';
+	for (size_t i = 0; i < k; i++) {
+		if (i)
+			strncat(out, " ", n - strlen(out) - 1);
+		strncat(out, names[i], n - strlen(out) - 1);
+	}
+}
+
+static const char *fmt(double v)
+{
+	static char buf[4][32];
+	static int i;
+	i = (i + 1) % 4;
+	rs_fmt_double(buf[i], sizeof(buf[i]), v);
+	return buf[i];
+}
+
+START_TEST(fmt_double_cases)
+{
+	ck_assert_str_eq(fmt(0.0), "0");
+	ck_assert_str_eq(fmt(-0.0), "0");
+	ck_assert_str_eq(fmt(1), "1");
+	ck_assert_str_eq(fmt(1.5), "1.5");
+	ck_assert_str_eq(fmt(-2.25), "-2.25");
+	ck_assert_str_eq(fmt(100), "100");
+	ck_assert_str_eq(fmt(123456), "123456");
+	ck_assert_str_eq(fmt(1234567), "1234570");
+	ck_assert_str_eq(fmt(0.1 + 0.2), "0.3");
+	ck_assert_str_eq(fmt(1.0 / 3), "0.333333");
+	ck_assert_str_eq(fmt(2.0 / 3), "0.666667");
+	ck_assert_str_eq(fmt(99.99996), "100");
+	ck_assert_str_eq(fmt(1e-4), "0.0001");
+	ck_assert_str_eq(fmt(1.23456789e-4), "0.000123457");
+	ck_assert_str_eq(fmt(9.99999e-5), "9.99999e-05");
+	ck_assert_str_eq(fmt(-1.5e-7), "-1.5e-07");
+	ck_assert_str_eq(fmt(123456789012345.0), "123457000000000");
+	ck_assert_str_eq(fmt(999999999999999.0), "1e+15");
+	ck_assert_str_eq(fmt(1e15), "1e+15");
+	ck_assert_str_eq(fmt(2.5e20), "2.5e+20");
+	ck_assert_str_eq(fmt(1e100), "1e+100");
+	ck_assert_str_eq(fmt(1e-300), "1e-300");
+	ck_assert_str_eq(fmt(5e-324), "4.94066e-324");
+	ck_assert_str_eq(fmt(NAN), "nan");
+	ck_assert_str_eq(fmt(INFINITY), "nan");
+	ck_assert_str_eq(fmt(-INFINITY), "nan");
+	char small[4];
+	rs_fmt_double(small, sizeof(small), 123456);
+	ck_assert_str_eq(small, "123");
+
+	/* Locale must not leak into the output (skipped where no such
+	 * locale is installed). */
+	if (setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL) {
+		ck_assert_str_eq(fmt(1.5), "1.5");
+		ck_assert(rs_table_is_number("1.5"));
+		setlocale(LC_NUMERIC, "C");
+	}
+}
+END_TEST
+
+START_TEST(number_detection)
+{
+	static const char *yes[] = { "0", "-0", "1", "-12", "1.5", "0.001", "1e5",
+				     "1E+5", "-2.5e-3", "123457000000000", "1e308" };
+	static const char *no[] = { "", "-", "+1", ".5", "1.", "007", "01", "1e",
+				    "1e+", "0x10", "inf", "nan", "NaN", "1,5",
+				    " 1", "1 ", "1e999", "-1e400", "4k", "--1" };
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		ck_assert_msg(rs_table_is_number(yes[i]), "'%s' is a number", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		ck_assert_msg(!rs_table_is_number(no[i]), "'%s' is not a number", no[i]);
+	ck_assert(!rs_table_is_number(NULL));
+	double v = 0;
+	ck_assert(rs_table_number("-2.5e-3", &v));
+	ck_assert(v == -2.5e-3);
+}
+END_TEST
+
+START_TEST(table_ops)
+{
+	struct rs_table t;
+	rs_table_init(&t);
+	ck_assert_uint_eq(rs_table_add_col(&t, "a", 1), 0);
+	ck_assert_uint_eq(rs_table_add_col(&t, "b", 0), 1);
+	for (int i = 0; i < 40; i++) {
+		size_t r = rs_table_add_row(&t);
+		ck_assert_uint_eq(r, (size_t)i);
+		rs_table_setf(&t, r, 0, "%d", i);
+		rs_table_set(&t, r, 1, "x");
+	}
+	rs_table_set(&t, 3, 1, "replaced");
+	rs_table_set(&t, 4, 1, NULL);
+	/* A column added late: earlier rows keep their cells, new one unset. */
+	ck_assert_uint_eq(rs_table_add_col(&t, "c", 0), 2);
+	ck_assert_uint_eq(t.ncols, 3);
+	ck_assert_uint_eq(t.nrows, 40);
+	for (size_t r = 0; r < 40; r++) {
+		char want[16];
+		snprintf(want, sizeof(want), "%zu", r);
+		ck_assert_str_eq(rs_table_get(&t, r, 0), want);
+		ck_assert_ptr_null(rs_table_get(&t, r, 2));
+	}
+	ck_assert_str_eq(rs_table_get(&t, 3, 1), "replaced");
+	ck_assert_ptr_null(rs_table_get(&t, 4, 1));
+	ck_assert_str_eq(rs_table_get(&t, 39, 1), "x");
+	rs_table_setf(&t, 39, 2, "%s-%05.1f", "long text", 2.25);
+	ck_assert_str_eq(rs_table_get(&t, 39, 2), "long text-002.2");
+	ck_assert_int_eq(rs_table_find_col(&t, "c"), 2);
+	ck_assert_int_eq(rs_table_find_col(&t, "a"), 0);
+	ck_assert_int_eq(rs_table_find_col(&t, "zz"), -1);
+	ck_assert(t.col_is_axis[0] == 1 && t.col_is_axis[1] == 0);
+	rs_table_free(&t);
+	ck_assert_uint_eq(t.ncols, 0);
+	rs_table_free(&t);      /* idempotent */
+}
+END_TEST
+
+/* qd is the sweep axis, iops and note are results. */
+static void sample_table(struct rs_table *t)
+{
+	rs_table_init(t);
+	rs_table_add_col(t, "qd", 1);
+	rs_table_add_col(t, "iops", 0);
+	rs_table_add_col(t, "note", 0);
+	size_t r = rs_table_add_row(t);
+	rs_table_set(t, r, 0, "1");
+	rs_table_set(t, r, 1, fmt(180.25));
+	rs_table_set(t, r, 2, "ok");
+	r = rs_table_add_row(t);
+	rs_table_set(t, r, 0, "32");
+	rs_table_set(t, r, 1, fmt(NAN));
+	rs_table_set(t, r, 2, "say \"hi\"\\\n\ttab\x01");
+	r = rs_table_add_row(t);
+	rs_table_set(t, r, 0, "007");
+	rs_table_set(t, r, 2, "1e999");
+}
+
+START_TEST(tsv_bytes)
+{
+	struct rs_table t;
+	sample_table(&t);
+	struct rs_report_err err = { "" };
+	ck_assert_int_eq(rs_report_write_tsv(&t, path_of("r.tsv"), &err), 0);
+	assert_file(path_of("r.tsv"),
+		    "qd\tiops\tnote\n"
+		    "1\t180.25\tok\n"
+		    "32\tnan\tsay \"hi\"\\  tab\x01\n"
+		    "007\t\t1e999\n");
+	/* Same table, same bytes; rewriting replaces the file. */
+	ck_assert_int_eq(rs_report_write_tsv(&t, path_of("r.tsv"), &err), 0);
+	ck_assert_int_eq(rs_report_write_tsv(&t, path_of("r2.tsv"), &err), 0);
+	size_t n1, n2;
+	char *a = slurp(path_of("r.tsv"), &n1), *b = slurp(path_of("r2.tsv"), &n2);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_int_eq(memcmp(a, b, n1), 0);
+	free(a);
+	free(b);
+	char names[512];
+	list_dir(names, sizeof(names));
+	ck_assert_str_eq(names, "r.tsv r2.tsv");
+
+	/* Empty table: header only; no columns: one empty line. */
+	struct rs_table e;
+	rs_table_init(&e);
+	ck_assert_int_eq(rs_report_write_tsv(&e, path_of("e.tsv"), &err), 0);
+	assert_file(path_of("e.tsv"), "\n");
+	rs_table_free(&e);
+	rs_table_free(&t);
+}
+END_TEST
+
+START_TEST(json_bytes)
+{
+	struct rs_table t;
+	sample_table(&t);
+	struct rs_report_err err = { "" };
+	struct rs_report_meta meta = { "0.1.0", "seq-\"read\"", 18446744073709551615ull };
+	ck_assert_int_eq(rs_report_write_json(&t, path_of("r.json"), &meta, &err), 0);
+	assert_file(path_of("r.json"),
+		    "{\n"
+		    "  \"raidsim\": \"0.1.0\",\n"
+		    "  \"scenario\": \"seq-\\\"read\\\"\",\n"
+		    "  \"seed\": 18446744073709551615,\n"
+		    "  \"columns\": [\"qd\", \"iops\", \"note\"],\n"
+		    "  \"points\": [\n"
+		    "    {\"qd\": 1, \"iops\": 180.25, \"note\": \"ok\"},\n"
+		    "    {\"qd\": 32, \"iops\": null, \"note\": \"say \\\"hi\\\"\\\\\\n\\ttab\\u0001\"},\n"
+		    "    {\"qd\": \"007\", \"iops\": null, \"note\": \"1e999\"}\n"
+		    "  ]\n"
+		    "}\n");
+
+	struct rs_table e;
+	rs_table_init(&e);
+	rs_table_add_col(&e, "x", 1);
+	struct rs_report_meta m2 = { NULL, NULL, 7 };
+	ck_assert_int_eq(rs_report_write_json(&e, path_of("e.json"), &m2, &err), 0);
+	assert_file(path_of("e.json"),
+		    "{\n"
+		    "  \"raidsim\": \"unknown\",\n"
+		    "  \"scenario\": null,\n"
+		    "  \"seed\": 7,\n"
+		    "  \"columns\": [\"x\"],\n"
+		    "  \"points\": []\n"
+		    "}\n");
+	char names[512];
+	list_dir(names, sizeof(names));
+	ck_assert_str_eq(names, "e.json r.json");
+	rs_table_free(&e);
+	rs_table_free(&t);
+}
+END_TEST
+
+START_TEST(write_failures)
+{
+	struct rs_table t;
+	sample_table(&t);
+	struct rs_report_err err = { "" };
+	struct rs_report_meta meta = { "v", "s", 1 };
+
+	/* Missing directory: nothing can be created. */
+	const char *bad = path_of("nodir/r.tsv");
+	ck_assert_int_eq(rs_report_write_tsv(&t, bad, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "nodir/r.tsv: "));
+	ck_assert_ptr_nonnull(strstr(err.msg, "No such file"));
+	ck_assert_int_eq(rs_report_write_json(&t, bad, &meta, NULL), -1);
+
+	/* The target is a directory: the temporary file is written, the
+	 * rename fails, and the temporary file must not stay behind. */
+	ck_assert_int_eq(mkdir(path_of("isdir"), 0700), 0);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(rs_report_write_json(&t, path_of("isdir"), &meta, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "isdir: "));
+	struct rs_plot_spec sp = { .x_col = "qd", .y_col = "iops" };
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("isdir"), NULL, "p.png", &sp, &err), -1);
+	ck_assert_int_eq(rs_report_write_tsv(&t, path_of("isdir"), &err), -1);
+	char names[512];
+	list_dir(names, sizeof(names));
+	ck_assert_str_eq(names, "isdir");
+
+	/* A missing column is reported before any file is touched. */
+	sp.y_col = "nope";
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("p.gp"), NULL, "p.png", &sp, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no column 'nope'"));
+	list_dir(names, sizeof(names));
+	ck_assert_str_eq(names, "isdir");
+	rs_table_free(&t);
+}
+END_TEST
+
+/* A sweep over qd for two RAID levels, rows deliberately out of x order. */
+static void sweep_table(struct rs_table *t)
+{
+	static const char *rows[][3] = {
+		{ "raid5", "4", "300" }, { "raid10", "1", "150.5" }, { "raid5", "1", "100" },
+		{ "raid10", "4", "" }, { "raid5", "16", "410" }, { "", "", "9" },
+		{ "raid10", "16", "600" },
+	};
+	rs_table_init(t);
+	rs_table_add_col(t, "level", 1);
+	rs_table_add_col(t, "qd", 1);
+	rs_table_add_col(t, "iops", 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		size_t r = rs_table_add_row(t);
+		for (size_t c = 0; c < 3; c++)
+			if (rows[i][c][0])
+				rs_table_set(t, r, c, rows[i][c]);
+	}
+}
+
+static const char *plot_header =
+	"if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+	"\tset terminal pngcairo noenhanced size 1000,650\n"
+	"} else {\n"
+	"\tset terminal png noenhanced size 1000,650\n"
+	"}\n";
+
+START_TEST(gnuplot_series)
+{
+	struct rs_table t;
+	sweep_table(&t);
+	struct rs_report_err err = { "" };
+	struct rs_plot_spec sp = {
+		.x_col = "qd", .series_col = "level", .y_col = "iops",
+		.x_label = "queue depth", .title = "IOPS \"by\" level", .logx = 1,
+	};
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("p.gp"), "r.tsv", "p.png",
+						 &sp, &err), 0);
+	char want[4096];
+	snprintf(want, sizeof(want),
+		 "# raidsim plot: iops over qd, one line per level\n"
+		 "# data: r.tsv\n"
+		 "# render: gnuplot <this file>\n"
+		 "%s"
+		 "set output \"p.png\"\n"
+		 "set datafile separator \"\\t\"\n"
+		 "set title \"IOPS \\\"by\\\" level\"\n"
+		 "set xlabel \"queue depth\"\n"
+		 "set ylabel \"iops\"\n"
+		 "set grid\n"
+		 "set key outside right top\n"
+		 "set logscale x\n"
+		 "$s0 << EOD\n1\t100\n4\t300\n16\t410\nEOD\n"
+		 "$s1 << EOD\n1\t150.5\n4\tNaN\n16\t600\nEOD\n"
+		 "plot $s0 using 1:2 with linespoints title \"level=raid5\", \\\n"
+		 "     $s1 using 1:2 with linespoints title \"level=raid10\"\n",
+		 plot_header);
+	assert_file(path_of("p.gp"), want);
+	rs_table_free(&t);
+}
+END_TEST
+
+START_TEST(gnuplot_categories)
+{
+	struct rs_table t;
+	sweep_table(&t);
+	struct rs_report_err err = { "" };
+	/* x = level (text), no series, log y. */
+	struct rs_plot_spec sp = { .x_col = "level", .y_col = "iops", .logy = 1 };
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("c.gp"), NULL, "c.png",
+						 &sp, &err), 0);
+	char want[4096];
+	snprintf(want, sizeof(want),
+		 "# raidsim plot: iops over level\n"
+		 "# render: gnuplot <this file>\n"
+		 "%s"
+		 "set output \"c.png\"\n"
+		 "set datafile separator \"\\t\"\n"
+		 "set xlabel \"level\"\n"
+		 "set ylabel \"iops\"\n"
+		 "set grid\n"
+		 "set key outside right top\n"
+		 "set logscale y\n"
+		 "set xtics (\"raid5\" 0, \"raid10\" 1)\n"
+		 "set xrange [-0.5:1.5]\n"
+		 "$s0 << EOD\n0\t300\n0\t100\n0\t410\n1\t150.5\n1\tNaN\n1\t600\nEOD\n"
+		 "plot $s0 using 1:2 with linespoints notitle\n",
+		 plot_header);
+	assert_file(path_of("c.gp"), want);
+	rs_table_free(&t);
+}
+END_TEST
+
+static int png_ok(const char *path)
+{
+	size_t n;
+	char *b = slurp(path, &n);
+	int ok = n > 100 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0;
+	free(b);
+	return ok;
+}
+
+START_TEST(gnuplot_render)
+{
+	struct rs_table t, e;
+	sweep_table(&t);
+	rs_table_init(&e);
+	rs_table_add_col(&e, "x", 1);
+	rs_table_add_col(&e, "y", 0);
+	struct rs_report_err err = { "" };
+	struct rs_plot_spec sp = { .x_col = "qd", .series_col = "level", .y_col = "iops",
+				   .logx = 1, .logy = 1, .title = "t_1" };
+	struct rs_plot_spec cat = { .x_col = "level", .y_col = "iops" };
+	struct rs_plot_spec none = { .x_col = "x", .y_col = "y" };
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("a.gp"), NULL, "a.png", &sp, &err), 0);
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("b.gp"), NULL, "b.png", &cat, &err), 0);
+	ck_assert_int_eq(rs_report_write_gnuplot(&e, path_of("c.gp"), NULL, "c.png", &none, &err), 0);
+
+	char msg[256];
+	int rc = rs_report_render_png("a.gp", dir, msg, sizeof(msg));
+	if (rc == 1) {
+		fprintf(stderr, "check_report: gnuplot not installed, PNG rendering not tested\n");
+	} else {
+		ck_assert_msg(rc == 0, "render failed: %s", msg);
+		ck_assert(png_ok(path_of("a.png")));
+		ck_assert_int_eq(rs_report_render_png(path_of("b.gp"), dir, msg, sizeof(msg)), 0);
+		ck_assert(png_ok(path_of("b.png")));
+		ck_assert_int_eq(rs_report_render_png("c.gp", dir, msg, sizeof(msg)), 0);
+		ck_assert(png_ok(path_of("c.png")));
+
+		/* A broken script fails with gnuplot's own complaint. */
+		FILE *f = fopen(path_of("bad.gp"), "w");
+		ck_assert_ptr_nonnull(f);
+		fputs("plot $nosuchblock using 1:2\n", f);
+		fclose(f);
+		rc = rs_report_render_png("bad.gp", dir, msg, sizeof(msg));
+		ck_assert_int_eq(rc, -1);
+		ck_assert_ptr_nonnull(strstr(msg, "gnuplot"));
+		ck_assert_int_eq(rs_report_render_png("a.gp", path_of("nodir"), msg, sizeof(msg)), -1);
+		ck_assert_ptr_nonnull(strstr(msg, "nodir"));
+	}
+	/* Without gnuplot on PATH, rendering is skipped, not an error. */
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", dir, 1);
+	ck_assert_int_eq(rs_report_render_png("a.gp", dir, msg, sizeof(msg)), 1);
+	if (old) {
+		setenv("PATH", old, 1);
+		free(old);
+	}
+	rs_table_free(&t);
+	rs_table_free(&e);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("table");
+	tcase_add_test(tc, fmt_double_cases);
+	tcase_add_test(tc, number_detection);
+	tcase_add_test(tc, table_ops);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("writers");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, tsv_bytes);
+	tcase_add_test(tc, json_bytes);
+	tcase_add_test(tc, write_failures);
+	tcase_add_test(tc, gnuplot_series);
+	tcase_add_test(tc, gnuplot_categories);
+	tcase_add_test(tc, gnuplot_render);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(report_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
