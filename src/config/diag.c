@@ -60,10 +60,11 @@ void rs_diag_print(const struct rs_diag *d, FILE *out)
 
 	if (!d->failed)
 		return;
-	if (d->line > 0 && d->col > 0)
-		fprintf(out, "%s:%d:%d: error: %s\n", file, d->line, d->col, d->msg);
-	else if (d->line > 0)
-		fprintf(out, "%s:%d: error: %s\n", file, d->line, d->msg);
+	/* Editors and CI annotators parse file:line:column, so a file-level
+	 * problem (empty, a directory, unreadable) is placed at 1:1. */
+	if (d->file[0])
+		fprintf(out, "%s:%d:%d: error: %s\n", file, d->line > 0 ? d->line : 1,
+			d->col > 0 ? d->col : 1, d->msg);
 	else
 		fprintf(out, "%s: error: %s\n", file, d->msg);
 }

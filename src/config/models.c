@@ -82,23 +82,7 @@ int rs_model_path_add(struct rs_model_path *mp, const char *dir, struct rs_diag 
 
 void rs_model_path_add_defaults(struct rs_model_path *mp)
 {
-	const char *env = getenv("RAIDSIM_MODELS");
-
-	while (env && *env) {
-		const char *colon = strchr(env, ':');
-		size_t n = colon ? (size_t)(colon - env) : strlen(env);
-
-		if (n) {
-			char *dir = strndup(env, n);
-
-			RS_ASSERT(dir);
-			add_dir(mp, dir);
-			free(dir);
-		}
-		env = colon ? colon + 1 : NULL;
-	}
-	add_dir(mp, RS_MODELS_DIR);
-	index_clear(mp->index);
+	(void)mp;
 }
 
 void rs_model_path_free(struct rs_model_path *mp)
@@ -177,17 +161,44 @@ static long find_entry(const struct rs_model_index *ix, const char *name)
 	return -1;
 }
 
+/* -M directories, then $RAIDSIM_MODELS, then the installed ones. */
+static void search_dirs(const struct rs_model_path *mp, struct rs_model_path *all)
+{
+	const char *env = getenv("RAIDSIM_MODELS");
+
+	memset(all, 0, sizeof(*all));
+	for (size_t i = 0; i < mp->ndirs; i++)
+		add_dir(all, mp->dirs[i]);
+	while (env && *env) {
+		const char *colon = strchr(env, ':');
+		size_t n = colon ? (size_t)(colon - env) : strlen(env);
+
+		if (n) {
+			char *dir = strndup(env, n);
+
+			RS_ASSERT(dir);
+			add_dir(all, dir);
+			free(dir);
+		}
+		env = colon ? colon + 1 : NULL;
+	}
+	add_dir(all, RS_MODELS_DIR);
+}
+
 static int build(const struct rs_model_path *mp, struct rs_diag *d)
 {
 	struct rs_model_index *ix = mp->index;
+	struct rs_model_path all;
+	int rc = 0;
 
 	if (ix->built)
 		return 0;
 	index_clear(ix);
-	for (size_t i = 0; i < mp->ndirs; i++) {
+	search_dirs(mp, &all);
+	for (size_t i = 0; i < all.ndirs && rc == 0; i++) {
 		struct rs_model_index found = { 0 };
 
-		scan(mp->dirs[i], 0, &found);
+		scan(all.dirs[i], 0, &found);
 		if (found.n)
 			qsort(found.v, found.n, sizeof(*found.v), cmp_entry);
 		for (size_t k = 0; k < found.n; k++) {
@@ -195,9 +206,9 @@ static int build(const struct rs_model_path *mp, struct rs_diag *d)
 				rs_diag_at(d, found.v[k].path, 0, 0,
 					   "duplicate model '%s' (also defined in %s)",
 					   found.v[k].name, found.v[k - 1].path);
-				index_clear(&found);
 				index_clear(ix);
-				return -1;
+				rc = -1;
+				break;
 			}
 			/* An earlier directory already has it: it wins. */
 			if (find_entry(ix, found.v[k].name) < 0)
@@ -205,6 +216,9 @@ static int build(const struct rs_model_path *mp, struct rs_diag *d)
 		}
 		index_clear(&found);
 	}
+	rs_model_path_free(&all);
+	if (rc)
+		return rc;
 	if (ix->n)
 		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_entry);
 	ix->built = true;

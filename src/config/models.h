@@ -27,8 +27,9 @@ struct rs_model_path {
 void rs_model_path_init(struct rs_model_path *mp);
 /* A -M directory: must exist. */
 int rs_model_path_add(struct rs_model_path *mp, const char *dir, struct rs_diag *d);
-/* Append $RAIDSIM_MODELS and RS_MODELS_DIR (missing ones are skipped
- * when searching). */
+/* $RAIDSIM_MODELS and RS_MODELS_DIR are always searched after the -M
+ * directories (missing ones are skipped), read when the index is first
+ * built.  This call states that explicitly and does nothing else. */
 void rs_model_path_add_defaults(struct rs_model_path *mp);
 void rs_model_path_free(struct rs_model_path *mp);
 

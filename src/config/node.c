@@ -308,8 +308,9 @@ int rs_node_set_path(struct rs_node *root, const char *path, struct rs_node *val
 	const struct rs_node *pos = where ? where : value;
 
 	if (!root || !rs_path_valid(path)) {
+		rs_diag_node(d, pos, "bad path '%s'", path ? path : "");
 		rs_node_free(value);
-		return rs_diag_node(d, pos, "bad path '%s'", path ? path : "");
+		return -1;
 	}
 	for (;;) {
 		const char *dot = strchr(p, '.');
@@ -354,13 +355,16 @@ int rs_node_set_path(struct rs_node *root, const char *path, struct rs_node *val
 			n = next;
 			free(comp);
 		} else {
+			/* pos may be value itself: report before freeing. */
+			if (p == path)
+				rs_diag_node(d, pos, "cannot set '%s': the document "
+					     "is not a mapping", path);
+			else
+				rs_diag_node(d, pos, "cannot set '%s': '%.*s' is a scalar, "
+					     "not a mapping", path, prefix_len(path, p), path);
 			free(comp);
 			rs_node_free(value);
-			if (p == path)
-				return rs_diag_node(d, pos, "cannot set '%s': the document "
-						    "is not a mapping", path);
-			return rs_diag_node(d, pos, "cannot set '%s': '%.*s' is a scalar, "
-					    "not a mapping", path, prefix_len(path, p), path);
+			return -1;
 		}
 		p = dot + 1;
 	}
@@ -433,9 +437,15 @@ int rs_node_parse_assignment(const char *arg, char **path_out, struct rs_node **
 	if (*val == '[' || *val == '{') {
 		v = rs_yaml_load_string("--set", val, strlen(val), d);
 		if (!v) {
-			/* Re-anchor the parser's column on the whole argument. */
-			if (d->line == 1)
+			/* Re-anchor the parser's column on the whole argument;
+			 * "unexpected end" lands past the last line, so point at
+			 * the end of the argument instead. */
+			if (d->line == 1) {
 				d->col += (int)(val - arg);
+			} else if (d->line > 1 && !strchr(val, '\n')) {
+				d->line = 1;
+				d->col = (int)strlen(arg) + 1;
+			}
 			free(path);
 			return -1;
 		}

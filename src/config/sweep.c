@@ -22,7 +22,6 @@ int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struc
 	size_t points = 1;
 
 	memset(out, 0, sizeof(*out));
-	out->npoints = 1;
 	if (!sweep_node)
 		return 0;
 	if (sweep_node->kind != RS_NODE_MAP)
@@ -34,6 +33,11 @@ int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struc
 		const struct rs_node *key = sweep_node->keys[i], *vals = sweep_node->items[i];
 		struct rs_sweep_axis *ax;
 
+		if (out->naxes == RS_SWEEP_MAX_AXES) {
+			rs_diag_node(d, key, "sweep has too many axes (at most %d)",
+				     RS_SWEEP_MAX_AXES);
+			goto fail;
+		}
 		if (!rs_path_valid(key->str)) {
 			rs_diag_node(d, key, "bad sweep axis path '%s'", key->str);
 			goto fail;
@@ -72,7 +76,6 @@ int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struc
 		ax->count = vals->len;
 		ax->values = (const struct rs_node **)vals->items;
 	}
-	out->npoints = points;
 	return 0;
 fail:
 	rs_sweep_free(out);
@@ -81,7 +84,11 @@ fail:
 
 size_t rs_sweep_points(const struct rs_sweep *sw)
 {
-	return sw->npoints;
+	size_t n = 1;
+
+	for (size_t i = 0; i < sw->naxes; i++)
+		n *= sw->axes[i].count;
+	return n;
 }
 
 void rs_sweep_point_indices(const struct rs_sweep *sw, size_t point, size_t *idx_per_axis)
@@ -98,9 +105,10 @@ struct rs_node *rs_sweep_apply(const struct rs_sweep *sw, const struct rs_node *
 {
 	struct rs_node *n;
 
-	if (point >= sw->npoints) {
+	if (point >= rs_sweep_points(sw)) {
 		rs_diag_at(d, root ? root->file : NULL, 0, 0,
-			   "sweep point %zu out of range (%zu points)", point, sw->npoints);
+			   "sweep point %zu out of range (%zu points)", point,
+			   rs_sweep_points(sw));
 		return NULL;
 	}
 	n = rs_node_clone(root);

@@ -17,6 +17,7 @@
 #include "config/node.h"
 
 #define RS_SWEEP_MAX_POINTS ((size_t)10000000)
+#define RS_SWEEP_MAX_AXES 64          /* callers may keep indices on the stack */
 
 struct rs_sweep_axis {
 	char *path;
@@ -25,17 +26,19 @@ struct rs_sweep_axis {
 	const struct rs_node **values; /* point into the sweep node */
 };
 
+/* A zeroed struct is a valid sweep with no axes and one point. */
 struct rs_sweep {
 	size_t naxes;
 	struct rs_sweep_axis *axes;
-	size_t npoints;
 };
 
 /* sweep_node may be NULL (no sweep: one point).  The values point into
  * sweep_node, which must outlive the sweep.  Fails on a non-mapping, an
  * axis that is not a non-empty sequence, a bad, duplicate or overlapping
- * path, or more than RS_SWEEP_MAX_POINTS points. */
+ * path, more than RS_SWEEP_MAX_AXES axes or more than
+ * RS_SWEEP_MAX_POINTS points. */
 int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struct rs_diag *d);
+/* The product of the axis lengths; 1 with no axes. */
 size_t rs_sweep_points(const struct rs_sweep *sw);
 void rs_sweep_point_indices(const struct rs_sweep *sw, size_t point, size_t *idx_per_axis);
 /* The scenario of one point: root without its `sweep` key, each axis

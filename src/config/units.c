@@ -144,12 +144,15 @@ static int num_scaled(const struct num *n, uint64_t mult, uint64_t *out,
 	}
 	while (flen && n->fp[flen - 1] == '0')
 		flen--;
-	if (ilen + flen > 19)
+	if (flen > 19)
 		return fail(why, "number out of range");
-	for (size_t i = 0; i < ilen; i++)
-		mant = mant * 10 + (uint64_t)(ip[i] - '0');
-	for (size_t i = 0; i < flen; i++)
-		mant = mant * 10 + (uint64_t)(n->fp[i] - '0');
+	for (size_t i = 0; i < ilen + flen; i++) {
+		unsigned digit = (unsigned)((i < ilen ? ip[i] : n->fp[i - ilen]) - '0');
+
+		if (mant > (UINT64_MAX - digit) / 10)
+			return fail(why, "number out of range");
+		mant = mant * 10 + digit;
+	}
 	/* mant / 10^flen * mult: cancel common factors first so the
 	 * division is exact exactly when the value is whole. */
 	q = pow10_tab[flen];
@@ -455,25 +458,27 @@ void rs_format_size(uint64_t bytes, char *buf, unsigned len)
 	};
 	const struct unit *u;
 
-	/* Whole binary units first (block sizes), then whole decimal ones
-	 * from MB up (vendor capacities), then binary with at most three
-	 * decimals ("1.5MiB"), else plain bytes. */
-	for (u = bin; u->name; u++)
-		if (bytes >= u->mult && bytes % u->mult == 0)
-			goto whole;
-	for (u = dec; u->name; u++)
-		if (bytes >= u->mult && bytes % u->mult == 0)
-			goto whole;
-	for (u = bin; u->name; u++)
-		if (bytes >= u->mult && (bytes % u->mult) * 1000 % u->mult == 0) {
-			format_fixed(buf, len, bytes / u->mult, bytes % u->mult, u->mult,
-				     u->name);
+	/* The natural binary unit if it needs at most three decimals
+	 * ("1.5MiB"), else a whole decimal unit from MB up (vendor
+	 * capacities: "500GB"), else a whole smaller binary unit ("1025KiB"),
+	 * else plain bytes. */
+	for (u = bin; u->name && bytes < u->mult; u++)
+		;
+	if (u->name && (bytes % u->mult) * 1000 % u->mult == 0) {
+		format_fixed(buf, len, bytes / u->mult, bytes % u->mult, u->mult, u->name);
+		return;
+	}
+	for (const struct unit *v = dec; v->name; v++)
+		if (bytes >= v->mult && bytes % v->mult == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", bytes / v->mult, v->name);
+			return;
+		}
+	for (; u->name; u++)
+		if (bytes % u->mult == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", bytes / u->mult, u->name);
 			return;
 		}
 	snprintf(buf, len, "%" PRIu64 "B", bytes);
-	return;
-whole:
-	snprintf(buf, len, "%" PRIu64 "%s", bytes / u->mult, u->name);
 }
 
 void rs_format_time(int64_t ns, char *buf, unsigned len)

@@ -8,6 +8,8 @@
 #include "config/node.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +103,9 @@ static size_t utf8_check(const unsigned char *s, size_t len)
 			return i;
 		}
 		for (size_t k = 1; k <= n; k++) {
+			/* Blame the start of the broken sequence. */
 			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				return i + k < len ? i + k : i;
+				return i;
 			cp = cp << 6 | (s[i + k] & 0x3f);
 		}
 		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
@@ -113,12 +116,19 @@ static size_t utf8_check(const unsigned char *s, size_t len)
 	return len;
 }
 
-static int fail_at_offset(struct loader *ld, size_t off, const char *fmt, unsigned v)
+static int fail_at_offset(struct loader *ld, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail_at_offset(struct loader *ld, size_t off, const char *fmt, ...)
 {
+	char msg[256];
+	va_list ap;
 	int line, col;
 
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	offset_pos(ld->text, ld->len, off, &line, &col);
-	return rs_diag_at(ld->d, ld->name, line, col, fmt, v);
+	return rs_diag_at(ld->d, ld->name, line, col, "%s", msg);
 }
 
 static int fail_mark(struct loader *ld, yaml_mark_t m, const char *msg)
@@ -140,7 +150,7 @@ static int syntax_error(struct loader *ld, const yaml_parser_t *p)
 		if (p->problem_value >= 0)
 			return fail_at_offset(ld, off, "character 0x%02x is not allowed in YAML",
 					      (unsigned)p->problem_value);
-		return fail_at_offset(ld, off, "unreadable YAML input%s", 0);
+		return fail_at_offset(ld, off, "unreadable YAML input");
 	default:
 		break;
 	}
@@ -358,7 +368,7 @@ struct rs_node *rs_yaml_load_string(const char *name, const char *text, size_t l
 	nul = memchr(text, 0, len);
 	if (nul) {
 		fail_at_offset(&ld, (size_t)(nul - ld.text),
-			       "NUL byte in input (expected UTF-8 text)%s", 0);
+			       "NUL byte in input (expected UTF-8 text)");
 		return NULL;
 	}
 	bad = utf8_check(ld.text, len);
