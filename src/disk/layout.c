@@ -181,14 +181,14 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 	const struct rs_layout_zone *last = &l->zones[l->nzones - 1];
 	uint64_t total_pbn = last->first_pbn +
 		(uint64_t)(last->last_cyl - last->first_cyl + 1) * l->heads * last->spt;
-	/* Empty slip ranges sit at the index where the zone's slips would be, so
-	 * the binary searches need no special case. */
 	if (index_slips(l, p, total_pbn, err, errlen) < 0)
 		goto bad;
 	size_t next = 0;
 	uint64_t lba = 0;
 	for (uint32_t i = 0; i < l->nzones; i++) {
 		struct rs_layout_zone *z = &l->zones[i];
+		/* An empty slip range sits where the zone's slips would be, so
+		 * the binary searches need no special case. */
 		if (z->slip_end == 0)
 			z->slip_begin = z->slip_end = next;
 		next = z->slip_end;

@@ -34,6 +34,11 @@ int rs_layout_generate(struct rs_layout_params *out, struct rs_zone *zones,
 	if (cap_blk == 0)
 		return fail(err, errlen, "layout gen: capacity below one block");
 
+	/* With several heads a cylinder switch also changes head (last head to
+	 * head 0), and the two overlap: see rs_seek_reposition_time(). */
+	rs_time_t cyl_ns = gen->cyl_switch_ns;
+	if (gen->heads > 1 && gen->track_switch_ns > cyl_ns)
+		cyl_ns = gen->track_switch_ns;
 	double rev_per_s = gen->rpm / 60.0;
 	double period_ns = 1e9 / rev_per_s;
 	uint64_t spt_sum = 0;
@@ -50,7 +55,7 @@ int rs_layout_generate(struct rs_layout_params *out, struct rs_zone *zones,
 		zones[i].media_rate_bytes_per_s = rate;
 		double sector_ns = period_ns / spt;
 		zones[i].track_skew = skew_sectors(gen->track_switch_ns, sector_ns);
-		zones[i].cyl_skew = skew_sectors(gen->cyl_switch_ns, sector_ns);
+		zones[i].cyl_skew = skew_sectors(cyl_ns, sector_ns);
 		spt_sum += (uint64_t)spt;
 	}
 	uint64_t per_cyl_set = spt_sum * gen->heads;  /* one cylinder of each zone */

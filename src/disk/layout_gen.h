@@ -6,7 +6,9 @@
  * spt = floor(rate / (rpm / 60) / 512).  The cylinder count is the smallest
  * that holds the capacity; LBAs past capacity_bytes / 512 stay unmapped.
  * Skews are the switch times rounded up to whole sectors of each zone, so
- * a sequential transfer never misses the next track's first sector.  No
+ * a sequential read never misses the next track's first sector (the
+ * cylinder skew covers the longer of the two switch times when there are
+ * several heads, since the head changes along with the cylinder).  No
  * spares, no slips. */
 #ifndef RS_DISK_LAYOUT_GEN_H
 #define RS_DISK_LAYOUT_GEN_H

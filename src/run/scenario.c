@@ -93,7 +93,7 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 		if (rs_sweep_parse(top.sweep, &sc->sweep, d) != 0)
 			return -1;
 	}
-	sc->npoints = rs_sweep_points(&sc->sweep);
+	sc->npoints = top.sweep ? rs_sweep_points(&sc->sweep) : 1;
 	if (sc->npoints == 0)
 		return rs_diag_node(d, top.sweep, "the sweep has no points");
 
