@@ -31,7 +31,7 @@ void rs_pool_destroy(struct rs_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
-static void grow(struct rs_pool *pool)
+void rs_pool_grow(struct rs_pool *pool)
 {
 	struct rs_pool_chunk *c =
 		malloc(sizeof(*c) + pool->obj_size * pool->per_chunk);
@@ -46,23 +46,4 @@ static void grow(struct rs_pool *pool)
 		pool->free_list = obj;
 	}
 	pool->capacity += pool->per_chunk;
-}
-
-void *rs_pool_get(struct rs_pool *pool)
-{
-	if (!pool->free_list)
-		grow(pool);
-	void *obj = pool->free_list;
-	pool->free_list = *(void **)obj;
-	memset(obj, 0, pool->obj_size);
-	pool->live++;
-	return obj;
-}
-
-void rs_pool_put(struct rs_pool *pool, void *obj)
-{
-	RS_ASSERT(pool->live > 0);
-	*(void **)obj = pool->free_list;
-	pool->free_list = obj;
-	pool->live--;
 }

@@ -10,6 +10,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "kernel/assert.h"
 
 struct rs_pool_chunk;
 
@@ -24,8 +27,38 @@ struct rs_pool {
 
 void rs_pool_init(struct rs_pool *pool, size_t obj_size, size_t per_chunk);
 void rs_pool_destroy(struct rs_pool *pool);
+/* Add a chunk to the free list (the slow path of rs_pool_get). */
+void rs_pool_grow(struct rs_pool *pool);
+
+/* Get and put are inline: they are a few instructions, and they run for
+ * every event and request. */
+
+/* Returns memory with unspecified contents, for callers that set every
+ * field anyway (the event kernel). */
+static inline void *rs_pool_get_raw(struct rs_pool *pool)
+{
+	if (!pool->free_list)
+		rs_pool_grow(pool);
+	void *obj = pool->free_list;
+	pool->free_list = *(void **)obj;
+	pool->live++;
+	return obj;
+}
+
 /* Returns zeroed memory. */
-void *rs_pool_get(struct rs_pool *pool);
-void rs_pool_put(struct rs_pool *pool, void *obj);
+static inline void *rs_pool_get(struct rs_pool *pool)
+{
+	void *obj = rs_pool_get_raw(pool);
+	memset(obj, 0, pool->obj_size);
+	return obj;
+}
+
+static inline void rs_pool_put(struct rs_pool *pool, void *obj)
+{
+	RS_ASSERT(pool->live > 0);
+	*(void **)obj = pool->free_list;
+	pool->free_list = obj;
+	pool->live--;
+}
 
 #endif

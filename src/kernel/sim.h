@@ -36,9 +36,11 @@ struct rs_event {
 	uint32_t heap_index;          /* position in the heap, for cancel */
 };
 
+/* 16 bytes, so the four children of a node fill one 64-byte cache line
+ * (see sim.c); the sequence number is read from the event only on a tie
+ * of times. */
 struct rs_heap_slot {
 	rs_time_t time;
-	uint64_t seq;
 	struct rs_event *ev;
 };
 
@@ -60,8 +62,14 @@ struct rs_sim {
 	uint64_t seed;
 	uint64_t events_fired;
 	bool stopping;
+	/* While a callback runs, heap[0] still holds the event being fired:
+	 * the first event the callback schedules takes its place with one
+	 * sift-down, instead of a pop (sift-down) plus a push (sift-up).  Any
+	 * other heap operation first removes the stale root. */
+	bool root_vacant;
 
 	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq) */
+	void *heap_mem;               /* allocation heap points into */
 	uint32_t heap_len;
 	uint32_t heap_cap;
 
@@ -92,7 +100,10 @@ bool rs_cancel(struct rs_sim *sim, struct rs_event *ev);
 uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until);
 /* Make rs_sim_run return after the event being fired. */
 void rs_sim_stop(struct rs_sim *sim);
-static inline size_t rs_sim_pending(const struct rs_sim *sim) { return sim->heap_len; }
+static inline size_t rs_sim_pending(const struct rs_sim *sim)
+{
+	return sim->heap_len - (sim->root_vacant ? 1 : 0);
+}
 
 /* A random stream for one purpose ("offsets", "sizes", "mix", "arrivals",
  * "service", ...) and instance (worker or device index), seeded from a hash

@@ -8,6 +8,9 @@
 static void window_open(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
+	/* The workload may have finished during the ramp (a short trace). */
+	if (load->stopped)
+		return;
 	load->measuring = true;
 	rs_iostat_reset(&load->stats, sim->now);
 	rs_dev_restart_stats(load->target, sim->now);
@@ -38,18 +41,26 @@ bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_i
 	if (load->measuring) {
 		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
 				 io->t_done - io->t_submit, io->status);
-		if (load->request_log)
-			fprintf(load->request_log, "%.9f,%s,%llu,%u,%.9f,%d\n",
+		if (load->request_log) {
+			fprintf(load->request_log, "%.9f,%s,%llu,%u,%.9f,%d",
 				(double)io->t_submit / 1e9, rs_op_name(io->op),
 				(unsigned long long)io->lba, io->nblk,
 				(double)(io->t_done - io->t_submit) / 1e9, io->status);
-		if (load->max_ops && load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops) {
-			rs_cancel(sim, load->priv_close_ev);
-			load->priv_close_ev = NULL;
-			window_close(sim, load);
+			if (load->log_extra)
+				load->log_extra(load, io, load->request_log);
+			fputc('\n', load->request_log);
 		}
+		if (load->max_ops && load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops)
+			rs_load_finish(sim, load);
 	}
 	return !load->stopped;
+}
+
+void rs_load_finish(struct rs_sim *sim, struct rs_load *load)
+{
+	rs_cancel(sim, load->priv_close_ev);
+	load->priv_close_ev = NULL;
+	window_close(sim, load);
 }
 
 struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,

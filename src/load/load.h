@@ -67,6 +67,9 @@ struct rs_load {
 	struct rs_dev_report target_report;   /* idem */
 	/* Per-request log (CSV), optional. */
 	FILE *request_log;
+	/* Optional: append ",column..." to a request's log line (e.g. the
+	 * service time a trace measured on the real drive).  NULL = none. */
+	void (*log_extra)(const struct rs_load *load, const struct rs_io *io, FILE *out);
 };
 
 /* Build from `workload: { TYPE: {...} }`.  NULL on error. */
@@ -80,6 +83,9 @@ void rs_load_destroy(struct rs_load *load);
 /* Record a completed request (counts it if inside the window) and return
  * whether the workload still wants to issue. */
 bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_io *io);
+/* Close the measuring window now (e.g. a trace has run out): nothing more
+ * is issued, requests in flight drain.  Does nothing if already closed. */
+void rs_load_finish(struct rs_sim *sim, struct rs_load *load);
 /* Issue one request to the target; the type's done callback must call
  * rs_load_account and then rs_io_free. */
 struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,

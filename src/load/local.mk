@@ -2,7 +2,9 @@ src_librs_a_SOURCES += \
 	src/load/load.c src/load/load.h \
 	src/load/registry.c \
 	src/load/iometer.c src/load/iometer.h \
-	src/load/iometer_specs.c src/load/iometer_specs.h
+	src/load/iometer_specs.c src/load/iometer_specs.h \
+	src/load/trace.c src/load/trace.h \
+	src/load/trace_parse.c src/load/trace_parse.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_load
@@ -11,3 +13,12 @@ tests_unit_check_load_SOURCES = tests/unit/check_load.c
 tests_unit_check_load_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_load_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_trace
+TESTS += tests/unit/check_trace
+tests_unit_check_trace_SOURCES = tests/unit/check_trace.c
+tests_unit_check_trace_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_trace_LDADD = $(UNIT_LDADD)
+endif
+EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace

@@ -3,9 +3,11 @@
 
 #include "load/iometer.h"
 #include "load/load.h"
+#include "load/trace.h"
 
 static const struct rs_load_type *const types[] = {
 	&rs_load_iometer,
+	&rs_load_trace,
 };
 
 size_t rs_load_type_count(void) { return sizeof(types) / sizeof(types[0]); }

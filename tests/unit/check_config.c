@@ -132,10 +132,11 @@ START_TEST(diag_format)
 	diag_text(&d, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "x.yaml:14:9: error: unknown key 'stirpe'\n");
 
+	/* A file-level problem is placed at 1:1 so tools can parse it. */
 	rs_diag_init(&d);
 	rs_diag_at(&d, "x.yaml", 0, 0, "empty file, expected a mapping");
 	diag_text(&d, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "x.yaml: error: empty file, expected a mapping\n");
+	ck_assert_str_eq(buf, "x.yaml:1:1: error: empty file, expected a mapping\n");
 
 	rs_diag_init(&d);
 	rs_diag_at(&d, "x.yaml", 3, 1, "two\nlines");

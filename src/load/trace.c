@@ -1,0 +1,332 @@
+/* Trace replay: the requests of a recorded trace, issued to one target.
+ *
+ * format: disksim is open loop, as DiskSim replays its ASCII traces: each
+ * request goes out at its recorded arrival time (times `scale`) after the
+ * start, whatever the device is doing, so a slow device builds a queue
+ * instead of slowing the arrivals down.
+ *
+ * format: validate is closed loop, as DiskSim replays its drive-validation
+ * traces: one request at a time, the next issued `gap_us` after the
+ * previous one completed.  With a single request outstanding the response
+ * time is the device's service time, which is what the trace measured on
+ * the real drive; the per-request log writes the two side by side.
+ *
+ * The whole file is parsed at init (every error reported before the run,
+ * at its line and column); replay walks the array without allocating.
+ * The measuring window closes when the last request completes, unless
+ * `run` or `count` close it earlier. */
+#define _POSIX_C_SOURCE 200809L   /* strdup */
+#include "load/trace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/assert.h"
+#include "load/trace_parse.h"
+
+static const char *const format_names[] = { "disksim", "validate", NULL };
+
+struct trace_params {
+	struct rs_load_common common;
+	const char *file;
+	int format;                   /* enum rs_trace_format */
+	double scale;
+	uint64_t device;              /* used only when present */
+	uint64_t repeat;
+};
+
+/* Not RS_LOAD_COMMON_OPTS: a trace runs until it ends, so `run` defaults
+ * to far longer than any trace (about 11.6 simulated days). */
+static const struct rs_opt trace_opts[] = {
+	{ "ramp", RS_OPT_TIME, offsetof(struct trace_params, common.ramp_ns), "0s",
+	  RS_OPT_HAS_MIN, 0, 0, NULL, "warm-up before measuring (not counted)" },
+	{ "run", RS_OPT_TIME, offsetof(struct trace_params, common.run_ns), "1000000s",
+	  RS_OPT_POSITIVE, 0, 0, NULL,
+	  "measured time, in simulated seconds (default: until the trace ends)" },
+	{ "count", RS_OPT_UINT, offsetof(struct trace_params, common.max_ops), "0", 0, 0, 0,
+	  NULL, "end the measurement after this many requests (0 = the whole trace)" },
+	{ "file", RS_OPT_STR, offsetof(struct trace_params, file), NULL, RS_OPT_REQUIRED, 0, 0,
+	  NULL, "trace file, relative to the scenario file's directory" },
+	{ "format", RS_OPT_ENUM, offsetof(struct trace_params, format), "disksim", 0, 0, 0,
+	  format_names,
+	  "disksim (arrival_ms device block size flags; open loop) or validate "
+	  "(R|W hit|miss block size service_us gap_us; closed loop)" },
+	{ "scale", RS_OPT_DOUBLE, offsetof(struct trace_params, scale), "1", RS_OPT_POSITIVE,
+	  0, 0, NULL, "multiply the trace's times (arrivals or gaps) by this factor" },
+	{ "device", RS_OPT_UINT, offsetof(struct trace_params, device), "0",
+	  RS_OPT_HAS_MAX, 0, 2147483647.0, NULL,
+	  "disksim: replay only this device's requests (default: all)" },
+	{ "repeat", RS_OPT_UINT, offsetof(struct trace_params, repeat), "1",
+	  RS_OPT_HAS_MIN | RS_OPT_HAS_MAX, 1, 1 << 30, NULL,
+	  "replay the trace this many times back to back" },
+	RS_OPT_END
+};
+
+struct trace {
+	struct rs_trace t;
+	bool closed;                  /* validate: closed loop */
+	uint64_t repeat;
+	rs_time_t span;               /* open loop: time from one repetition to the next */
+
+	/* Replay position. */
+	size_t next;                  /* next request to issue */
+	uint64_t pass;                /* repetition, from 0 */
+	rs_time_t pass_t0;            /* open loop: time zero of this repetition */
+	bool exhausted;               /* every request has been issued */
+	size_t cur;                   /* closed loop: the request in flight */
+	rs_time_t end;                /* end of the window: nothing is due after it */
+	struct rs_event *ev;          /* pending arrival or end of gap */
+};
+
+/* Step to the following request, into the next repetition at the end;
+ * false once the last request of the last repetition is passed. */
+static bool advance(struct trace *tr)
+{
+	if (++tr->next < tr->t.n)
+		return true;
+	tr->next = 0;
+	tr->pass++;
+	tr->pass_t0 += tr->span;
+	return tr->pass < tr->repeat;
+}
+
+/* Open loop. */
+
+static void open_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct rs_load *load = io->done_ctx;
+	struct trace *tr = load->priv;
+	bool more = rs_load_account(sim, load, io);
+	rs_io_free(sim, io);
+	if (!more) {
+		/* Closed by `count`: drop the next arrival rather than let it
+		 * hold the clock running. */
+		rs_cancel(sim, tr->ev);
+		tr->ev = NULL;
+		return;
+	}
+	if (tr->exhausted && load->in_flight == 0)
+		rs_load_finish(sim, load);
+}
+
+static void arrive(struct rs_sim *sim, void *obj, void *arg);
+
+static void schedule_arrival(struct rs_sim *sim, struct rs_load *load)
+{
+	struct trace *tr = load->priv;
+	rs_time_t when = tr->pass_t0 + tr->t.req[tr->next].t_ns;
+	/* The window end was scheduled first, so at an equal time it fires
+	 * first and the arrival would find the workload stopped: a request
+	 * due at or after the end is never issued, and is not scheduled. */
+	if (when < tr->end)
+		tr->ev = rs_sched_at(sim, when, arrive, load, NULL);
+}
+
+static void arrive(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_load *load = obj;
+	struct trace *tr = load->priv;
+	tr->ev = NULL;
+	if (load->stopped)
+		return;
+	/* Everything due now goes out in file order: one event per instant,
+	 * not per request. */
+	do {
+		const struct rs_trace_req *r = &tr->t.req[tr->next];
+		tr->exhausted = !advance(tr);
+		rs_load_issue(sim, load, r->op, r->lba, r->nblk, open_done);
+	} while (!tr->exhausted && !load->stopped &&
+		 tr->pass_t0 + tr->t.req[tr->next].t_ns <= sim->now);
+	if (!tr->exhausted && !load->stopped)
+		schedule_arrival(sim, load);
+}
+
+/* Closed loop. */
+
+static void closed_done(struct rs_sim *sim, struct rs_io *io);
+
+static void closed_issue(struct rs_sim *sim, struct rs_load *load)
+{
+	struct trace *tr = load->priv;
+	tr->cur = tr->next;
+	const struct rs_trace_req *r = &tr->t.req[tr->cur];
+	tr->exhausted = !advance(tr);
+	rs_load_issue(sim, load, r->op, r->lba, r->nblk, closed_done);
+}
+
+static void gap_over(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_load *load = obj;
+	struct trace *tr = load->priv;
+	tr->ev = NULL;
+	if (!load->stopped)
+		closed_issue(sim, load);
+}
+
+static void closed_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct rs_load *load = io->done_ctx;
+	struct trace *tr = load->priv;
+	bool more = rs_load_account(sim, load, io);
+	rs_io_free(sim, io);
+	if (!more)
+		return;
+	if (tr->exhausted) {
+		rs_load_finish(sim, load);
+		return;
+	}
+	/* The gap follows the request just completed (DiskSim reads it from
+	 * the same line); after the last line it leads into the next
+	 * repetition, as if the file were concatenated. */
+	rs_time_t gap = tr->t.req[tr->cur].t_ns;
+	if (gap == 0)
+		closed_issue(sim, load);
+	else if (sim->now + gap < tr->end)
+		tr->ev = rs_sched(sim, gap, gap_over, load, NULL);
+}
+
+/* Exactly one request is in flight in closed loop, so the one completing
+ * is tr->cur: no per-request state needs to ride on the rs_io. */
+static void log_measured(const struct rs_load *load, const struct rs_io *io, FILE *out)
+{
+	const struct trace *tr = load->priv;
+	const struct rs_trace_req *r = &tr->t.req[tr->cur];
+	RS_ASSERT(io->lba == r->lba && io->nblk == r->nblk);
+	fprintf(out, ",%.9f", (double)r->measured_ns / 1e9);
+}
+
+static void trace_start(struct rs_sim *sim, struct rs_load *load)
+{
+	struct trace *tr = load->priv;
+	tr->next = 0;
+	tr->pass = 0;
+	tr->exhausted = false;
+	tr->pass_t0 = sim->now;
+	rs_time_t end = sim->now;
+	end = RS_TIME_MAX - end < load->ramp_ns ? RS_TIME_MAX : end + load->ramp_ns;
+	end = RS_TIME_MAX - end < load->run_ns ? RS_TIME_MAX : end + load->run_ns;
+	tr->end = end;
+	if (tr->closed)
+		closed_issue(sim, load);
+	else
+		schedule_arrival(sim, load);
+}
+
+/* `file:` is relative to the directory of the file that wrote it (the
+ * scenario), so a scenario and its traces move together.  A value from
+ * the command line (file "--set") has no directory: relative to the
+ * working directory. */
+static char *resolve_path(const struct rs_node *at, const char *file)
+{
+	const char *base = at ? at->file : NULL;
+	const char *slash = base ? strrchr(base, '/') : NULL;
+	if (file[0] == '/' || !slash) {
+		char *s = strdup(file);
+		RS_ASSERT(s != NULL);
+		return s;
+	}
+	size_t dl = (size_t)(slash - base) + 1, fl = strlen(file);
+	char *s = malloc(dl + fl + 1);
+	RS_ASSERT(s != NULL);
+	memcpy(s, base, dl);
+	memcpy(s + dl, file, fl + 1);
+	return s;
+}
+
+static int trace_init(struct rs_sim *sim, struct rs_load *load, const void *params,
+		      const struct rs_node *node, struct rs_diag *d)
+{
+	const struct trace_params *p = params;
+	const struct rs_node *file_node = rs_node_get(node, "file");
+	const struct rs_node *dev_node = rs_node_get(node, "device");
+	const struct rs_node *repeat_node = rs_node_get(node, "repeat");
+	bool closed = p->format == RS_TRACE_VALIDATE;
+	if (closed && dev_node)
+		return rs_diag_node(d, dev_node, "'device' applies only to format disksim "
+						 "(validate traces have no device column)");
+	if (p->file[0] == '\0')
+		return rs_diag_node(d, file_node, "empty trace file name");
+
+	struct rs_trace_opts o = {
+		.format = closed ? RS_TRACE_VALIDATE : RS_TRACE_DISKSIM,
+		.device = dev_node ? (int64_t)p->device : -1,
+		.capacity_blk = load->target->capacity_blk,
+	};
+	char *path = resolve_path(file_node, p->file);
+	struct rs_trace t;
+	int rc = rs_trace_parse_file(path, &o, &t, file_node, d);
+	if (rc == 0 && t.n == 0) {
+		if (dev_node)
+			rs_diag_node(d, dev_node, "trace file '%s' holds no requests for device %llu",
+				     path, (unsigned long long)p->device);
+		else
+			rs_diag_node(d, file_node, "trace file '%s' holds no requests", path);
+		rc = -1;
+	}
+	free(path);
+	if (rc != 0)
+		return -1;
+
+	/* Times are scaled once here so replay does integer arithmetic only. */
+	if (p->scale != 1.0) {
+		for (size_t i = 0; i < t.n; i++) {
+			double v = (double)t.req[i].t_ns * p->scale;
+			if (v >= 4e18) {
+				rs_trace_free(&t);
+				return rs_diag_node(d, rs_node_get(node, "scale"),
+						    "scaled trace times exceed the simulated "
+						    "time range");
+			}
+			t.req[i].t_ns = (int64_t)llround(v);
+		}
+	}
+	/* Open loop repetitions follow each other by the trace's length plus
+	 * its mean inter-arrival time, so the arrival process carries on
+	 * without the first request of one repetition landing on the same
+	 * instant as the last of the previous one. */
+	rs_time_t span = 0;
+	if (!closed) {
+		rs_time_t first = t.req[0].t_ns, last = t.req[t.n - 1].t_ns;
+		rs_time_t mean_gap = t.n > 1 ? (last - first) / (rs_time_t)(t.n - 1) : first;
+		span = last + mean_gap;
+		if ((double)span * (double)(p->repeat - 1) + (double)last >= 4e18) {
+			rs_trace_free(&t);
+			return rs_diag_node(d, repeat_node, "%llu repetitions of this trace exceed "
+							    "the simulated time range",
+					    (unsigned long long)p->repeat);
+		}
+	}
+
+	struct trace *tr = calloc(1, sizeof(*tr));
+	RS_ASSERT(tr != NULL);
+	tr->t = t;
+	tr->closed = closed;
+	tr->repeat = p->repeat;
+	tr->span = span;
+	load->priv = tr;
+	load->log_extra = closed ? log_measured : NULL;
+	rs_load_common_apply(load, &p->common);
+	return 0;
+}
+
+static void trace_destroy(struct rs_load *load)
+{
+	struct trace *tr = load->priv;
+	if (!tr)
+		return;
+	rs_trace_free(&tr->t);
+	free(tr);
+	load->priv = NULL;
+}
+
+const struct rs_load_type rs_load_trace = {
+	.name = "trace",
+	.help = "replay a DiskSim trace: disksim (open loop, at the recorded arrival times) "
+		"or validate (closed loop, with the drive's measured service times)",
+	.opts = trace_opts,
+	.params_size = sizeof(struct trace_params),
+	.init = trace_init,
+	.start = trace_start,
+	.destroy = trace_destroy,
+};

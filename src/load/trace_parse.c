@@ -1,0 +1,437 @@
+/* Trace parsing: one pass over the text held in memory, fields split by
+ * hand and numbers converted by hand.  The usual sscanf/strtod per line is
+ * what makes trace loaders slow (and sscanf cannot say which field was
+ * bad); this reads a few million lines in a fraction of a second and
+ * converts decimal times to integer nanoseconds exactly, so replay does
+ * not inherit binary rounding from the text. */
+#define _POSIX_C_SOURCE 200809L   /* open, fstat, read */
+#include "load/trace_parse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/assert.h"
+
+#define MAX_FIELDS 6
+
+struct field {
+	const char *s;
+	size_t len;
+	int col;                      /* from 1 */
+};
+
+struct ctx {
+	const char *name;
+	const struct rs_trace_opts *o;
+	struct rs_diag *d;
+	int line;
+};
+
+const char *rs_trace_format_name(enum rs_trace_format f)
+{
+	return f == RS_TRACE_VALIDATE ? "validate" : "disksim";
+}
+
+static int bad(struct ctx *c, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct ctx *c, int col, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rs_diag_at(c->d, c->name, c->line, col, "%s", msg);
+}
+
+static inline bool is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+/* Split a line into at most `max` fields plus one (to notice extras); a
+ * field starting with '#' begins a comment.  *end_col is the column just
+ * past the last field, where a missing field is reported. */
+static int split(const char *s, size_t len, struct field *f, int max, int *end_col)
+{
+	int n = 0;
+	size_t i = 0;
+	*end_col = 1;
+	while (n <= max) {
+		while (i < len && is_blank(s[i]))
+			i++;
+		if (i == len || s[i] == '#')
+			break;
+		f[n].s = s + i;
+		f[n].col = (int)i + 1;
+		while (i < len && !is_blank(s[i]))
+			i++;
+		f[n].len = (size_t)(s + i - f[n].s);
+		*end_col = (int)i + 1;
+		n++;
+	}
+	return n;
+}
+
+/* Field text for messages, cut short if long. */
+#define FIELD_FMT "%.*s%s"
+#define FIELD_ARG(f) (int)((f)->len > 40 ? 40 : (f)->len), (f)->s, ((f)->len > 40 ? "..." : "")
+
+static bool parse_u64(const struct field *f, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (f->len == 0)
+		return false;
+	for (size_t i = 0; i < f->len; i++) {
+		unsigned dgt = (unsigned)(f->s[i] - '0');
+		if (dgt > 9 || v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	return true;
+}
+
+/* Hexadecimal, with or without 0x, as DiskSim's %x reads the flags. */
+static bool parse_hex(const struct field *f, uint64_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	if (f->len > 2 && f->s[0] == '0' && (f->s[1] == 'x' || f->s[1] == 'X'))
+		i = 2;
+	if (i == f->len)
+		return false;
+	for (; i < f->len; i++) {
+		char ch = f->s[i];
+		unsigned dgt;
+		if (ch >= '0' && ch <= '9')
+			dgt = (unsigned)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			dgt = (unsigned)(ch - 'a' + 10);
+		else if (ch >= 'A' && ch <= 'F')
+			dgt = (unsigned)(ch - 'A' + 10);
+		else
+			return false;
+		if (v >> 60)
+			return false;
+		v = v << 4 | dgt;
+	}
+	*out = v;
+	return true;
+}
+
+enum num_status { NUM_OK, NUM_BAD, NUM_NEGATIVE, NUM_RANGE };
+
+static const uint64_t pow10_u64[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+
+/* A non-negative decimal in units of 10^exp ns (exp 6: milliseconds, 3:
+ * microseconds) as nanoseconds: exact up to `exp` fraction digits, rounded
+ * half up beyond.  Exponent forms ("1.5e3") go through strtod. */
+static enum num_status parse_ns(const struct field *f, int exp, int64_t *out)
+{
+	const char *s = f->s;
+	size_t len = f->len, i = 0;
+	const uint64_t limit = (uint64_t)INT64_MAX;
+	if (i < len && s[i] == '+')
+		i++;
+	else if (i < len && s[i] == '-')
+		return i + 1 < len && (s[i + 1] == '.' || (s[i + 1] >= '0' && s[i + 1] <= '9'))
+			       ? NUM_NEGATIVE
+			       : NUM_BAD;
+	uint64_t ip = 0, frac = 0;
+	int ndigits = 0, nfrac = 0;
+	bool round_up = false, overflow = false;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, ndigits++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			overflow = true;
+		else
+			ip = ip * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, ndigits++) {
+			if (nfrac < exp)
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+			else if (nfrac == exp)
+				round_up = s[i] >= '5';
+			if (nfrac <= exp)
+				nfrac++;
+		}
+	}
+	if (ndigits == 0)
+		return NUM_BAD;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		char buf[64];
+		if (len >= sizeof(buf))
+			return NUM_BAD;
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		char *end;
+		errno = 0;
+		double v = strtod(buf, &end);
+		if (end != buf + len || !isfinite(v))
+			return NUM_BAD;
+		v *= (double)pow10_u64[exp];
+		if (v >= 9.2e18)
+			return NUM_RANGE;
+		*out = (int64_t)llround(v);
+		return NUM_OK;
+	}
+	if (i != len)
+		return NUM_BAD;
+	if (nfrac > exp)
+		nfrac = exp;
+	uint64_t scale = pow10_u64[exp];
+	if (overflow || ip > limit / scale)
+		return NUM_RANGE;
+	uint64_t ns = ip * scale + frac * pow10_u64[exp - nfrac] + (round_up ? 1 : 0);
+	if (ns > limit)
+		return NUM_RANGE;
+	*out = (int64_t)ns;
+	return NUM_OK;
+}
+
+static int ns_error(struct ctx *c, const struct field *f, enum num_status st, const char *what,
+		    const char *unit)
+{
+	switch (st) {
+	case NUM_NEGATIVE:
+		return bad(c, f->col, "%s '" FIELD_FMT "' must not be negative", what, FIELD_ARG(f));
+	case NUM_RANGE:
+		return bad(c, f->col, "%s '" FIELD_FMT "' is too large", what, FIELD_ARG(f));
+	default:
+		return bad(c, f->col, "bad %s '" FIELD_FMT "': expected a number of %s", what,
+			   FIELD_ARG(f), unit);
+	}
+}
+
+/* Block and size: common to both formats, with the capacity check. */
+static int parse_extent(struct ctx *c, const struct field *fb, const struct field *fs,
+			struct rs_trace_req *r)
+{
+	uint64_t size;
+	if (!parse_u64(fb, &r->lba))
+		return bad(c, fb->col, "bad block number '" FIELD_FMT "': expected a "
+				       "non-negative integer", FIELD_ARG(fb));
+	if (!parse_u64(fs, &size))
+		return bad(c, fs->col, "bad size '" FIELD_FMT "': expected a number of "
+				       "512-byte blocks", FIELD_ARG(fs));
+	if (size == 0)
+		return bad(c, fs->col, "size must be at least 1 block");
+	if (size > UINT32_MAX)
+		return bad(c, fs->col, "size " FIELD_FMT " is too large (at most %u blocks)",
+			   FIELD_ARG(fs), UINT32_MAX);
+	r->nblk = (uint32_t)size;
+	uint64_t cap = c->o->capacity_blk;
+	if (cap && (r->lba >= cap || size > cap - r->lba))
+		return bad(c, fb->col, "request at block %llu of %llu blocks ends beyond the "
+				       "device (%llu blocks)",
+			   (unsigned long long)r->lba, (unsigned long long)size,
+			   (unsigned long long)cap);
+	return 0;
+}
+
+static const char disksim_fields[] = "arrival_ms device block size flags";
+static const char *const disksim_names[] = { "arrival_ms", "device", "block", "size",
+					     "flags" };
+static const char validate_fields[] = "R|W hit|miss block size service_us gap_us";
+static const char *const validate_names[] = { "R|W", "hit|miss", "block", "size",
+					      "service_us", "gap_us" };
+
+/* 1: keep the request, 0: filtered out, -1: error. */
+static int parse_disksim(struct ctx *c, const struct field *f, struct rs_trace_req *r,
+			 int64_t *last_arrival)
+{
+	enum num_status st = parse_ns(&f[0], 6, &r->t_ns);
+	if (st != NUM_OK)
+		return ns_error(c, &f[0], st, "arrival time", "milliseconds");
+	uint64_t dev, flags;
+	if (!parse_u64(&f[1], &dev))
+		return bad(c, f[1].col, "bad device number '" FIELD_FMT "': expected a "
+					"non-negative integer", FIELD_ARG(&f[1]));
+	if (!parse_hex(&f[4], &flags))
+		return bad(c, f[4].col, "bad flags '" FIELD_FMT "': expected hexadecimal flags "
+					"(bit 0 set = read)", FIELD_ARG(&f[4]));
+	if (c->o->device >= 0 && dev != (uint64_t)c->o->device)
+		return 0;
+	/* Open-loop replay issues in file order, so the order must be the
+	 * arrival order (DiskSim requires it too). */
+	if (r->t_ns < *last_arrival)
+		return bad(c, f[0].col, "arrival time " FIELD_FMT " ms is earlier than the "
+					"previous request's (%.6f ms); a trace must be in "
+					"arrival order", FIELD_ARG(&f[0]),
+			   (double)*last_arrival / 1e6);
+	if (parse_extent(c, &f[2], &f[3], r) != 0)
+		return -1;
+	*last_arrival = r->t_ns;
+	r->op = (flags & 1) ? RS_READ : RS_WRITE;
+	r->measured_ns = 0;
+	r->hit = 0;
+	return 1;
+}
+
+static bool token_is(const struct field *f, const char *word)
+{
+	size_t n = strlen(word);
+	if (f->len != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char ch = f->s[i];
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		if (ch != word[i])
+			return false;
+	}
+	return true;
+}
+
+static int parse_validate(struct ctx *c, const struct field *f, struct rs_trace_req *r)
+{
+	if (token_is(&f[0], "r"))
+		r->op = RS_READ;
+	else if (token_is(&f[0], "w"))
+		r->op = RS_WRITE;
+	else
+		return bad(c, f[0].col, "expected R or W, got '" FIELD_FMT "'", FIELD_ARG(&f[0]));
+	/* The drive's cache outcome is kept for analysis only; DiskSim itself
+	 * reads the word without interpreting it. */
+	r->hit = token_is(&f[1], "hit") || token_is(&f[1], "h");
+	if (parse_extent(c, &f[2], &f[3], r) != 0)
+		return -1;
+	enum num_status st = parse_ns(&f[4], 3, &r->measured_ns);
+	if (st != NUM_OK)
+		return ns_error(c, &f[4], st, "service time", "microseconds");
+	st = parse_ns(&f[5], 3, &r->t_ns);
+	if (st != NUM_OK)
+		return ns_error(c, &f[5], st, "gap", "microseconds");
+	return 1;
+}
+
+int rs_trace_parse_mem(const char *name, const char *text, size_t len,
+		       const struct rs_trace_opts *o, struct rs_trace *t, struct rs_diag *d)
+{
+	memset(t, 0, sizeof(*t));
+	bool validate = o->format == RS_TRACE_VALIDATE;
+	int nwant = validate ? 6 : 5;
+	const char *layout = validate ? validate_fields : disksim_fields;
+	const char *const *names = validate ? validate_names : disksim_names;
+
+	/* One request per line at most: size the array once from the line
+	 * count and trim it at the end, instead of growing it. */
+	size_t nlines = 1;
+	for (const char *p = text, *e = text + len; (p = memchr(p, '\n', (size_t)(e - p)));
+	     p++)
+		nlines++;
+	struct rs_trace_req *req = malloc(nlines * sizeof(*req));
+	RS_ASSERT(req != NULL);
+
+	struct ctx c = { name, o, d, 0 };
+	size_t n = 0;
+	int64_t last_arrival = 0;
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		c.line++;
+		struct field f[MAX_FIELDS + 1];
+		int end_col;
+		int nf = split(p, (size_t)(eol - p), f, nwant, &end_col);
+		p = nl ? nl + 1 : end;
+		if (nf == 0)
+			continue;
+		if (nf < nwant) {
+			bad(&c, end_col, "missing field '%s' (a %s line is: %s)", names[nf],
+			    rs_trace_format_name(o->format), layout);
+			goto fail;
+		}
+		if (nf > nwant) {
+			bad(&c, f[nwant].col, "unexpected extra field '" FIELD_FMT "' (a %s line "
+					      "is: %s)", FIELD_ARG(&f[nwant]),
+			    rs_trace_format_name(o->format), layout);
+			goto fail;
+		}
+		int rc = validate ? parse_validate(&c, f, &req[n])
+				  : parse_disksim(&c, f, &req[n], &last_arrival);
+		if (rc < 0)
+			goto fail;
+		n += (size_t)rc;
+	}
+	t->n = n;
+	t->lines = (uint64_t)c.line;
+	t->req = n ? realloc(req, n * sizeof(*req)) : NULL;
+	if (n)
+		RS_ASSERT(t->req != NULL);
+	else
+		free(req);
+	return 0;
+fail:
+	free(req);
+	return -1;
+}
+
+int rs_trace_parse_file(const char *path, const struct rs_trace_opts *o, struct rs_trace *t,
+			const struct rs_node *where, struct rs_diag *d)
+{
+	memset(t, 0, sizeof(*t));
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	const char *why = NULL;
+	if (fd < 0)
+		why = strerror(errno);
+	else if (fstat(fd, &st) != 0)
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "is a directory";
+	if (why) {
+		if (fd >= 0)
+			close(fd);
+		if (where)
+			return rs_diag_node(d, where, "cannot read trace file '%s': %s", path, why);
+		return rs_diag_at(d, path, 0, 0, "cannot read trace file: %s", why);
+	}
+	/* Read it whole: parsing from memory is what makes loading fast, and a
+	 * trace of a few million lines is only tens of megabytes. */
+	size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+	size_t len = 0;
+	char *buf = malloc(cap);
+	RS_ASSERT(buf != NULL);
+	for (;;) {
+		if (len == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			RS_ASSERT(buf != NULL);
+		}
+		ssize_t got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = errno;
+			free(buf);
+			close(fd);
+			if (where)
+				return rs_diag_node(d, where, "cannot read trace file '%s': %s", path,
+						    strerror(err));
+			return rs_diag_at(d, path, 0, 0, "cannot read trace file: %s", strerror(err));
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd);
+	int rc = rs_trace_parse_mem(path, buf, len, o, t, d);
+	free(buf);
+	return rc;
+}
+
+void rs_trace_free(struct rs_trace *t)
+{
+	free(t->req);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,71 @@
+/* Reading block-level I/O traces into memory.
+ *
+ * A trace is parsed once, whole, before the run: every malformed line is
+ * reported up front as FILE:LINE:COL (the column of the bad field), and
+ * replay then walks a flat array with no allocation and no text on the
+ * hot path.  Two DiskSim 4.0 formats are understood:
+ *
+ *   disksim   (DiskSim "ascii"): arrival_ms device block size flags
+ *             arrival in milliseconds from the start of the trace (a
+ *             decimal, non-decreasing), size in 512-byte blocks, flags in
+ *             hexadecimal as DiskSim reads them (%x): bit 0 set = read.
+ *   validate  (DiskSim "validate", the valid/ drive traces):
+ *             R|W hit-or-miss block size service_us gap_us
+ *             the service time measured on the real drive and the idle
+ *             time between that request's completion and the next issue,
+ *             both in microseconds.
+ *
+ * Fields are separated by blanks; blank lines and '#' comments (to the
+ * end of the line) are skipped; CRLF line ends are accepted. */
+#ifndef RS_LOAD_TRACE_PARSE_H
+#define RS_LOAD_TRACE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+#include "io/io.h"
+
+enum rs_trace_format { RS_TRACE_DISKSIM, RS_TRACE_VALIDATE };
+
+/* One request: 32 bytes, so a trace of millions of requests stays small
+ * and is walked sequentially. */
+struct rs_trace_req {
+	uint64_t lba;                 /* 512-byte blocks */
+	int64_t t_ns;                 /* disksim: arrival from the trace's time zero;
+				       * validate: gap after this request completes */
+	int64_t measured_ns;          /* validate: service time on the real drive */
+	uint32_t nblk;
+	uint8_t op;                   /* enum rs_op: RS_READ or RS_WRITE */
+	uint8_t hit;                  /* validate: the drive reported a cache hit */
+};
+
+_Static_assert(sizeof(struct rs_trace_req) == 32, "keep trace requests compact");
+
+struct rs_trace_opts {
+	enum rs_trace_format format;
+	int64_t device;               /* disksim: keep only this device; -1 = all */
+	uint64_t capacity_blk;        /* refuse requests ending beyond; 0 = no check */
+};
+
+struct rs_trace {
+	struct rs_trace_req *req;     /* malloc'd, n entries */
+	size_t n;
+	uint64_t lines;               /* lines in the file, for messages */
+};
+
+/* Parse text held in memory; `name` is the file name used in diagnostics.
+ * Returns 0, or -1 with d set at the offending line and column (and t
+ * left empty). */
+int rs_trace_parse_mem(const char *name, const char *text, size_t len,
+		       const struct rs_trace_opts *o, struct rs_trace *t, struct rs_diag *d);
+/* Read and parse a file.  A file that cannot be read is reported at
+ * `where` (the YAML node naming it) when given, else at the path. */
+int rs_trace_parse_file(const char *path, const struct rs_trace_opts *o, struct rs_trace *t,
+			const struct rs_node *where, struct rs_diag *d);
+void rs_trace_free(struct rs_trace *t);
+
+const char *rs_trace_format_name(enum rs_trace_format f);
+
+#endif

@@ -1,0 +1,795 @@
+/* Unit tests for src/dev: links (transaction timing, sharing, duplex,
+ * link down), servers, request queues, the ideal device built from YAML,
+ * and the queueing-theory acceptance tests on the ideal device: M/M/1,
+ * M/D/1 (Pollaczek-Khinchine), closed loops (Little's law) and k servers.
+ * Every scenario run ends with the conservation check (testutil.h). */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TU_WANT_SCENARIO
+#include "dev/build.h"
+#include "dev/dev.h"
+#include "dev/ioq.h"
+#include "dev/link.h"
+#include "dev/server.h"
+#include "io/io.h"
+#include "kernel/sim.h"
+#include "testutil.h"
+
+/* ---- links ---------------------------------------------------------- */
+
+/* Reference timing: every transaction of at most `burst` bytes costs the
+ * overhead plus its bytes at the rate, rounded to a nanosecond on its own. */
+static rs_time_t ref_xfer_ns(const struct rs_link_params *p, uint64_t bytes)
+{
+	rs_time_t t = 0;
+	do {
+		uint64_t b = p->burst_bytes && bytes > p->burst_bytes ? p->burst_bytes : bytes;
+		t += p->overhead_ns + (rs_time_t)llround((double)b * 1e9 / p->rate_bytes_s);
+		bytes -= b;
+	} while (bytes > 0);
+	return t;
+}
+
+/* One transfer's outcome. */
+struct xfer {
+	int calls;
+	int status;
+	rs_time_t done;
+};
+
+static void xfer_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct xfer *x = obj;
+	x->calls++;
+	x->status = status;
+	x->done = rs_now(sim);
+}
+
+START_TEST(link_single_transfer)
+{
+	/* 3e8 B/s: 3.33 ns a byte, so per-transaction rounding shows. */
+	const struct rs_link_params p = { 3e8, 1000, 4096, false };
+	const uint64_t sizes[] = { 1, 511, 4096, 4097, 10000, 65536, 1000000 };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct rs_sim *sim = rs_sim_new(1);
+		struct rs_link l;
+		rs_link_init(&l, "bus", &p, 0);
+		struct xfer x = { 0 };
+		rs_link_xfer(sim, &l, RS_DIR_OUT, sizes[i], xfer_done, &x, NULL);
+		ck_assert(!rs_link_idle(&l));
+		rs_sim_run(sim, RS_TIME_MAX);
+		ck_assert_int_eq(x.calls, 1);
+		ck_assert_int_eq(x.status, 0);
+		ck_assert_int_eq(x.done, ref_xfer_ns(&p, sizes[i]));
+		ck_assert_uint_eq(l.ch[0].bytes_moved, sizes[i]);
+		ck_assert_uint_eq(l.ch[0].transactions, (sizes[i] + 4095) / 4096);
+		ck_assert(rs_link_idle(&l));
+		ck_assert_uint_eq(sim->jobs.live, 0);
+		rs_sim_free(sim);
+	}
+	/* Worked by hand: 10000 B = 4096 + 4096 + 1808:
+	 * 2 * (1000 + 13653) + (1000 + 6027). */
+	ck_assert_int_eq(ref_xfer_ns(&p, 10000), 36333);
+	/* The closed form ceil(B/burst)*overhead + B/rate, to within the
+	 * per-transaction rounding. */
+	ck_assert_int_le(llabs(ref_xfer_ns(&p, 1000000) - (245 * 1000 + 3333333)), 245);
+}
+END_TEST
+
+START_TEST(link_small_transfers_pay_overhead)
+{
+	const struct rs_link_params p = { 1e8, 2000, 0, false };   /* 10 ns/B, no burst cut */
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "bus", &p, 0);
+	ck_assert_int_eq(rs_link_transaction_ns(&l, 512), 2000 + 5120);
+	ck_assert_int_eq(rs_link_transaction_ns(&l, 0), 2000);
+	struct xfer x = { 0 };
+	/* 100 back-to-back 512-byte transfers: 28% of the nominal rate. */
+	for (int i = 0; i < 100; i++)
+		rs_link_xfer(sim, &l, RS_DIR_OUT, 512, xfer_done, &x, NULL);
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 0, xfer_done, &x, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(x.calls, 101);
+	ck_assert_int_eq(x.done, 100 * 7120 + 2000);
+	double eff = 100.0 * 512 / ((double)(100 * 7120) / 1e9);
+	tu_assert_rel(eff / p.rate_bytes_s, 5120.0 / 7120.0, 1e-12);
+	ck_assert_uint_eq(l.ch[0].transactions, 101);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Two transfers of ten bursts each, the second arriving at `t2`. */
+static void two_transfers(bool full_duplex, enum rs_dir d2, rs_time_t t2, struct xfer *a,
+			  struct xfer *b, rs_time_t *per)
+{
+	const struct rs_link_params p = { 1e8, 500, 4096, full_duplex };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "link", &p, 0);
+	*per = rs_link_transaction_ns(&l, 4096);
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 10 * 4096, xfer_done, a, NULL);
+	rs_sim_run(sim, t2);
+	rs_link_xfer(sim, &l, d2, 10 * 4096, xfer_done, b, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(a->calls, 1);
+	ck_assert_int_eq(b->calls, 1);
+	ck_assert(rs_link_idle(&l));
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	ck_assert_uint_eq(rs_sim_pending(sim), 0);
+	uint64_t moved = l.ch[0].bytes_moved + l.ch[1].bytes_moved;
+	ck_assert_uint_eq(moved, 20 * 4096);
+	ck_assert_uint_eq(l.ch[0].transactions + l.ch[1].transactions, 20);
+	/* Busy the whole time it had work. */
+	rs_time_t end = a->done > b->done ? a->done : b->done;
+	if (!full_duplex)
+		tu_assert_rel(rs_link_utilisation(&l, RS_DIR_OUT, end), 1.0, 1e-12);
+	rs_sim_free(sim);
+}
+
+START_TEST(link_half_duplex_shares)
+{
+	struct xfer a, b;
+	rs_time_t per;
+	/* Arriving together: bursts alternate, the first finishes one burst
+	 * before the second, and the total is the sum. */
+	two_transfers(false, RS_DIR_IN, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 19 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+	/* Same direction: the same. */
+	two_transfers(false, RS_DIR_OUT, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 19 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+	/* Arriving in the middle of the third burst of a lone transfer: the
+	 * burst in progress finishes, then they alternate. */
+	two_transfers(false, RS_DIR_IN, 2 * per + per / 2, &a, &b, &per);
+	ck_assert_int_eq(a.done, 17 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+	/* Arriving during the last burst: nothing left to share. */
+	two_transfers(false, RS_DIR_OUT, 9 * per + 1, &a, &b, &per);
+	ck_assert_int_eq(a.done, 10 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+}
+END_TEST
+
+START_TEST(link_full_duplex_overlaps)
+{
+	struct xfer a, b;
+	rs_time_t per;
+	/* Opposite directions: independent channels, both done in 10 bursts. */
+	two_transfers(true, RS_DIR_IN, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 10 * per);
+	ck_assert_int_eq(b.done, 10 * per);
+	two_transfers(true, RS_DIR_IN, 3 * per, &a, &b, &per);
+	ck_assert_int_eq(a.done, 10 * per);
+	ck_assert_int_eq(b.done, 13 * per);
+	/* Same direction on a full-duplex link still shares that direction. */
+	two_transfers(true, RS_DIR_OUT, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 19 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+}
+END_TEST
+
+/* A user that keeps one transfer at a time going until `stop_at`. */
+struct user {
+	struct rs_link *l;
+	uint64_t bytes;
+	uint64_t done_bytes;          /* completed before stop_at */
+	rs_time_t stop_at;
+	enum rs_dir dir;
+};
+
+static void user_again(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct user *u = obj;
+	ck_assert_int_eq(status, 0);
+	if (rs_now(sim) <= u->stop_at)
+		u->done_bytes += u->bytes;
+	if (rs_now(sim) < u->stop_at)
+		rs_link_xfer(sim, u->l, u->dir, u->bytes, user_again, u, NULL);
+}
+
+static void four_users(rs_time_t overhead, double *sum, double *each_min, double *each_max)
+{
+	const struct rs_link_params p = { 1.33e8, overhead, 4096, false };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "pci", &p, 0);
+	struct user u[4];
+	const rs_time_t T = 50 * RS_MS;
+	for (int i = 0; i < 4; i++) {
+		/* Different transfer sizes, both directions of the shared bus. */
+		u[i] = (struct user){ &l, (uint64_t)(64 * 1024) << (i % 2), 0, T,
+				      i % 2 ? RS_DIR_IN : RS_DIR_OUT };
+		rs_link_xfer(sim, &l, u[i].dir, u[i].bytes, user_again, &u[i], NULL);
+	}
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert(rs_link_idle(&l));
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	*sum = 0;
+	*each_min = 1e300;
+	*each_max = 0;
+	for (int i = 0; i < 4; i++) {
+		double r = (double)u[i].done_bytes / ((double)T / 1e9);
+		*sum += r;
+		*each_min = fmin(*each_min, r);
+		*each_max = fmax(*each_max, r);
+	}
+	rs_sim_free(sim);
+}
+
+START_TEST(link_four_users_capped)
+{
+	double sum, lo, hi;
+	/* No overhead: together they get the rate (less the transfers cut
+	 * off by the end of the window, at most one of 256 KiB per user). */
+	four_users(0, &sum, &lo, &hi);
+	ck_assert_double_le(sum, 1.33e8 * (1 + 1e-9));
+	ck_assert_double_ge(sum, 1.33e8 * 0.95);
+	/* Bursts take turns: each gets a fair quarter, whatever its size. */
+	ck_assert_double_ge(lo / hi, 0.9);
+	/* With overhead the cap is burst / (overhead + burst/rate). */
+	four_users(10000, &sum, &lo, &hi);
+	double per = 10000 + 4096 * 1e9 / 1.33e8;
+	double cap = 4096 / (per / 1e9);
+	ck_assert_double_le(sum, cap * (1 + 1e-6));
+	ck_assert_double_ge(sum, cap * 0.95);
+	ck_assert_double_ge(lo / hi, 0.9);
+}
+END_TEST
+
+/* A transfer whose completion callback tries the link again at once. */
+static struct xfer retry_x;
+static void fail_and_retry(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	xfer_done(sim, obj, arg, status);
+	struct rs_link *l = arg;
+	if (retry_x.calls == 0)
+		rs_link_xfer(sim, l, RS_DIR_OUT, 100, xfer_done, &retry_x, NULL);
+}
+
+START_TEST(link_down_and_up)
+{
+	const struct rs_link_params p = { 1e8, 500, 4096, true };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "sata", &p, 0);
+	struct xfer moving = { 0 }, queued = { 0 }, other_dir = { 0 }, later = { 0 },
+		    after_up = { 0 };
+	memset(&retry_x, 0, sizeof(retry_x));
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 100000, fail_and_retry, &moving, &l);
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 100000, xfer_done, &queued, NULL);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 100000, xfer_done, &other_dir, NULL);
+	rs_sim_run(sim, 5000);
+	rs_link_set_up(sim, &l, false);
+	/* Moving and queued transfers fail now, in both directions. */
+	ck_assert_int_eq(moving.calls, 1);
+	ck_assert_int_eq(moving.status, -RS_ERR_ELINKDOWN);
+	ck_assert_int_eq(moving.done, 5000);
+	ck_assert_int_eq(queued.calls, 1);
+	ck_assert_int_eq(queued.status, -RS_ERR_ELINKDOWN);
+	ck_assert_int_eq(other_dir.calls, 1);
+	ck_assert_int_eq(other_dir.status, -RS_ERR_ELINKDOWN);
+	ck_assert(rs_link_idle(&l));
+	/* A retry from the failure callback fails too, but later, from the
+	 * event loop (no re-entry into the caller). */
+	ck_assert_int_eq(retry_x.calls, 0);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 100, xfer_done, &later, NULL);
+	ck_assert_int_eq(later.calls, 0);
+	rs_sim_run(sim, 6000);
+	ck_assert_int_eq(retry_x.calls, 1);
+	ck_assert_int_eq(retry_x.status, -RS_ERR_ELINKDOWN);
+	ck_assert_int_eq(retry_x.done, 5000);
+	ck_assert_int_eq(later.calls, 1);
+	ck_assert_int_eq(later.status, -RS_ERR_ELINKDOWN);
+	ck_assert_uint_eq(l.failed, 5);
+	/* Up again: transfers work and take their normal time. */
+	rs_link_set_up(sim, &l, true);
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 10000, xfer_done, &after_up, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(after_up.calls, 1);
+	ck_assert_int_eq(after_up.status, 0);
+	ck_assert_int_eq(after_up.done, 6000 + ref_xfer_ns(&p, 10000));
+	ck_assert_uint_eq(l.failed, 5);
+	/* Nothing failed was counted twice and nothing is left. */
+	ck_assert_int_eq(moving.calls + queued.calls + other_dir.calls + later.calls, 4);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	ck_assert_uint_eq(sim->events.live, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* ---- servers -------------------------------------------------------- */
+
+struct job_log {
+	int n;
+	int order[64];
+	rs_time_t when[64];
+};
+
+static void job_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct job_log *jl = obj;
+	ck_assert_int_eq(status, 0);
+	jl->order[jl->n] = (int)(intptr_t)arg;
+	jl->when[jl->n] = rs_now(sim);
+	jl->n++;
+}
+
+START_TEST(server_k_fifo)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_server s;
+	rs_server_init(&s, "cpu", 2, 0);
+	struct job_log jl = { 0 };
+	for (intptr_t i = 0; i < 7; i++)
+		rs_server_submit(sim, &s, 100, job_done, &jl, (void *)i);
+	ck_assert_uint_eq(s.busy, 2);
+	ck_assert_uint_eq(s.waiting.len, 5);
+	rs_sim_run(sim, RS_TIME_MAX);
+	const rs_time_t want[7] = { 100, 100, 200, 200, 300, 300, 400 };
+	ck_assert_int_eq(jl.n, 7);
+	for (int i = 0; i < 7; i++) {
+		ck_assert_int_eq(jl.order[i], i);   /* first come, first served */
+		ck_assert_int_eq(jl.when[i], want[i]);
+	}
+	ck_assert_uint_eq(s.busy, 0);
+	ck_assert_uint_eq(s.jobs_done, 7);
+	/* 2 busy for 300 ns, 1 for 100: (600 + 100) / (2 * 400). */
+	tu_assert_rel(rs_server_utilisation(&s, 400), 700.0 / 800.0, 1e-12);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Jobs arrive every `gap` ns, each needs `service` ns. */
+struct feeder {
+	struct rs_server *s;
+	rs_time_t gap, service;
+	int left;
+	uint64_t done;
+	rs_time_t last_done;
+};
+
+static void fed_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct feeder *f = obj;
+	f->done++;
+	f->last_done = rs_now(sim);
+}
+
+static void feed(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct feeder *f = obj;
+	rs_server_submit(sim, f->s, f->service, fed_done, f, NULL);
+	if (--f->left > 0)
+		rs_sched(sim, f->gap, feed, f, NULL);
+}
+
+START_TEST(server_saturation)
+{
+	/* Offered 2.5 jobs per 100 ns to 2 servers of 100 ns: saturated, the
+	 * queue grows, and the servers finish 2 per 100 ns back to back. */
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_server s;
+	rs_server_init(&s, "cpu", 2, 0);
+	struct feeder f = { &s, 40, 100, 10000, 0, 0 };
+	feed(sim, &f, NULL);
+	rs_sim_run(sim, 200000);
+	ck_assert_uint_gt(s.waiting.len, 900);
+	/* The second server started with the second job, at 40 ns. */
+	tu_assert_rel(rs_server_utilisation(&s, 200000), (400000.0 - 40) / 400000, 1e-12);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_uint_eq(f.done, 10000);
+	ck_assert_int_eq(f.last_done, 10000 / 2 * 100 + 40);
+	/* Busy area is exactly the work done: 10000 jobs of 100 ns. */
+	tu_assert_rel(rs_server_utilisation(&s, f.last_done),
+		      10000.0 * 100 / (2.0 * (double)f.last_done), 1e-12);
+	/* Below saturation: one job every 100 ns keeps one of two busy. */
+	rs_server_restart_stats(&s, rs_now(sim));
+	rs_time_t t0 = rs_now(sim);
+	struct feeder g = { &s, 100, 100, 1000, 0, 0 };
+	feed(sim, &g, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_uint_eq(s.jobs_done, 1000);
+	ck_assert_int_eq(g.last_done, t0 + 1000 * 100);
+	tu_assert_rel(rs_server_utilisation(&s, g.last_done), 0.5, 1e-12);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* ---- request queues ------------------------------------------------- */
+
+static void io_keep(struct rs_sim *sim, struct rs_io *io) {}
+
+START_TEST(ioq_tags_fifo)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_ioq q;
+	rs_ioq_init(&q, 2, NULL, NULL, 0);
+	ck_assert_ptr_eq(q.policy, &rs_ioq_fifo);
+	ck_assert(rs_ioq_empty(&q));
+	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));
+	struct rs_io *io[6];
+	for (int i = 0; i < 6; i++) {
+		io[i] = rs_io_new(sim, RS_READ, (uint64_t)i, 1, io_keep, NULL);
+		rs_ioq_push(sim, &q, io[i]);
+	}
+	ck_assert_uint_eq(q.len, 6);
+	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[0]);
+	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[1]);
+	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));   /* out of tags */
+	ck_assert_uint_eq(q.busy, 2);
+	ck_assert_uint_eq(q.len, 4);
+	/* Take requests out of the middle, the head and the tail. */
+	rs_ioq_unlink(&q, io[3]);
+	ck_assert_ptr_eq(q.head, io[2]);
+	ck_assert_ptr_eq(io[2]->qnext, io[4]);
+	ck_assert_ptr_eq(io[4]->qprev, io[2]);
+	rs_ioq_unlink(&q, io[5]);
+	ck_assert_ptr_eq(q.tail, io[4]);
+	ck_assert_ptr_null(io[4]->qnext);
+	/* A tag comes back: the next in arrival order goes. */
+	rs_ioq_release(sim, &q);
+	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[2]);
+	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));
+	rs_ioq_release(sim, &q);
+	rs_ioq_release(sim, &q);
+	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[4]);
+	ck_assert_ptr_null(q.head);
+	ck_assert_ptr_null(q.tail);
+	ck_assert(!rs_ioq_empty(&q));
+	rs_ioq_release(sim, &q);
+	ck_assert(rs_ioq_empty(&q));
+	/* No tag limit: everything goes at once, in order. */
+	struct rs_ioq u;
+	rs_ioq_init(&u, 0, &rs_ioq_fifo, NULL, 0);
+	for (int i = 0; i < 6; i++)
+		rs_ioq_push(sim, &u, io[i]);
+	for (int i = 0; i < 6; i++)
+		ck_assert_ptr_eq(rs_ioq_dispatch(sim, &u), io[i]);
+	ck_assert_uint_eq(u.busy, 6);
+	ck_assert_ptr_eq(rs_ioq_policy_find("fifo"), &rs_ioq_fifo);
+	ck_assert_ptr_null(rs_ioq_policy_find("no-such-policy"));
+	for (int i = 0; i < 6; i++) {
+		rs_io_complete(sim, io[i], 0);
+		rs_io_free(sim, io[i]);
+	}
+	rs_sim_free(sim);
+}
+END_TEST
+
+START_TEST(ioq_depth_average)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_ioq q;
+	rs_ioq_init(&q, 1, NULL, NULL, 0);
+	struct rs_io *a = rs_io_new(sim, RS_READ, 0, 1, io_keep, NULL);
+	struct rs_io *b = rs_io_new(sim, RS_READ, 1, 1, io_keep, NULL);
+	rs_ioq_push(sim, &q, a);
+	rs_ioq_push(sim, &q, b);          /* depth 2 on [0, 100) */
+	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), a);
+	rs_sim_run(sim, 100);
+	rs_ioq_release(sim, &q);          /* depth 1 on [100, 300) */
+	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), b);
+	rs_sim_run(sim, 300);
+	rs_ioq_release(sim, &q);          /* depth 0 on [300, 400) */
+	tu_assert_rel(rs_tavg_mean(&q.depth, 400), (2.0 * 100 + 1.0 * 200) / 400, 1e-12);
+	rs_io_complete(sim, a, 0);
+	rs_io_complete(sim, b, 0);
+	rs_io_free(sim, a);
+	rs_io_free(sim, b);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* ---- the ideal device, built from YAML -------------------------------- */
+
+struct built {
+	struct rs_node *root;
+	struct rs_model_path mp;
+	struct rs_diag d;
+	struct rs_dev *dev;
+};
+
+/* Build `text` (a device section) into b->dev, or NULL with b->d set. */
+static void build_dev(struct rs_sim *sim, struct built *b, const char *text)
+{
+	rs_diag_init(&b->d);
+	rs_model_path_init(&b->mp);
+	b->dev = NULL;
+	b->root = rs_yaml_load_string("dev.yaml", text, strlen(text), &b->d);
+	ck_assert_ptr_nonnull(b->root);
+	struct rs_build bl = { sim, &b->mp, &b->d };
+	b->dev = rs_dev_build(&bl, b->root, "device", "dut");
+}
+
+static void built_free(struct built *b)
+{
+	rs_dev_destroy(b->dev);
+	rs_model_path_free(&b->mp);
+	rs_node_free(b->root);
+}
+
+struct done_log {
+	int n;
+	int status[8];
+	rs_time_t when[8];
+};
+
+static void io_logged(struct rs_sim *sim, struct rs_io *io)
+{
+	struct done_log *dl = io->done_ctx;
+	dl->status[dl->n] = io->status;
+	dl->when[dl->n] = rs_now(sim);
+	dl->n++;
+	rs_io_free(sim, io);
+}
+
+START_TEST(ideal_from_yaml)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct built b;
+	build_dev(sim, &b, "type: ideal\nmean: 2ms\nbandwidth: 100MB/s\ncapacity: 1MiB\n"
+			   "servers: 2\n");
+	if (!b.dev)
+		rs_diag_print(&b.d, stderr);
+	ck_assert_ptr_nonnull(b.dev);
+	ck_assert_str_eq(b.dev->type->name, "ideal");
+	ck_assert_str_eq(b.dev->name, "dut");
+	ck_assert_uint_eq(b.dev->capacity_blk, 2048);
+	struct done_log dl = { 0 };
+	/* 64 KiB at 100 MB/s adds 655360 ns to the 2 ms. */
+	struct rs_io *r1 = rs_io_new(sim, RS_READ, 0, 128, io_logged, &dl);
+	struct rs_io *r2 = rs_io_new(sim, RS_WRITE, 128, 8, io_logged, &dl);
+	struct rs_io *r3 = rs_io_new(sim, RS_READ, 2047, 2, io_logged, &dl);   /* past the end */
+	rs_dev_submit(sim, b.dev, r1);
+	rs_dev_submit(sim, b.dev, r2);
+	rs_dev_submit(sim, b.dev, r3);
+	ck_assert_ptr_eq(r1->dev, b.dev);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(dl.n, 3);
+	ck_assert_int_eq(dl.when[0], 2000000 + 40960);      /* 8 blocks */
+	ck_assert_int_eq(dl.status[0], 0);
+	ck_assert_int_eq(dl.when[1], 2000000 + 655360);
+	ck_assert_int_eq(dl.status[1], 0);
+	/* The failed request waited for a server like any other and failed
+	 * from the event loop. */
+	ck_assert_int_eq(dl.status[2], -RS_ERR_ERANGE);
+	ck_assert_int_eq(dl.when[2], 2000000 + 40960 + 2000000 + 1024 * 10);
+	ck_assert_uint_eq(b.dev->submitted, 3);
+	ck_assert_uint_eq(b.dev->completed, 3);
+	struct rs_dev_report rep;
+	rs_dev_report(b.dev, rs_now(sim), &rep);
+	ck_assert_double_gt(rep.utilisation, 0.0);
+	ck_assert_double_le(rep.utilisation, 1.0);
+	tu_check_conservation(sim);
+	built_free(&b);
+	rs_sim_free(sim);
+}
+END_TEST
+
+START_TEST(ideal_bad_yaml)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct built b;
+	build_dev(sim, &b, "type: idael\n");
+	ck_assert_ptr_null(b.dev);
+	ck_assert(b.d.failed);
+	ck_assert_ptr_nonnull(strstr(b.d.msg, "did you mean 'ideal'"));
+	ck_assert_int_eq(b.d.line, 1);
+	built_free(&b);
+	build_dev(sim, &b, "type: ideal\nservice: gamma\n");
+	ck_assert_ptr_null(b.dev);
+	ck_assert_int_eq(b.d.line, 2);
+	built_free(&b);
+	build_dev(sim, &b, "type: ideal\nservers: 0\n");
+	ck_assert_ptr_null(b.dev);
+	ck_assert_int_eq(b.d.line, 2);
+	built_free(&b);
+	build_dev(sim, &b, "type: ideal\nmaen: 1ms\n");
+	ck_assert_ptr_null(b.dev);
+	ck_assert_ptr_nonnull(strstr(b.d.msg, "mean"));
+	built_free(&b);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* ---- queueing theory on the ideal device ------------------------------ */
+
+/* Open loop: Poisson arrivals at `rate`/s, service mean 1 ms. */
+static void open_loop(struct tu_run *r, const char *service, double rho, uint64_t count,
+		      uint64_t seed)
+{
+	tu_run(r,
+	       "seed: %llu\n"
+	       "device: {type: ideal, service: %s, mean: 1ms}\n"
+	       "workload:\n"
+	       "  iometer: {spec: default, rate: %.17g, ramp: 5s, run: 1000000s, count: %llu}\n",
+	       (unsigned long long)seed, service, rho * 1000.0, (unsigned long long)count);
+	ck_assert_uint_eq(r->s.ops, count);
+	ck_assert_uint_eq(r->s.errors, 0);
+}
+
+/* The seed of the open-loop runs.  RS_TEST_SEED overrides it, to try the
+ * bounds with other seeds by hand; RS_TEST_VERBOSE=1 prints each
+ * estimate's error.  The bounds hold for seeds 1 (the default) to 6. */
+static uint64_t qseed(void)
+{
+	const char *s = getenv("RS_TEST_SEED");
+	return s ? strtoull(s, NULL, 10) : 1;
+}
+
+static void say(const char *what, double rho, double got, double want)
+{
+	if (getenv("RS_TEST_VERBOSE"))
+		fprintf(stderr, "%s rho %.2f seed %llu: %.6g vs %.6g (%+.3f%%)\n", what, rho,
+			(unsigned long long)qseed(), got, want, 100.0 * (got - want) / want);
+}
+
+/* M/M/1: mean response 1/(mu - lambda).  The sample mean of an M/M/1
+ * queue converges slowly as rho -> 1: its asymptotic variance is
+ * rho(2 + 5rho - 4rho^2 + rho^3) / (mu^2 (1 - rho)^4) per request (Daley),
+ * a relative standard error of 0.27% at rho 0.5, 0.89% at 0.8 and 1.9% at
+ * 0.9 over 10^6 requests.  A 2% bound must hold with a margin of several
+ * standard errors, so 0.8 uses 4*10^6 requests (0.44%) and 0.9 uses
+ * 1.6*10^7 (0.47%). */
+static void mm1(double rho, uint64_t count)
+{
+	struct tu_run r;
+	open_loop(&r, "exponential", rho, count, qseed());
+	double want_ms = 1.0 / (1.0 - rho);          /* 1/(mu - lambda), mu = 1/ms */
+	say("M/M/1 response", rho, r.s.lat_mean_ms, want_ms);
+	tu_assert_rel(r.s.lat_mean_ms, want_ms, 0.02);
+	/* Throughput is the arrival rate and utilisation is rho. */
+	tu_assert_rel(r.s.iops, rho * 1000.0, 0.02);
+	tu_assert_rel(r.dev.utilisation, rho, 0.02);
+}
+
+START_TEST(mm1_rho_050) { mm1(0.5, 1000000); }
+END_TEST
+START_TEST(mm1_rho_080) { mm1(0.8, 4000000); }
+END_TEST
+START_TEST(mm1_rho_090) { mm1(0.9, 16000000); }
+END_TEST
+
+/* M/D/1: mean wait rho / (2 mu (1 - rho)) (Pollaczek-Khinchine); the
+ * service is exactly 1 ms, so the wait is the response less 1 ms. */
+static void md1(double rho, uint64_t count)
+{
+	struct tu_run r;
+	open_loop(&r, "fixed", rho, count, qseed());
+	double want_wait_ms = rho / (2.0 * (1.0 - rho));
+	say("M/D/1 wait", rho, r.s.lat_mean_ms - 1.0, want_wait_ms);
+	tu_assert_rel(r.s.lat_mean_ms - 1.0, want_wait_ms, 0.02);
+	ck_assert_double_ge(r.s.lat_p50_ms, 1.0 * (1 - 1e-3));
+}
+
+START_TEST(md1_rho_050) { md1(0.5, 1000000); }
+END_TEST
+START_TEST(md1_rho_080) { md1(0.8, 4000000); }
+END_TEST
+
+/* Closed loop with fixed service: no randomness at all, so throughput and
+ * Little's law hold to rounding.  The ramp and the run are whole multiples
+ * of the service time, so the window holds whole service periods. */
+static void closed(uint64_t n, uint64_t k, rs_time_t service_us)
+{
+	struct tu_run r;
+	tu_run(&r,
+	       "device: {type: ideal, service: fixed, mean: %lldus, servers: %llu}\n"
+	       "workload:\n"
+	       "  iometer: {spec: default, outstanding: %llu, ramp: %lldus, run: %lldus}\n",
+	       (long long)service_us, (unsigned long long)k, (unsigned long long)n,
+	       (long long)(200 * service_us), (long long)(20000 * service_us));
+	double s = (double)service_us * 1e-6;
+	double busy = (double)(n < k ? n : k);
+	tu_assert_rel(r.s.iops, busy / s, 1e-9);
+	/* Little: N = X R. */
+	tu_assert_rel(r.s.lat_mean_ms * 1e-3, (double)n / (busy / s), 1e-9);
+	tu_assert_rel(r.dev.utilisation, busy / (double)k, 1e-9);
+	tu_assert_rel(r.dev.queue_depth, (double)n, 1e-9);
+	ck_assert_uint_eq(r.s.ops, (uint64_t)(20000 * busy));
+}
+
+START_TEST(closed_one_server)
+{
+	closed(1, 1, 100);
+	closed(4, 1, 100);
+	closed(16, 1, 250);
+	closed(64, 1, 100);
+}
+END_TEST
+
+START_TEST(closed_k_servers)
+{
+	closed(4, 4, 100);            /* N = k */
+	closed(8, 4, 100);            /* N > k */
+	closed(12, 4, 100);
+	closed(1, 4, 100);            /* N < k: N/S */
+	closed(3, 4, 100);
+	closed(16, 16, 50);
+	closed(7, 16, 50);
+}
+END_TEST
+
+/* The k-server open loop (M/M/k): Erlang C, at a utilisation with little
+ * noise; catches a device that serves k at a time but queues wrongly. */
+START_TEST(mmk_erlang_c)
+{
+	const unsigned k = 4;
+	const double rho = 0.6, a = k * rho;      /* offered load, erlangs */
+	double sum = 0, term = 1;
+	for (unsigned i = 0; i < k; i++) {
+		sum += term;
+		term *= a / (i + 1);
+	}
+	/* term = a^k / k! */
+	double last = term / (1 - rho);
+	double pwait = last / (sum + last);
+	double want_ms = 1.0 + pwait / (k * (1 - rho));   /* mu = 1/ms */
+	struct tu_run r;
+	tu_run(&r,
+	       "seed: %llu\n"
+	       "device: {type: ideal, service: exponential, mean: 1ms, servers: %u}\n"
+	       "workload:\n"
+	       "  iometer: {spec: default, rate: %.17g, ramp: 5s, run: 1000000s, count: 2000000}\n",
+	       (unsigned long long)qseed(), k, a * 1000.0);
+	say("M/M/4 response", rho, r.s.lat_mean_ms, want_ms);
+	tu_assert_rel(r.s.lat_mean_ms, want_ms, 0.01);
+	tu_assert_rel(r.dev.utilisation, rho, 0.01);
+}
+END_TEST
+
+static Suite *dev_suite(void)
+{
+	Suite *s = suite_create("dev");
+	TCase *tc = tcase_create("link");
+	tcase_add_test(tc, link_single_transfer);
+	tcase_add_test(tc, link_small_transfers_pay_overhead);
+	tcase_add_test(tc, link_half_duplex_shares);
+	tcase_add_test(tc, link_full_duplex_overlaps);
+	tcase_add_test(tc, link_four_users_capped);
+	tcase_add_test(tc, link_down_and_up);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("server");
+	tcase_add_test(tc, server_k_fifo);
+	tcase_add_test(tc, server_saturation);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ioq");
+	tcase_add_test(tc, ioq_tags_fifo);
+	tcase_add_test(tc, ioq_depth_average);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ideal");
+	tcase_add_test(tc, ideal_from_yaml);
+	tcase_add_test(tc, ideal_bad_yaml);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("queueing");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, mm1_rho_050);
+	tcase_add_test(tc, mm1_rho_080);
+	tcase_add_test(tc, mm1_rho_090);
+	tcase_add_test(tc, md1_rho_050);
+	tcase_add_test(tc, md1_rho_080);
+	tcase_add_test(tc, closed_one_server);
+	tcase_add_test(tc, closed_k_servers);
+	tcase_add_test(tc, mmk_erlang_c);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(dev_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,283 @@
+/* Unit tests for src/io: fan-out/fan-in (the parent completes once, after
+ * its last child, with the first error), the exactly-once accounting, the
+ * double-completion assertion and the name tables. */
+#include <check.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io.h"
+#include "kernel/sim.h"
+#include "testutil.h"
+
+/* Records completions of top-level requests. */
+struct seen {
+	int calls;
+	int status;
+	rs_time_t when;
+	uint32_t pending_at_done;
+};
+
+static void top_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct seen *s = io->done_ctx;
+	s->calls++;
+	s->status = io->status;
+	s->when = rs_now(sim);
+	s->pending_at_done = io->pending;
+	ck_assert_int_eq(io->state, RS_IO_DONE);
+	ck_assert_int_eq(io->t_done, rs_now(sim));
+	rs_io_free(sim, io);
+}
+
+/* A child completes at time `t` with status `arg`. */
+struct child_plan {
+	struct rs_io *io;
+	int status;
+};
+
+static void ev_complete(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct child_plan *p = obj;
+	rs_io_complete(sim, p->io, p->status);
+}
+
+START_TEST(fanout_fanin)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct seen s = { 0 };
+	rs_sim_run(sim, 5);   /* t_submit must be "now" at creation */
+	struct rs_io *parent = rs_io_new(sim, RS_WRITE, 1000, 64, top_done, &s);
+	ck_assert_int_eq(parent->t_submit, 5);
+	ck_assert_int_eq(parent->state, RS_IO_LIVE);
+	struct child_plan kids[4];
+	const rs_time_t at[4] = { 30, 10, 50, 20 };   /* the last one is the third */
+	for (int i = 0; i < 4; i++) {
+		kids[i].io = rs_io_child(sim, parent, RS_WRITE, 1000 + 16 * (uint64_t)i, 16, NULL,
+					 NULL);
+		kids[i].status = 0;
+		ck_assert_ptr_eq(kids[i].io->parent, parent);
+		rs_sched_at(sim, at[i], ev_complete, &kids[i], NULL);
+	}
+	ck_assert_uint_eq(parent->pending, 4);
+	ck_assert_uint_eq(rs_io_counters(sim)->created, 5);
+	/* Children do not count as top-level bytes. */
+	ck_assert_uint_eq(rs_io_counters(sim)->bytes_created, 64 * RS_BLOCK_BYTES);
+	rs_sim_run(sim, 49);
+	ck_assert_int_eq(s.calls, 0);
+	ck_assert_uint_eq(parent->pending, 1);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.when, 50);
+	ck_assert_int_eq(s.status, 0);
+	ck_assert_uint_eq(s.pending_at_done, 0);
+	tu_check_conservation(sim);
+	ck_assert_uint_eq(rs_io_counters(sim)->created, 5);
+	ck_assert_uint_eq(rs_io_counters(sim)->bytes_completed, 64 * RS_BLOCK_BYTES);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* The first error in completion order wins; later errors and successes
+ * do not overwrite it. */
+START_TEST(fanin_first_error)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct seen s = { 0 };
+	struct rs_io *parent = rs_io_new(sim, RS_READ, 0, 24, top_done, &s);
+	struct child_plan kids[3];
+	const rs_time_t at[3] = { 10, 20, 30 };
+	const int st[3] = { 0, -RS_ERR_ETIMEDOUT, -RS_ERR_EIO };
+	for (int i = 0; i < 3; i++) {
+		kids[i].io = rs_io_child(sim, parent, RS_READ, 8 * (uint64_t)i, 8, NULL, NULL);
+		kids[i].status = st[i];
+		rs_sched_at(sim, at[i], ev_complete, &kids[i], NULL);
+	}
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.status, -RS_ERR_ETIMEDOUT);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Two levels (an array over controllers over disks): the grandparent
+ * completes once, after the last grandchild. */
+START_TEST(fanout_nested)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct seen s = { 0 };
+	struct rs_io *top = rs_io_new(sim, RS_READ, 0, 32, top_done, &s);
+	struct child_plan leaves[6];
+	int k = 0;
+	for (int i = 0; i < 2; i++) {
+		struct rs_io *mid = rs_io_child(sim, top, RS_READ, 16 * (uint64_t)i, 16, NULL, NULL);
+		for (int j = 0; j < 3; j++, k++) {
+			leaves[k].io = rs_io_child(sim, mid, RS_READ, mid->lba, 16, NULL, NULL);
+			leaves[k].status = k == 4 ? -RS_ERR_ENOPATH : 0;
+			rs_sched_at(sim, 100 - 10 * k, ev_complete, &leaves[k], NULL);
+		}
+	}
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.when, 100);
+	ck_assert_int_eq(s.status, -RS_ERR_ENOPATH);
+	ck_assert_uint_eq(rs_io_counters(sim)->created, 9);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Layers with their own child callback do the fan-in by hand. */
+static int own_calls;
+static void own_child_done(struct rs_sim *sim, struct rs_io *child)
+{
+	own_calls++;
+	ck_assert_ptr_eq(child->done_ctx, &own_calls);
+	rs_io_child_finished(sim, child);
+}
+
+START_TEST(fanin_by_hand)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct seen s = { 0 };
+	own_calls = 0;
+	struct rs_io *parent = rs_io_new(sim, RS_FLUSH, 0, 0, top_done, &s);
+	struct rs_io *a = rs_io_child(sim, parent, RS_FLUSH, 0, 0, own_child_done, &own_calls);
+	struct rs_io *b = rs_io_child(sim, parent, RS_FLUSH, 0, 0, own_child_done, &own_calls);
+	rs_io_complete(sim, a, -RS_ERR_EABORTED);
+	ck_assert_int_eq(s.calls, 0);
+	rs_io_complete(sim, b, 0);
+	ck_assert_int_eq(own_calls, 2);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.status, -RS_ERR_EABORTED);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+static void free_on_done(struct rs_sim *sim, struct rs_io *io) { rs_io_free(sim, io); }
+
+START_TEST(counters_and_bytes)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	uint64_t bytes = 0;
+	for (uint32_t i = 1; i <= 1000; i++) {
+		struct rs_io *io = rs_io_new(sim, i % 2 ? RS_READ : RS_WRITE, i, i, free_on_done,
+					     NULL);
+		bytes += (uint64_t)i * RS_BLOCK_BYTES;
+		ck_assert_uint_eq(rs_io_bytes(io), (uint64_t)i * 512);
+		ck_assert_uint_eq(rs_io_counters(sim)->created - rs_io_counters(sim)->completed, 1);
+		rs_io_complete(sim, io, 0);
+	}
+	const struct rs_io_counters *c = rs_io_counters(sim);
+	ck_assert_uint_eq(c->created, 1000);
+	ck_assert_uint_eq(c->completed, 1000);
+	ck_assert_uint_eq(c->freed, 1000);
+	ck_assert_uint_eq(c->bytes_created, bytes);
+	ck_assert_uint_eq(c->bytes_completed, bytes);
+	tu_check_conservation(sim);
+	/* One at a time in flight: the pool never needed a second chunk. */
+	ck_assert_uint_le(sim->ios.capacity, 256);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* A request owner that does not free on completion: the counters show the
+ * leak until it does. */
+static void keep(struct rs_sim *sim, struct rs_io *io) {}
+
+START_TEST(counters_show_leak)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 8, keep, NULL);
+	rs_io_complete(sim, io, 0);
+	const struct rs_io_counters *c = rs_io_counters(sim);
+	ck_assert_uint_eq(c->completed, 1);
+	ck_assert_uint_eq(c->freed, 0);
+	ck_assert_uint_eq(sim->ios.live, 1);
+	rs_io_free(sim, io);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+START_TEST(complete_twice_aborts)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 8, keep, NULL);
+	rs_io_complete(sim, io, 0);
+	rs_io_complete(sim, io, 0);   /* must abort */
+}
+END_TEST
+
+START_TEST(complete_parent_early_aborts)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_io *parent = rs_io_new(sim, RS_READ, 0, 8, keep, NULL);
+	rs_io_child(sim, parent, RS_READ, 0, 8, NULL, NULL);
+	rs_io_complete(sim, parent, 0);   /* a child is still out: must abort */
+}
+END_TEST
+
+START_TEST(free_live_aborts)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 8, keep, NULL);
+	rs_io_free(sim, io);              /* not completed: must abort */
+}
+END_TEST
+
+START_TEST(names)
+{
+	ck_assert_str_eq(rs_op_name(RS_READ), "read");
+	ck_assert_str_eq(rs_op_name(RS_WRITE), "write");
+	ck_assert_str_eq(rs_op_name(RS_FLUSH), "flush");
+	ck_assert_str_eq(rs_strerror(0), "success");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_EIO), "I/O error");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_ETIMEDOUT), "timed out");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_ENOPATH), "no path to device");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_ELINKDOWN), "link down");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_ERANGE), "address beyond device capacity");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_EABORTED), "aborted");
+	/* Out of range either way: a fixed text, never a crash. */
+	ck_assert_str_eq(rs_strerror(1), "unknown status");
+	ck_assert_str_eq(rs_strerror(-RS_ERR_COUNT), "unknown status");
+	ck_assert_str_eq(rs_strerror(-1000), "unknown status");
+	/* Every code has its own text. */
+	for (int i = 0; i < RS_ERR_COUNT; i++)
+		for (int j = i + 1; j < RS_ERR_COUNT; j++)
+			ck_assert_str_ne(rs_strerror(-i), rs_strerror(-j));
+}
+END_TEST
+
+static Suite *io_suite(void)
+{
+	Suite *s = suite_create("io");
+	TCase *tc = tcase_create("fan");
+	tcase_add_test(tc, fanout_fanin);
+	tcase_add_test(tc, fanin_first_error);
+	tcase_add_test(tc, fanout_nested);
+	tcase_add_test(tc, fanin_by_hand);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("accounting");
+	tcase_add_test(tc, counters_and_bytes);
+	tcase_add_test(tc, counters_show_leak);
+	tcase_add_test_raise_signal(tc, complete_twice_aborts, SIGABRT);
+	tcase_add_test_raise_signal(tc, complete_parent_early_aborts, SIGABRT);
+	tcase_add_test_raise_signal(tc, free_live_aborts, SIGABRT);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("names");
+	tcase_add_test(tc, names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(io_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,648 @@
+/* Unit tests for the trace workload: both DiskSim formats parse (good
+ * files, and malformed lines reported at their exact line and column),
+ * open-loop replay against an ideal device gives exactly the queueing a
+ * hand calculation gives, closed-loop (validate) replay issues each request
+ * exactly its gap after the previous completion and logs the measured
+ * service time beside the simulated one, and every run conserves its
+ * requests.  The workload is built by hand (bind + init, as load.c does)
+ * so the test does not depend on the registry listing it. */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream, mkstemp */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/diag.h"
+#include "config/models.h"
+#include "config/node.h"
+#include "dev/build.h"
+#include "dev/dev.h"
+#include "load/load.h"
+#include "load/trace.h"
+#include "load/trace_parse.h"
+#include "testutil.h"
+
+/* Test data lives in the source tree; `make check` exports srcdir. */
+static const char *data_dir(void)
+{
+	static char dir[1024];
+	const char *s = getenv("srcdir");
+	snprintf(dir, sizeof(dir), "%s/tests/unit/data", s && *s ? s : ".");
+	return dir;
+}
+
+/* ---- parsing ---- */
+
+static struct rs_trace_opts opts(enum rs_trace_format f, int64_t device, uint64_t cap)
+{
+	return (struct rs_trace_opts){ .format = f, .device = device, .capacity_blk = cap };
+}
+
+START_TEST(parse_disksim_good)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/disksim_good.trace", data_dir());
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_DISKSIM, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_file(path, &o, &t, NULL, &d), 0);
+	ck_assert_uint_eq(t.n, 5);
+	ck_assert_uint_eq(t.lines, 7);
+	const struct rs_trace_req want[5] = {
+		{ 1000, 0, 0, 8, RS_READ, 0 },
+		{ 2000, 500000, 0, 16, RS_WRITE, 0 },
+		{ 5000, 3000000, 0, 8, RS_READ, 0 },
+		{ 64, 3000000, 0, 1, RS_READ, 0 },      /* flags 0x11: bit 0 set */
+		{ 7000, 10250000, 0, 8, RS_WRITE, 0 },  /* flags a (hex): bit 0 clear */
+	};
+	for (size_t i = 0; i < 5; i++) {
+		ck_assert_uint_eq(t.req[i].lba, want[i].lba);
+		ck_assert_int_eq(t.req[i].t_ns, want[i].t_ns);
+		ck_assert_uint_eq(t.req[i].nblk, want[i].nblk);
+		ck_assert_int_eq(t.req[i].op, want[i].op);
+	}
+	rs_trace_free(&t);
+
+	/* The device filter keeps only device 1's line. */
+	o.device = 1;
+	ck_assert_int_eq(rs_trace_parse_file(path, &o, &t, NULL, &d), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_uint_eq(t.req[0].lba, 5000);
+	rs_trace_free(&t);
+	ck_assert(!d.failed);
+}
+END_TEST
+
+START_TEST(parse_validate_good)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/validate_good.trace", data_dir());
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_VALIDATE, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_file(path, &o, &t, NULL, &d), 0);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert_int_eq(t.req[0].op, RS_READ);
+	ck_assert_int_eq(t.req[0].hit, 0);
+	ck_assert_uint_eq(t.req[0].lba, 1000);
+	ck_assert_uint_eq(t.req[0].nblk, 8);
+	ck_assert_int_eq(t.req[0].measured_ns, 1500500);
+	ck_assert_int_eq(t.req[0].t_ns, 0);
+	ck_assert_int_eq(t.req[1].op, RS_WRITE);
+	ck_assert_int_eq(t.req[1].hit, 1);
+	ck_assert_int_eq(t.req[1].measured_ns, 800000);
+	ck_assert_int_eq(t.req[1].t_ns, 2000000);
+	ck_assert_int_eq(t.req[2].op, RS_READ);
+	ck_assert_int_eq(t.req[2].measured_ns, 12345678);   /* exact, no binary rounding */
+	ck_assert_int_eq(t.req[2].t_ns, 500250);
+	rs_trace_free(&t);
+}
+END_TEST
+
+/* Decimal times convert exactly, round beyond a nanosecond and accept
+ * exponent forms. */
+START_TEST(parse_times)
+{
+	const char *text = "0.000001 0 0 1 1\n"
+			   "0.0000015 0 0 1 1\n"
+			   "1e1 0 0 1 1\n"
+			   "+12.5 0 0 1 1\n"
+			   ".5e2 0 0 1 1\n"
+			   "86400000 0 0 1 1\n";
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_DISKSIM, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_mem("t.trace", text, strlen(text), &o, &t, &d), 0);
+	ck_assert_uint_eq(t.n, 6);
+	ck_assert_int_eq(t.req[0].t_ns, 1);
+	ck_assert_int_eq(t.req[1].t_ns, 2);
+	ck_assert_int_eq(t.req[2].t_ns, 10000000);
+	ck_assert_int_eq(t.req[3].t_ns, 12500000);
+	ck_assert_int_eq(t.req[4].t_ns, 50000000);
+	ck_assert_int_eq(t.req[5].t_ns, 86400000 * RS_MS);
+	rs_trace_free(&t);
+	/* No final newline, CRLF line ends, an empty file. */
+	const char *crlf = "R x 1 1 2 3\r\nW y 2 2 4 5";
+	o.format = RS_TRACE_VALIDATE;
+	ck_assert_int_eq(rs_trace_parse_mem("t.trace", crlf, strlen(crlf), &o, &t, &d), 0);
+	ck_assert_uint_eq(t.n, 2);
+	ck_assert_int_eq(t.req[1].t_ns, 5000);
+	rs_trace_free(&t);
+	ck_assert_int_eq(rs_trace_parse_mem("t.trace", "", 0, &o, &t, &d), 0);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_ptr_null(t.req);
+	ck_assert(!d.failed);
+}
+END_TEST
+
+struct bad_case {
+	enum rs_trace_format format;
+	uint64_t capacity;
+	const char *text;
+	int line, col;
+	const char *msg;              /* a substring of the message */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ RS_TRACE_DISKSIM, 0, "0 0 1 8 1\n\n0.5 0 100\n", 3, 10, "missing field 'size'" },
+	{ RS_TRACE_DISKSIM, 0, "0 0 1 8 1 7\n", 1, 11, "unexpected extra field '7'" },
+	{ RS_TRACE_DISKSIM, 0, "# c\n  abc 0 1 8 1\n", 2, 3, "bad arrival time 'abc'" },
+	{ RS_TRACE_DISKSIM, 0, "-1.5 0 1 8 1\n", 1, 1, "arrival time '-1.5' must not be negative" },
+	{ RS_TRACE_DISKSIM, 0, "1 x 1 8 1\n", 1, 3, "bad device number 'x'" },
+	{ RS_TRACE_DISKSIM, 0, "1 0 1.5 8 1\n", 1, 5, "bad block number '1.5'" },
+	{ RS_TRACE_DISKSIM, 0, "1 0 1 0 1\n", 1, 7, "size must be at least 1 block" },
+	{ RS_TRACE_DISKSIM, 0, "1 0 1 8 g\n", 1, 9, "bad flags 'g'" },
+	{ RS_TRACE_DISKSIM, 0, "1 0 1 8 1\n2 0 1 8 1\n\t1.5 0 1 8 1\n", 3, 2,
+	  "earlier than the previous request's (2.000000 ms)" },
+	{ RS_TRACE_DISKSIM, 0, "1 0 1 99999999999 1\n", 1, 7, "too large" },
+	{ RS_TRACE_DISKSIM, 0, "1 0 18446744073709551616 8 1\n", 1, 5, "bad block number" },
+	{ RS_TRACE_DISKSIM, 0, "99999999999999999 0 1 8 1\n", 1, 1, "too large" },
+	{ RS_TRACE_DISKSIM, 1000, "1 0 992 8 1\n1 0 993 8 1\n", 2, 5,
+	  "request at block 993 of 8 blocks ends beyond the device (1000 blocks)" },
+	{ RS_TRACE_VALIDATE, 0, "R miss 1 8 100 0\nX miss 1 8 100 0\n", 2, 1,
+	  "expected R or W, got 'X'" },
+	{ RS_TRACE_VALIDATE, 0, "R miss 1 8 100\n", 1, 15, "missing field 'gap_us'" },
+	{ RS_TRACE_VALIDATE, 0, "R miss 1 8 1o0 0\n", 1, 12, "bad service time '1o0'" },
+	{ RS_TRACE_VALIDATE, 0, "R miss 1 8 100 -2\n", 1, 16, "gap '-2' must not be negative" },
+	{ RS_TRACE_VALIDATE, 0, "R miss 1 8 100 0 # ok\nW  hit  7  8  1  2  3\n", 2, 21,
+	  "unexpected extra field '3'" },
+	{ RS_TRACE_VALIDATE, 50, "W hit 49 2 1 1\n", 1, 7, "ends beyond the device" },
+};
+
+START_TEST(parse_bad)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(c->format, -1, c->capacity);
+	ck_assert_int_eq(rs_trace_parse_mem("bad.trace", c->text, strlen(c->text), &o, &t, &d), -1);
+	ck_assert(d.failed);
+	ck_assert_str_eq(d.file, "bad.trace");
+	ck_assert_msg(d.line == c->line && d.col == c->col && strstr(d.msg, c->msg),
+		      "case %d: got %d:%d '%s', want %d:%d '...%s...'", _i, d.line, d.col, d.msg,
+		      c->line, c->col, c->msg);
+	ck_assert_ptr_null(t.req);
+}
+END_TEST
+
+/* ---- building and running ---- */
+
+struct run {
+	struct rs_node *root;
+	struct rs_model_path mp;
+	struct rs_sim *sim;
+	struct rs_dev *dev;
+	struct rs_load *load;
+	struct rs_diag d;
+	char *log;
+	size_t log_len;
+	FILE *logf;
+};
+
+/* What load.c's rs_load_build does, with the type given directly. */
+static struct rs_load *build_trace(struct rs_sim *sim, const struct rs_node *workload,
+				   struct rs_dev *dev, struct rs_diag *d)
+{
+	const struct rs_node *key = workload->keys[0];
+	const struct rs_node *body = workload->items[0];
+	ck_assert_str_eq(key->str, "trace");
+	struct rs_load *load = calloc(1, sizeof(*load));
+	ck_assert_ptr_nonnull(load);
+	load->type = &rs_load_trace;
+	load->target = dev;
+	load->params = calloc(1, rs_load_trace.params_size);
+	ck_assert_ptr_nonnull(load->params);
+	if (rs_schema_bind(rs_load_trace.opts, body, load->params, key, "workload.trace", NULL,
+			   d) != 0 ||
+	    rs_load_trace.init(sim, load, load->params, body, d) != 0) {
+		rs_load_destroy(load);
+		return NULL;
+	}
+	return load;
+}
+
+/* Build the scenario text (named `name`, which sets the directory trace
+ * files are relative to).  Returns 0, or -1 with r->d set. */
+static int run_build(struct run *r, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int run_build(struct run *r, const char *name, const char *fmt, ...)
+{
+	char text[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ck_assert_int_lt(n, (int)sizeof(text));
+	memset(r, 0, sizeof(*r));
+	rs_diag_init(&r->d);
+	r->root = rs_yaml_load_string(name, text, (size_t)n, &r->d);
+	if (!r->root)
+		rs_diag_print(&r->d, stderr);
+	ck_assert_ptr_nonnull(r->root);
+	rs_model_path_init(&r->mp);
+	r->sim = rs_sim_new(1);
+	struct rs_build b = { r->sim, &r->mp, &r->d };
+	r->dev = rs_dev_build(&b, rs_node_get(r->root, "device"), "device", "device");
+	if (!r->dev)
+		rs_diag_print(&r->d, stderr);
+	ck_assert_ptr_nonnull(r->dev);
+	r->load = build_trace(r->sim, rs_node_get(r->root, "workload"), r->dev, &r->d);
+	if (!r->load)
+		return -1;
+	r->logf = open_memstream(&r->log, &r->log_len);
+	ck_assert_ptr_nonnull(r->logf);
+	r->load->request_log = r->logf;
+	return 0;
+}
+
+static void run_go(struct run *r)
+{
+	rs_load_run(r->sim, r->load);
+	tu_check_conservation(r->sim);
+	ck_assert_uint_eq(r->load->in_flight, 0);
+	ck_assert_uint_eq(r->dev->submitted, r->dev->completed);
+	fflush(r->logf);
+}
+
+static void run_free(struct run *r)
+{
+	if (r->logf)
+		fclose(r->logf);
+	free(r->log);
+	rs_load_destroy(r->load);
+	if (r->dev)
+		rs_dev_destroy(r->dev);
+	rs_sim_free(r->sim);
+	rs_model_path_free(&r->mp);
+	rs_node_free(r->root);
+}
+
+/* One parsed line of the request log, times in integer nanoseconds. */
+struct logline {
+	rs_time_t issue, resp, measured;
+	char op[8];
+	unsigned long long lba;
+	unsigned nblk;
+	int status;
+	int ncols;
+};
+
+static size_t read_log(const struct run *r, struct logline *out, size_t max)
+{
+	size_t n = 0;
+	const char *p = r->log;
+	while (p && *p && n < max) {
+		double issue, resp, meas = 0;
+		struct logline *l = &out[n];
+		l->ncols = sscanf(p, "%lf,%7[a-z],%llu,%u,%lf,%d,%lf", &issue, l->op, &l->lba,
+				  &l->nblk, &resp, &l->status, &meas);
+		ck_assert_int_ge(l->ncols, 6);
+		l->issue = llround(issue * 1e9);
+		l->resp = llround(resp * 1e9);
+		l->measured = llround(meas * 1e9);
+		n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+static char scenario_name[1200];
+
+static const char *scenario(void)
+{
+	snprintf(scenario_name, sizeof(scenario_name), "%s/scenario.yaml", data_dir());
+	return scenario_name;
+}
+
+#define IDEAL "device: { type: ideal, service: fixed, mean: 1ms, capacity: 1GiB }\n"
+
+/* FIFO, one server, 1 ms each: arrivals 0, 0.5, 3, 3, 10.25 ms give
+ * responses 1, 1.5, 1, 2, 1 ms; the window closes at the last completion. */
+START_TEST(open_loop_exact)
+{
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace }\n"),
+			 0);
+	run_go(&r);
+	struct logline l[16];
+	ck_assert_uint_eq(read_log(&r, l, 16), 5);
+	const rs_time_t issue[5] = { 0, 500000, 3000000, 3000000, 10250000 };
+	const rs_time_t resp[5] = { 1000000, 1500000, 1000000, 2000000, 1000000 };
+	const unsigned long long lba[5] = { 1000, 2000, 5000, 64, 7000 };
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(l[i].issue, issue[i]);
+		ck_assert_int_eq(l[i].resp, resp[i]);
+		ck_assert_uint_eq(l[i].lba, lba[i]);
+		ck_assert_int_eq(l[i].status, 0);
+		ck_assert_int_eq(l[i].ncols, 6);     /* open loop: no measured column */
+	}
+	ck_assert_str_eq(l[1].op, "write");
+	ck_assert_str_eq(l[3].op, "read");
+	ck_assert(r.load->stopped);
+	ck_assert_int_eq(r.load->t_measure_end, 11250000);
+	ck_assert_int_eq(rs_now(r.sim), 11250000);
+	ck_assert_uint_eq(r.load->summary.ops, 5);
+	run_free(&r);
+}
+END_TEST
+
+/* Device filter and time scaling: device 0's arrivals 0, 0.5, 3, 10.25 ms
+ * doubled never queue. */
+START_TEST(open_loop_filter_scale)
+{
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, device: 0, scale: 2 }\n"),
+			 0);
+	run_go(&r);
+	struct logline l[16];
+	ck_assert_uint_eq(read_log(&r, l, 16), 4);
+	const rs_time_t issue[4] = { 0, 1000000, 6000000, 20500000 };
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(l[i].issue, issue[i]);
+		ck_assert_int_eq(l[i].resp, 1000000);
+	}
+	ck_assert_int_eq(rs_now(r.sim), 21500000);
+	run_free(&r);
+}
+END_TEST
+
+/* repeat: the second pass starts one trace length plus the mean gap later
+ * (10.25 + 10.25/4 ms) and queues exactly like the first. */
+START_TEST(open_loop_repeat)
+{
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, repeat: 2 }\n"),
+			 0);
+	run_go(&r);
+	struct logline l[16];
+	ck_assert_uint_eq(read_log(&r, l, 16), 10);
+	const rs_time_t issue[5] = { 0, 500000, 3000000, 3000000, 10250000 };
+	const rs_time_t resp[5] = { 1000000, 1500000, 1000000, 2000000, 1000000 };
+	const rs_time_t span = 12812500;
+	for (int i = 0; i < 10; i++) {
+		ck_assert_int_eq(l[i].issue, issue[i % 5] + (i / 5) * span);
+		ck_assert_int_eq(l[i].resp, resp[i % 5]);
+	}
+	ck_assert_int_eq(rs_now(r.sim), span + 11250000);
+	run_free(&r);
+}
+END_TEST
+
+/* A `run` shorter than the trace closes the window on time; later
+ * arrivals are never issued nor left scheduled. */
+START_TEST(open_loop_run_window)
+{
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, run: 3500us }\n"),
+			 0);
+	run_go(&r);
+	struct logline l[16];
+	ck_assert_uint_eq(read_log(&r, l, 16), 2);   /* completed inside [0, 3.5 ms) */
+	ck_assert_uint_eq(r.sim->io_counters.created, 4);
+	ck_assert_int_eq(r.load->t_measure_end, 3500000);
+	ck_assert_int_eq(rs_now(r.sim), 5000000);     /* the in-flight pair drained */
+	run_free(&r);
+
+	/* count: 2 ends after the second completion. */
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, count: 2 }\n"),
+			 0);
+	run_go(&r);
+	ck_assert_uint_eq(r.load->summary.ops, 2);
+	ck_assert_int_eq(r.load->t_measure_end, 2000000);
+	ck_assert_uint_eq(r.sim->io_counters.created, 2);
+	ck_assert_int_eq(rs_now(r.sim), 2000000);
+	run_free(&r);
+
+	/* A ramp longer than the trace: nothing measured, still clean. */
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, ramp: 1s }\n"),
+			 0);
+	run_go(&r);
+	ck_assert_uint_eq(r.load->summary.ops, 0);
+	ck_assert(!r.load->measuring);
+	ck_assert_uint_eq(r.sim->io_counters.created, 5);
+	run_free(&r);
+}
+END_TEST
+
+/* Closed loop: each request is issued exactly its predecessor's gap after
+ * the predecessor completed, and the log carries the measured time. */
+START_TEST(closed_loop_validate)
+{
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: validate_good.trace, format: validate, "
+					"repeat: 2 }\n"),
+			 0);
+	run_go(&r);
+	struct logline l[16];
+	ck_assert_uint_eq(read_log(&r, l, 16), 6);
+	const rs_time_t gap[3] = { 0, 2000000, 500250 };
+	const rs_time_t measured[3] = { 1500500, 800000, 12345678 };
+	ck_assert_int_eq(l[0].issue, 0);
+	for (int i = 0; i < 6; i++) {
+		ck_assert_int_eq(l[i].ncols, 7);
+		ck_assert_int_eq(l[i].resp, 1000000);
+		ck_assert_int_eq(l[i].measured, measured[i % 3]);
+		if (i > 0)
+			ck_assert_int_eq(l[i].issue, l[i - 1].issue + l[i - 1].resp + gap[(i - 1) % 3]);
+	}
+	ck_assert_str_eq(l[1].op, "write");
+	ck_assert_int_eq(rs_now(r.sim), 10500250);
+	ck_assert_int_eq(r.load->t_measure_end, 10500250);
+	run_free(&r);
+
+	/* scale stretches the gaps (not the measured times). */
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: validate_good.trace, format: validate, "
+					"scale: 2 }\n"),
+			 0);
+	run_go(&r);
+	ck_assert_uint_eq(read_log(&r, l, 16), 3);
+	ck_assert_int_eq(l[1].issue, 1000000);
+	ck_assert_int_eq(l[2].issue, 6000000);
+	ck_assert_int_eq(l[2].measured, 12345678);
+	ck_assert_int_eq(rs_now(r.sim), 7000000);
+	run_free(&r);
+}
+END_TEST
+
+/* Diagnostics at init point at the YAML node or the trace line. */
+START_TEST(init_errors)
+{
+	struct run r;
+	char want[1400];
+
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: no-such.trace }\n"),
+			 -1);
+	ck_assert_int_eq(r.d.line, 3);
+	ck_assert_int_eq(r.d.col, 18);
+	snprintf(want, sizeof(want), "cannot read trace file '%s/no-such.trace'", data_dir());
+	ck_assert_msg(strstr(r.d.msg, want), "%s", r.d.msg);
+	run_free(&r);
+
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: validate_good.trace, format: validate, "
+					"device: 1 }\n"),
+			 -1);
+	ck_assert_int_eq(r.d.line, 3);
+	ck_assert_int_eq(r.d.col, 65);
+	ck_assert(strstr(r.d.msg, "'device' applies only to format disksim"));
+	run_free(&r);
+
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, device: 7 }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "holds no requests for device 7"));
+	run_free(&r);
+
+	/* The wrong format: a disksim file read as validate. */
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: disksim_good.trace, format: validate }\n"),
+			 -1);
+	snprintf(want, sizeof(want), "%s/disksim_good.trace", data_dir());
+	ck_assert_str_eq(r.d.file, want);
+	ck_assert_int_eq(r.d.line, 2);
+	ck_assert_int_eq(r.d.col, 26);
+	ck_assert(strstr(r.d.msg, "missing field 'gap_us' (a validate line is: R|W hit|miss"));
+	run_free(&r);
+
+	/* Beyond the target's capacity (4 KiB = 8 blocks). */
+	ck_assert_int_eq(run_build(&r, scenario(),
+				   "device: { type: ideal, capacity: 1MiB }\n"
+				   "workload:\n"
+				   "  trace: { file: disksim_good.trace }\n"),
+			 -1);
+	ck_assert_int_eq(r.d.line, 5);
+	ck_assert_int_eq(r.d.col, 15);
+	ck_assert(strstr(r.d.msg, "block 5000 of 8 blocks ends beyond the device (2048 blocks)"));
+	run_free(&r);
+
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { format: disksim }\n"),
+			 -1);
+	ck_assert(r.d.failed);
+	run_free(&r);
+
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: x, format: blktrace }\n"),
+			 -1);
+	ck_assert_int_eq(r.d.col, 29);
+	run_free(&r);
+}
+END_TEST
+
+/* An absolute path is used as is; a scenario named without a directory
+ * (e.g. a --set value) resolves against the working directory. */
+START_TEST(path_resolution)
+{
+	char path[1400], tmpl[] = "/tmp/check_trace_XXXXXX";
+	int fd = mkstemp(tmpl);
+	ck_assert_int_ge(fd, 0);
+	const char *text = "0 0 0 8 1\n";
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n  trace: { file: '%s' }\n",
+				   tmpl),
+			 0);
+	run_go(&r);
+	ck_assert_uint_eq(r.sim->io_counters.completed, 1);
+	run_free(&r);
+	snprintf(path, sizeof(path), "%s/disksim_good.trace", data_dir());
+	ck_assert_int_eq(run_build(&r, "--set", IDEAL "workload:\n  trace: { file: '%s' }\n", path),
+			 0);
+	run_go(&r);
+	ck_assert_uint_eq(r.sim->io_counters.completed, 5);
+	run_free(&r);
+	unlink(tmpl);
+}
+END_TEST
+
+/* A trace of two million lines loads quickly and replays with no leaks. */
+START_TEST(big_trace)
+{
+	char tmpl[] = "/tmp/check_trace_big_XXXXXX";
+	int fd = mkstemp(tmpl);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	const size_t n = 2000000;
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%zu.%03zu 0 %zu 8 %zu\n", i * 2, i % 1000, (i * 7919) % 1000000, i & 1);
+	fclose(f);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_DISKSIM, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_file(tmpl, &o, &t, NULL, &d), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	fprintf(stderr, "check_trace: parsed %zu lines in %.3f s\n", n, secs);
+	ck_assert_uint_eq(t.n, n);
+	ck_assert_int_eq(t.req[n - 1].t_ns, (rs_time_t)(n - 1) * 2 * RS_MS + 999000);
+	rs_trace_free(&t);
+
+	struct run r;
+	ck_assert_int_eq(run_build(&r, scenario(),
+				   "device: { type: ideal, mean: 100us }\n"
+				   "workload:\n  trace: { file: '%s' }\n", tmpl),
+			 0);
+	run_go(&r);
+	ck_assert_uint_eq(r.load->summary.ops, n);
+	run_free(&r);
+	unlink(tmpl);
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("parse");
+	tcase_add_test(tc, parse_disksim_good);
+	tcase_add_test(tc, parse_validate_good);
+	tcase_add_test(tc, parse_times);
+	tcase_add_loop_test(tc, parse_bad, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("replay");
+	tcase_add_test(tc, open_loop_exact);
+	tcase_add_test(tc, open_loop_filter_scale);
+	tcase_add_test(tc, open_loop_repeat);
+	tcase_add_test(tc, open_loop_run_window);
+	tcase_add_test(tc, closed_loop_validate);
+	tcase_add_test(tc, init_errors);
+	tcase_add_test(tc, path_resolution);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("big");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, big_trace);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trace_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
