@@ -6,3 +6,4 @@ EXTRA_DIST += tests/errors
 # End-to-end checks of the command line (determinism, --jobs, outputs).
 TESTS += tests/cli/run.sh
 EXTRA_DIST += tests/cli
+EXTRA_DIST += tests/unit/testutil.h
