@@ -7,3 +7,9 @@ EXTRA_DIST += tests/errors
 TESTS += tests/cli/run.sh
 EXTRA_DIST += tests/cli
 EXTRA_DIST += tests/unit/testutil.h
+
+# The scripts' logs go beside them; a VPATH build must make the folders.
+check_DATA = tests/errors/.build-stamp tests/cli/.build-stamp
+tests/errors/.build-stamp tests/cli/.build-stamp:
+	@$(MKDIR_P) $(@D) && touch $@
+CLEANFILES += tests/errors/.build-stamp tests/cli/.build-stamp

@@ -3,9 +3,11 @@
 
 #include "dev/dev.h"
 #include "dev/ideal.h"
+#include "disk/hdd.h"
 
 static const struct rs_dev_type *const types[] = {
 	&rs_dev_ideal,
+	&rs_dev_hdd,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }

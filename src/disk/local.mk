@@ -3,7 +3,12 @@ src_librs_a_SOURCES += \
 	src/disk/layout_gen.c src/disk/layout_gen.h \
 	src/disk/seek.c src/disk/seek.h \
 	src/disk/spindle.c src/disk/spindle.h \
-	src/disk/spindle_position.c src/disk/spindle_position.h
+	src/disk/spindle_position.c src/disk/spindle_position.h \
+	src/disk/hdd.c src/disk/hdd.h \
+	src/disk/hdd_params.c src/disk/hdd_params.h \
+	src/disk/hdd_mech.c src/disk/hdd_mech.h \
+	src/disk/hdd_sched.c src/disk/hdd_sched.h \
+	src/disk/hdd_buffer.c src/disk/hdd_buffer.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_disk_geom
@@ -11,4 +16,10 @@ TESTS += tests/unit/check_disk_geom
 tests_unit_check_disk_geom_SOURCES = tests/unit/check_disk_geom.c
 tests_unit_check_disk_geom_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_disk_geom_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_hdd
+TESTS += tests/unit/check_hdd
+tests_unit_check_hdd_SOURCES = tests/unit/check_hdd.c
+tests_unit_check_hdd_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hdd_LDADD = $(UNIT_LDADD)
 endif

@@ -1,0 +1,613 @@
+#include "disk/hdd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "dev/ioq.h"
+#include "dev/server.h"
+#include "disk/hdd_buffer.h"
+#include "disk/hdd_mech.h"
+#include "disk/hdd_sched.h"
+#include "kernel/assert.h"
+
+/* io->tag bits while a read is in the drive. */
+#define READ_MEDIA_DONE 0x1u
+#define READ_FIRST_DONE 0x2u
+#define READ_LAST_GOING 0x4u
+
+struct hdd {
+	struct rs_dev *dev;
+	struct rs_hdd_params p;
+	struct rs_hdd_geom g;
+	struct rs_link link_own;
+	struct rs_link *link;
+	struct rs_server fw;          /* firmware: hits, cached writes, flushes */
+	struct rs_ioq port;           /* host side; tags = queue_depth */
+	struct rs_ioq mq;             /* commands waiting for the head */
+	struct rs_hdd_sched sched;
+	struct rs_hdd_mech mech;
+	struct rs_hdd_buffer buf;
+	int live_seg;                 /* the stream's segment, or -1 */
+	bool busy;                    /* the head is on a media access */
+	uint64_t destaging_blk;
+	uint64_t reserved_blk;        /* cached writes whose data is on its way */
+	struct rs_event *wake;        /* end of read-ahead, when destaging waits */
+	struct rs_io *stall_head, *stall_tail;
+	struct rs_io *flush_head, *flush_tail;
+	uint64_t cap_blk, ra_blk, wc_blk, high_blk;
+	rs_time_t ovh_hit;
+	struct rs_tavg head_busy;
+	struct rs_hdd_counters c;
+};
+
+static void kick(struct rs_sim *sim, struct hdd *h);
+static void pump(struct rs_sim *sim, struct hdd *h);
+
+/* ---- small lists through io->qnext (the request is in no rs_ioq) ----- */
+
+static void list_push(struct rs_io **head, struct rs_io **tail, struct rs_io *io)
+{
+	io->qnext = NULL;
+	if (*tail)
+		(*tail)->qnext = io;
+	else
+		*head = io;
+	*tail = io;
+}
+
+static struct rs_io *list_pop(struct rs_io **head, struct rs_io **tail)
+{
+	struct rs_io *io = *head;
+	if (io) {
+		*head = io->qnext;
+		if (!*head)
+			*tail = NULL;
+		io->qnext = NULL;
+	}
+	return io;
+}
+
+/* ---- completion -------------------------------------------------------- */
+
+static void complete_cmd(struct rs_sim *sim, struct hdd *h, struct rs_io *io, int status)
+{
+	rs_ioq_release(sim, &h->port);
+	pump(sim, h);
+	rs_dev_complete(sim, h->dev, io, status);
+}
+
+static void fail_later(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	complete_cmd(sim, h, io, io->status ? io->status : -RS_ERR_ERANGE);
+}
+
+static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	complete_cmd(sim, obj, arg, status);
+}
+
+/* ---- buffer hits, cached writes, flushes (firmware + interface) ------- */
+
+static void hit_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	rs_link_xfer(sim, h->link, RS_DIR_IN, rs_io_bytes(io), xfer_complete, h, io);
+}
+
+static bool clean(const struct hdd *h)
+{
+	return h->buf.dirty_blk == 0 && h->destaging_blk == 0 && h->reserved_blk == 0 &&
+	       !h->stall_head;
+}
+
+static void check_flushes(struct rs_sim *sim, struct hdd *h)
+{
+	if (!clean(h))
+		return;
+	struct rs_io *io;
+	while ((io = list_pop(&h->flush_head, &h->flush_tail)))
+		complete_cmd(sim, h, io, 0);
+}
+
+static void flush_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	if (clean(h)) {
+		complete_cmd(sim, h, io, 0);
+		return;
+	}
+	list_push(&h->flush_head, &h->flush_tail, io);
+	kick(sim, h);
+}
+
+static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	h->reserved_blk -= io->nblk;
+	if (status == 0) {
+		rs_hdd_buffer_dirty_add(&h->buf, io->lba, io->nblk, rs_now(sim));
+		h->c.cached_writes++;
+	}
+	complete_cmd(sim, h, io, status);
+	kick(sim, h);
+	check_flushes(sim, h);
+}
+
+static void wc_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	rs_link_xfer(sim, h->link, RS_DIR_OUT, rs_io_bytes(io), wc_data_in, h, io);
+}
+
+static bool room_for(const struct hdd *h, uint32_t nblk)
+{
+	return h->buf.dirty_blk + h->destaging_blk + h->reserved_blk + nblk <= h->wc_blk;
+}
+
+static void admit_write(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
+{
+	h->reserved_blk += io->nblk;
+	rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], wc_fw_done, h, io);
+}
+
+static void admit_stalled(struct rs_sim *sim, struct hdd *h)
+{
+	while (h->stall_head && room_for(h, h->stall_head->nblk))
+		admit_write(sim, h, list_pop(&h->stall_head, &h->stall_tail));
+}
+
+/* ---- the head ---------------------------------------------------------- */
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Finish the stream before other work: its segment keeps what was read. */
+static void stop_stream(struct rs_sim *sim, struct hdd *h)
+{
+	if (!h->mech.streaming)
+		return;
+	uint64_t end = rs_hdd_mech_stop(&h->mech, rs_now(sim));
+	uint64_t from = h->mech.s_valid_from;
+	if (h->live_seg >= 0)
+		rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from < end ? from : end, end);
+	h->live_seg = -1;
+}
+
+static void park_after(struct hdd *h, uint64_t last_lba, rs_time_t free_at)
+{
+	struct rs_phys p;
+	rs_layout_lba_to_phys(&h->g.layout, last_lba, &p);
+	h->mech.head = (struct rs_head_state){ p.cyl, p.head, free_at };
+}
+
+static void check_prediction(struct hdd *h, const struct rs_hdd_pos *actual)
+{
+	const struct rs_hdd_pos *pr = &h->sched.predicted;
+	if (pr->cont != actual->cont || pr->start_ns != actual->start_ns ||
+	    pr->pos.total_ns != actual->pos.total_ns || pr->pos.seek_ns != actual->pos.seek_ns)
+		h->c.mismatches++;
+	h->c.positioning_ns += actual->pos.total_ns;
+}
+
+static void head_start(struct rs_sim *sim, struct hdd *h)
+{
+	h->busy = true;
+	rs_tavg_add(&h->head_busy, rs_now(sim), 1);
+}
+
+static void head_stop(struct rs_sim *sim, struct hdd *h)
+{
+	h->busy = false;
+	rs_tavg_add(&h->head_busy, rs_now(sim), -1);
+}
+
+static void read_try_finish(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
+{
+	if ((io->tag & (READ_MEDIA_DONE | READ_FIRST_DONE)) !=
+	    (READ_MEDIA_DONE | READ_FIRST_DONE) || (io->tag & READ_LAST_GOING))
+		return;
+	io->tag |= READ_LAST_GOING;
+	uint64_t bytes = rs_io_bytes(io), burst = h->p.interface_burst_bytes;
+	uint64_t last = bytes % burst ? bytes % burst : burst;
+	if (last > bytes)
+		last = bytes;
+	rs_link_xfer(sim, h->link, RS_DIR_IN, last, xfer_complete, h, io);
+}
+
+static void read_first_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct rs_io *io = arg;
+	io->tag |= READ_FIRST_DONE;
+	read_try_finish(sim, obj, io);
+}
+
+/* All bursts but the last may go as soon as the media delivers (the
+ * interface is never slower than the drive would let it be by much, and
+ * the buffer absorbs the difference); the last burst waits for the media. */
+static void read_first_go(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	uint64_t bytes = rs_io_bytes(io), burst = h->p.interface_burst_bytes;
+	uint64_t last = bytes % burst ? bytes % burst : burst;
+	rs_link_xfer(sim, h->link, RS_DIR_IN, bytes - last, read_first_done, h, io);
+}
+
+static void media_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	head_stop(sim, h);
+	rs_ioq_release(sim, &h->mq);
+	if (io->op == RS_READ) {
+		io->tag |= READ_MEDIA_DONE;
+		read_try_finish(sim, h, io);
+	} else {
+		complete_cmd(sim, h, io, 0);
+	}
+	kick(sim, h);
+}
+
+static void start_host(struct rs_sim *sim, struct hdd *h)
+{
+	rs_time_t now = rs_now(sim);
+	struct rs_io *io = rs_ioq_dispatch(sim, &h->mq);
+	RS_ASSERT(io != NULL);
+	bool w = io->op == RS_WRITE;
+	struct rs_hdd_pos pos;
+	rs_hdd_mech_position(&h->mech, now, h->sched.overhead_ns[w], io->lba, io->nblk, w,
+			     &pos);
+	check_prediction(h, &pos);
+	h->c.media_ops++;
+	io->t_issue = now;
+	head_start(sim, h);
+	uint64_t end = io->lba + io->nblk;
+	rs_time_t media_end;
+	if (pos.cont) {
+		h->c.stream_reads++;
+		rs_hdd_mech_rebase(&h->mech, now, io->lba);
+		uint64_t limit = min_u64(end + h->ra_blk, h->cap_blk);
+		if (limit > h->mech.s_limit)
+			rs_hdd_mech_set_limit(&h->mech, limit);
+		media_end = end > h->mech.s_lba
+			? h->mech.s_t0_ns + rs_disk_media_time(&h->g.layout, &h->g.seek,
+							       &h->g.spindle, h->mech.s_lba,
+							       (uint32_t)(end - h->mech.s_lba), 0)
+			: pos.start_ns;
+		if (media_end < pos.start_ns)
+			media_end = pos.start_ns;
+		if (h->live_seg >= 0)
+			rs_hdd_buffer_touch(&h->buf, (uint32_t)h->live_seg);
+	} else {
+		stop_stream(sim, h);
+		media_end = pos.start_ns + rs_disk_media_time(&h->g.layout, &h->g.seek,
+							      &h->g.spindle, io->lba, io->nblk, w);
+		if (w) {
+			park_after(h, end - 1, media_end);
+		} else {
+			struct rs_hdd_mech *m = &h->mech;
+			h->live_seg = (int)rs_hdd_buffer_claim(&h->buf);
+			rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, io->lba, io->lba);
+			m->streaming = true;
+			m->s_lba = io->lba;
+			m->s_valid_from = io->lba;
+			m->s_t0_ns = pos.start_ns;
+			rs_hdd_mech_set_limit(m, min_u64(end + h->ra_blk, h->cap_blk));
+		}
+	}
+	if (!w) {
+		if (rs_io_bytes(io) > h->p.interface_burst_bytes)
+			rs_sched_at(sim, pos.start_ns > now ? pos.start_ns : now, read_first_go,
+				    h, io);
+		else
+			io->tag |= READ_FIRST_DONE;
+	}
+	rs_sched_at(sim, media_end, media_done, h, io);
+}
+
+static void destage_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	head_stop(sim, h);
+	h->destaging_blk = 0;
+	admit_stalled(sim, h);
+	check_flushes(sim, h);
+	kick(sim, h);
+}
+
+static void start_destage(struct rs_sim *sim, struct hdd *h)
+{
+	rs_time_t now = rs_now(sim);
+	size_t best = 0;
+	struct rs_hdd_key bk = { 0 }, k;
+	struct rs_hdd_pos pos;
+	for (size_t i = 0; i < h->buf.next; i++) {
+		const struct rs_hdd_extent *e = &h->buf.ext[i];
+		struct rs_hdd_cand c = { e->lba, (uint32_t)(e->end - e->lba), true, e->born_ns, 0 };
+		rs_hdd_sched_key(&h->sched, now, &c, &k, &pos);
+		if (i == 0 || rs_hdd_key_less(&k, &bk)) {
+			best = i;
+			bk = k;
+			h->sched.predicted = pos;
+		}
+	}
+	struct rs_hdd_extent e = rs_hdd_buffer_dirty_take(&h->buf, best);
+	uint32_t n = (uint32_t)(e.end - e.lba);
+	rs_hdd_mech_position(&h->mech, now, 0, e.lba, n, 1, &pos);
+	check_prediction(h, &pos);
+	stop_stream(sim, h);
+	h->destaging_blk = n;
+	h->c.destages++;
+	h->c.destaged_blk += n;
+	head_start(sim, h);
+	rs_time_t end = pos.start_ns + rs_disk_media_time(&h->g.layout, &h->g.seek,
+							  &h->g.spindle, e.lba, n, 1);
+	park_after(h, e.end - 1, end);
+	rs_sched_at(sim, end, destage_done, h, NULL);
+}
+
+static void wake(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	h->wake = NULL;
+	kick(sim, h);
+}
+
+/* The head is free (or may be): decide what it does next. */
+static void kick(struct rs_sim *sim, struct hdd *h)
+{
+	if (h->busy)
+		return;
+	bool host = h->mq.len > 0;
+	bool dirty = h->buf.next > 0;
+	uint64_t level = h->buf.dirty_blk + h->destaging_blk + h->reserved_blk;
+	bool urgent = dirty && (level >= h->high_blk || h->flush_head || h->stall_head);
+	if (urgent) {
+		start_destage(sim, h);
+	} else if (host) {
+		start_host(sim, h);
+	} else if (dirty) {
+		/* Idle destaging waits for read-ahead to finish. */
+		if (h->mech.streaming && rs_now(sim) < h->mech.s_end_ns) {
+			if (!h->wake)
+				h->wake = rs_sched_at(sim, h->mech.s_end_ns, wake, h, NULL);
+			return;
+		}
+		start_destage(sim, h);
+	}
+}
+
+/* ---- commands entering the drive -------------------------------------- */
+
+static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	if (status) {
+		complete_cmd(sim, h, io, status);
+		return;
+	}
+	io->aux = (uint64_t)rs_now(sim);
+	rs_ioq_push(sim, &h->mq, io);
+	kick(sim, h);
+}
+
+/* A write makes older copies of its blocks in the read segments stale. */
+static void invalidate(struct hdd *h, const struct rs_io *io)
+{
+	rs_hdd_buffer_invalidate(&h->buf, io->lba, io->nblk, h->live_seg);
+	uint64_t end = io->lba + io->nblk;
+	struct rs_hdd_mech *m = &h->mech;
+	if (h->live_seg >= 0 && m->streaming && io->lba < m->s_limit && end > m->s_valid_from) {
+		/* The stream's copy below the write's end is stale. */
+		m->s_valid_from = end;
+		h->buf.seg[h->live_seg].start = end;
+	}
+}
+
+static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
+{
+	rs_time_t now = rs_now(sim);
+	io->tag = 0;
+	io->aux = (uint64_t)now;
+	if (io->op != RS_FLUSH && (io->nblk == 0 || io->lba + io->nblk > h->cap_blk)) {
+		io->status = -RS_ERR_ERANGE;
+		rs_sched(sim, 0, fail_later, h, io);
+		return;
+	}
+	switch (io->op) {
+	case RS_READ: {
+		uint64_t live_end = 0;
+		if (h->live_seg >= 0 && h->mech.streaming)
+			live_end = h->mech.s_lba + rs_hdd_mech_stream_done(&h->mech, now);
+		int seg = rs_hdd_buffer_lookup(&h->buf, io->lba, io->nblk, h->live_seg, live_end);
+		if (seg >= 0 || rs_hdd_buffer_dirty_covers(&h->buf, io->lba, io->nblk)) {
+			if (seg >= 0)
+				rs_hdd_buffer_touch(&h->buf, (uint32_t)seg);
+			h->c.hits++;
+			rs_server_submit(sim, &h->fw, h->ovh_hit, hit_fw_done, h, io);
+			return;
+		}
+		h->c.misses++;
+		rs_ioq_push(sim, &h->mq, io);
+		kick(sim, h);
+		return;
+	}
+	case RS_WRITE:
+		invalidate(h, io);
+		if (h->p.write_cache && io->nblk <= h->wc_blk) {
+			if (h->stall_head || !room_for(h, io->nblk)) {
+				h->c.stalls++;
+				list_push(&h->stall_head, &h->stall_tail, io);
+				kick(sim, h);
+				return;
+			}
+			admit_write(sim, h, io);
+			return;
+		}
+		rs_link_xfer(sim, h->link, RS_DIR_OUT, rs_io_bytes(io), wt_data_in, h, io);
+		return;
+	case RS_FLUSH:
+		rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], flush_fw_done, h, io);
+		return;
+	default:
+		RS_UNREACHABLE();
+	}
+}
+
+static void pump(struct rs_sim *sim, struct hdd *h)
+{
+	struct rs_io *io;
+	while ((io = rs_ioq_dispatch(sim, &h->port)))
+		accept(sim, h, io);
+}
+
+static void hdd_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct hdd *h = dev->priv;
+	rs_ioq_push(sim, &h->port, io);
+	pump(sim, h);
+}
+
+/* ---- build ------------------------------------------------------------- */
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t x = 2166136261u;
+	for (; *s; s++)
+		x = (x ^ (uint8_t)*s) * 16777619u;
+	return x;
+}
+
+static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
+		    const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
+{
+	const struct rs_hdd_params *p = params;
+	double phase;
+	if (rs_node_get(node, "spindle_phase")) {
+		phase = p->spindle_phase >= 1.0 ? 0.0 : p->spindle_phase;
+	} else {
+		/* Drives of an array must not turn in lock-step; the phase comes
+		 * from the seeded stream, per device name, so runs repeat. */
+		phase = gsl_rng_uniform(rs_sim_rng(sim, "spindle", name_hash(dev->name)));
+	}
+	if (p->write_cache && p->write_cache_bytes > p->cache_bytes)
+		return rs_diag_node(d, rs_node_get(node, "write_cache_size"),
+				    "write_cache_size is larger than cache_size");
+	if (p->cache_bytes / p->segments < RS_BLOCK_BYTES)
+		return rs_diag_node(d, rs_node_get(node, "segments"),
+				    "%llu segments leave less than a block each in a %llu-byte "
+				    "cache", (unsigned long long)p->segments,
+				    (unsigned long long)p->cache_bytes);
+	struct hdd *h = calloc(1, sizeof(*h));
+	RS_ASSERT(h != NULL);
+	dev->priv = h;
+	h->dev = dev;
+	h->p = *p;
+	if (rs_hdd_geom_build(&h->g, p, node, phase, d))
+		return -1;
+	rs_time_t now = rs_now(sim);
+	h->cap_blk = rs_layout_capacity_blk(&h->g.layout);
+	dev->capacity_blk = h->cap_blk;
+	uint64_t seg_blk = p->cache_bytes / p->segments / RS_BLOCK_BYTES;
+	h->ra_blk = min_u64(p->read_ahead_bytes / RS_BLOCK_BYTES, seg_blk);
+	h->wc_blk = p->write_cache ? p->write_cache_bytes / RS_BLOCK_BYTES : 0;
+	h->high_blk = (uint64_t)((double)h->wc_blk * p->destage_high_pct / 100.0);
+	if (h->high_blk == 0)
+		h->high_blk = 1;
+	rs_hdd_buffer_init(&h->buf, (uint32_t)p->segments, seg_blk, h->wc_blk + 1);
+	h->live_seg = -1;
+	rs_time_t q = p->queue_depth > 1 ? p->queued_overhead_ns : 0;
+	h->sched = (struct rs_hdd_sched){
+		.policy = p->scheduler,
+		.aging_ns = p->aging_ns,
+		.mech = &h->mech,
+		.overhead_ns = { p->overhead_read_ns + q, p->overhead_write_ns + q },
+	};
+	h->ovh_hit = p->overhead_hit_ns + q;
+	h->mech = (struct rs_hdd_mech){
+		.l = &h->g.layout, .s = &h->g.seek, .sp = &h->g.spindle,
+		.stop_on_command = p->read_ahead_stop_on_command,
+		.head = { 0, 0, now },
+	};
+	struct rs_link_params lp = { p->interface_rate_bytes_s, p->interface_overhead_ns,
+				     p->interface_burst_bytes, false };
+	rs_link_init(&h->link_own, dev->name, &lp, now);
+	h->link = &h->link_own;
+	rs_server_init(&h->fw, dev->name, 1, now);
+	rs_ioq_init(&h->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
+	rs_ioq_init(&h->mq, 0, rs_hdd_sched_policy(p->scheduler), &h->sched, now);
+	rs_tavg_init(&h->head_busy, now, 0);
+	return 0;
+}
+
+static void hdd_restart(struct rs_dev *dev, rs_time_t now)
+{
+	struct hdd *h = dev->priv;
+	rs_tavg_restart(&h->head_busy, now);
+	rs_tavg_restart(&h->port.depth, now);
+	rs_tavg_restart(&h->mq.depth, now);
+	rs_link_restart_stats(h->link, now);
+	rs_server_restart_stats(&h->fw, now);
+}
+
+static void hdd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
+{
+	const struct hdd *h = dev->priv;
+	r->utilisation = rs_tavg_mean(&h->head_busy, now);
+}
+
+static void hdd_destroy(struct rs_dev *dev)
+{
+	struct hdd *h = dev->priv;
+	if (!h)
+		return;
+	rs_hdd_geom_destroy(&h->g);
+	rs_hdd_buffer_destroy(&h->buf);
+	free(h);
+	dev->priv = NULL;
+}
+
+const struct rs_hdd_counters *rs_hdd_counters(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	return &((const struct hdd *)dev->priv)->c;
+}
+
+const struct rs_hdd_geom *rs_hdd_geom(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	return &((const struct hdd *)dev->priv)->g;
+}
+
+struct rs_link *rs_hdd_link(struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	return ((struct hdd *)dev->priv)->link;
+}
+
+void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	((struct hdd *)dev->priv)->link = link;
+}
+
+const struct rs_dev_type rs_dev_hdd = {
+	.name = "hdd",
+	.help = "mechanical hard disk: zoned layout, seek curve, rotation, segmented "
+		"buffer with read-ahead and write cache, TCQ/NCQ scheduling",
+	.opts = rs_hdd_opts,
+	.params_size = sizeof(struct rs_hdd_params),
+	.init = hdd_init,
+	.submit = hdd_submit,
+	.restart_stats = hdd_restart,
+	.report = hdd_report,
+	.destroy = hdd_destroy,
+};

@@ -1,0 +1,48 @@
+/* The mechanical hard disk: device type `hdd`.
+ *
+ * One mechanism, one head.  Requests beyond the drive's queue depth wait in
+ * a host-side FIFO (the port); the drive holds at most queue_depth
+ * commands.  A read found in the buffer is a hit (firmware overhead and the
+ * interface only); everything else waits for the head, which serves it in
+ * the order of the drive's scheduler: command overhead, seek and rotation
+ * (rs_hdd_mech_position), media transfer (rs_disk_media_time), data over
+ * the interface link.  Reads overlap the interface with the media and
+ * complete one burst after the media at the earliest.  After a read the
+ * head keeps reading ahead into the segment, lazily (see hdd_mech.h).
+ * With the write cache on, a write completes once its data is in the
+ * buffer; dirty data is destaged when the head has nothing else to do, or
+ * first when it passes the high mark, a flush waits, or writes are
+ * stalled on a full cache. */
+#ifndef RS_DISK_HDD_H
+#define RS_DISK_HDD_H
+
+#include <stdint.h>
+
+#include "dev/dev.h"
+#include "dev/link.h"
+#include "disk/hdd_params.h"
+
+extern const struct rs_dev_type rs_dev_hdd;
+
+/* Whole-run counters (not reset by restart_stats), for tests and reports. */
+struct rs_hdd_counters {
+	uint64_t hits;                /* reads served from the buffer */
+	uint64_t misses;              /* reads that needed the head */
+	uint64_t stream_reads;        /* ...of which continued a running stream */
+	uint64_t media_ops;           /* host commands dispatched to the head */
+	uint64_t mismatches;          /* predicted != actual positioning: must stay 0 */
+	uint64_t cached_writes;       /* writes completed from the buffer */
+	uint64_t stalls;              /* writes that waited for room in the cache */
+	uint64_t destages;            /* destage operations */
+	uint64_t destaged_blk;
+	rs_time_t positioning_ns;     /* sum of seek + rotation over media accesses */
+};
+
+const struct rs_hdd_counters *rs_hdd_counters(const struct rs_dev *dev);
+const struct rs_hdd_geom *rs_hdd_geom(const struct rs_dev *dev);
+/* The interface link the drive transfers over (its own by default). */
+struct rs_link *rs_hdd_link(struct rs_dev *dev);
+/* Transfer over another link instead (a shared channel), before any I/O. */
+void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link);
+
+#endif

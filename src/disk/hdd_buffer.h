@@ -1,0 +1,69 @@
+/* The drive's buffer: read segments and dirty (write-cached) extents.
+ *
+ * Read segments: `nseg` segments of `seg_blk` blocks, each holding one
+ * valid LBA range [start, end) of at most seg_blk blocks (a segment fills
+ * like a ring, so a long sequential read keeps its last seg_blk blocks).
+ * Replacement is least recently used.
+ *
+ * Dirty extents: disjoint, non-adjacent LBA ranges waiting to be written;
+ * a new write merges with every extent it overlaps or touches, so
+ * sequential writes coalesce and rewrites do not count twice.
+ *
+ * Everything is sized at init; nothing allocates afterwards. */
+#ifndef RS_DISK_HDD_BUFFER_H
+#define RS_DISK_HDD_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/sim.h"
+
+struct rs_hdd_seg {
+	uint64_t start, end;          /* valid blocks; empty when start == end */
+	uint64_t used;                /* LRU stamp */
+};
+
+struct rs_hdd_extent {
+	uint64_t lba, end;
+	rs_time_t born_ns;            /* first write into it, for FCFS/aging */
+};
+
+struct rs_hdd_buffer {
+	struct rs_hdd_seg *seg;
+	uint32_t nseg;
+	uint64_t seg_blk;
+	uint64_t stamp;
+	struct rs_hdd_extent *ext;
+	size_t next, ext_cap;
+	uint64_t dirty_blk;           /* sum over the extents */
+};
+
+void rs_hdd_buffer_init(struct rs_hdd_buffer *b, uint32_t nseg, uint64_t seg_blk,
+			size_t ext_cap);
+void rs_hdd_buffer_destroy(struct rs_hdd_buffer *b);
+
+/* Index of a segment whose valid range holds [lba, lba+nblk), or -1.  The
+ * streaming segment `live` (or -1) has its end given as live_end, since
+ * its read-ahead is still running. */
+int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
+			 int live, uint64_t live_end);
+void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i);
+/* The least recently used segment, touched and emptied. */
+uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b);
+/* Segment i now holds [start, end), trimmed to its last seg_blk blocks. */
+void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start, uint64_t end);
+/* Drop [lba, lba+nblk) from every segment except `keep` (new data was
+ * written there).  A segment keeps the part above the write if that is the
+ * larger. */
+void rs_hdd_buffer_invalidate(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk, int keep);
+
+/* Is [lba, lba+nblk) inside one dirty extent? */
+bool rs_hdd_buffer_dirty_covers(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk);
+/* Add dirty data, merging; returns how much dirty_blk grew (<= nblk). */
+uint64_t rs_hdd_buffer_dirty_add(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
+				 rs_time_t now);
+/* Remove extent i (for destaging) and return it. */
+struct rs_hdd_extent rs_hdd_buffer_dirty_take(struct rs_hdd_buffer *b, size_t i);
+
+#endif

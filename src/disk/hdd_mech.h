@@ -1,0 +1,76 @@
+/* Where the head is, and when the media access for a given LBA can start.
+ *
+ * The head is either parked on a track (free from `head.free_at_ns`), or
+ * streaming: reading sequentially from `s_lba`, whose first sector was
+ * under the head at `s_t0_ns`, until `s_limit` (exclusive).  Streaming
+ * covers a read's own media transfer and the read-ahead after it; it is
+ * evaluated lazily, so read-ahead costs no events: how far it got is
+ * computed from the clock when someone asks.
+ *
+ * rs_hdd_mech_position() is the one function both the schedulers (to
+ * predict) and the mechanics (to charge) call, so SPTF predictions and the
+ * time the mechanics take agree by construction; the device still checks
+ * it on every dispatch. */
+#ifndef RS_DISK_HDD_MECH_H
+#define RS_DISK_HDD_MECH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disk/layout.h"
+#include "disk/seek.h"
+#include "disk/spindle.h"
+#include "disk/spindle_position.h"
+#include "kernel/sim.h"
+
+struct rs_hdd_mech {
+	const struct rs_layout *l;
+	const struct rs_seek *s;
+	const struct rs_spindle *sp;
+	bool stop_on_command;         /* read-ahead yields at once to other work */
+	struct rs_head_state head;    /* valid when not streaming */
+	bool streaming;
+	uint64_t s_lba;               /* stream origin (rebased as it goes) */
+	rs_time_t s_t0_ns;            /* s_lba's first sector under the head */
+	uint64_t s_limit;             /* stream stops before this LBA */
+	rs_time_t s_end_ns;           /* when it gets there */
+	uint64_t s_valid_from;        /* lowest LBA of the stream's segment */
+};
+
+/* Where a media access starts. */
+struct rs_hdd_pos {
+	bool cont;                    /* served by the running stream */
+	struct rs_position pos;       /* seek/rotation from the head's state */
+	rs_time_t free_ns;            /* when the head may start moving */
+	rs_time_t start_ns;           /* first sector under the head */
+};
+
+/* Blocks past s_lba fully read by time t (capped at the limit). */
+uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t);
+/* When lba (s_lba <= lba < capacity) starts passing under a streaming head. */
+rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t lba);
+/* The head's state for work that starts after `now`: where streaming has
+ * got to (or will stop, when read-ahead finishes first), and when it is
+ * free.  `now` is the time the decision is made. */
+void rs_hdd_mech_head_at(const struct rs_hdd_mech *m, rs_time_t now, struct rs_head_state *hs);
+/* Can a read of [lba, lba+nblk) be served by the stream if its command is
+ * processed by `ready_ns`? */
+bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uint32_t nblk,
+			   rs_time_t ready_ns);
+/* Media start for an access decided at `now` after `overhead_ns` of
+ * firmware work.  Returns out->start_ns. */
+rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
+			       rs_time_t overhead_ns, uint64_t lba, uint32_t nblk,
+			       int is_write, struct rs_hdd_pos *out);
+
+/* Stop streaming as seen from `now` (for work that is not a continuation);
+ * returns the end of the valid data ([s_valid_from, end)) and parks the
+ * head where the stream stopped. */
+uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now);
+/* Move the stream origin up to min(lba, what is read by now), so lookups
+ * stay short on long sequential runs. */
+void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba);
+/* Start or extend the stream's limit; recomputes s_end_ns. */
+void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit);
+
+#endif

@@ -1,0 +1,76 @@
+/* Parameters of the `hdd` device type: the schema rows, and the geometry
+ * (layout, seek curve, spindle) built from them with diagnostics that
+ * point at the offending YAML node.
+ *
+ * Geometry is either generated from datasheet figures (`zones:`) or given
+ * as an explicit zone table (`zone_table:`, DiskSim style); the seek curve
+ * is either fitted to three datasheet times (`seek:`) or a measured table
+ * (`seek_table:`).  Exactly one of each pair must be present. */
+#ifndef RS_DISK_HDD_PARAMS_H
+#define RS_DISK_HDD_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+#include "config/schema.h"
+#include "disk/layout.h"
+#include "disk/seek.h"
+#include "disk/spindle.h"
+#include "kernel/sim.h"
+
+enum rs_hdd_sched_policy { RS_HDD_FCFS = 0, RS_HDD_SSTF, RS_HDD_CLOOK, RS_HDD_SPTF };
+
+struct rs_hdd_params {
+	double rpm;
+	uint64_t capacity_bytes;          /* 0: everything the layout maps */
+	uint64_t heads;
+	const struct rs_node *zones;      /* generated geometry */
+	const struct rs_node *zone_table; /* explicit geometry */
+	uint64_t cylinders;               /* explicit geometry; 0 = from the table */
+	uint64_t spare_sect_per_cyl;
+	uint64_t spare_tracks_per_zone;
+	const struct rs_node *slips;
+	const struct rs_node *seek;       /* {track_to_track, average, full_stroke} */
+	const struct rs_node *seek_table; /* [[distance, time], ...] */
+	rs_time_t write_settle_ns;
+	rs_time_t head_switch_ns;
+	rs_time_t overhead_read_ns;
+	rs_time_t overhead_write_ns;
+	rs_time_t overhead_hit_ns;
+	double interface_rate_bytes_s;
+	rs_time_t interface_overhead_ns;
+	uint64_t interface_burst_bytes;
+	uint64_t cache_bytes;
+	uint64_t segments;
+	uint64_t read_ahead_bytes;
+	bool read_ahead_stop_on_command;
+	bool write_cache;
+	uint64_t write_cache_bytes;
+	double destage_high_pct;
+	uint64_t queue_depth;
+	int scheduler;                    /* enum rs_hdd_sched_policy */
+	rs_time_t aging_ns;
+	rs_time_t queued_overhead_ns;
+	double spindle_phase;             /* only when the key is present */
+};
+
+extern const struct rs_opt rs_hdd_opts[];
+
+/* The mechanics the parameters describe. */
+struct rs_hdd_geom {
+	struct rs_layout layout;
+	struct rs_seek seek;
+	struct rs_spindle spindle;
+	bool has_layout, has_seek;
+};
+
+/* Build layout, seek and spindle from bound params; `node` is the device's
+ * merged section (for diagnostics).  Returns 0, or -1 with d set at the
+ * offending node; g is then destroyed. */
+int rs_hdd_geom_build(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
+		      const struct rs_node *node, double phase, struct rs_diag *d);
+void rs_hdd_geom_destroy(struct rs_hdd_geom *g);
+
+#endif

@@ -1,0 +1,60 @@
+/* Disk schedulers: which queued media access goes next when the head is
+ * free.
+ *
+ *   fcfs   oldest first;
+ *   sstf   shortest cylinder distance from the head;
+ *   clook  next cylinder at or beyond the head, wrapping to the lowest;
+ *   sptf   earliest media start: seek + rotation from the head's actual
+ *          state, through rs_hdd_mech_position(), the function the
+ *          mechanics charge with.
+ * With aging on, anything that has waited longer than `aging_ns` goes
+ * first, oldest first.  Ties go to the older candidate.
+ *
+ * The same ordering serves host commands (through rs_ioq policies, see
+ * rs_hdd_sched_policy) and dirty extents waiting to be destaged. */
+#ifndef RS_DISK_HDD_SCHED_H
+#define RS_DISK_HDD_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dev/ioq.h"
+#include "disk/hdd_mech.h"
+#include "disk/hdd_params.h"
+
+struct rs_hdd_sched {
+	int policy;                   /* enum rs_hdd_sched_policy */
+	rs_time_t aging_ns;
+	const struct rs_hdd_mech *mech;
+	rs_time_t overhead_ns[2];     /* firmware cost before a read / write seeks */
+	/* The last pick's prediction, for the mechanics to check against. */
+	struct rs_hdd_pos predicted;
+};
+
+struct rs_hdd_cand {
+	uint64_t lba;
+	uint32_t nblk;
+	bool is_write;
+	rs_time_t arrived_ns;
+	rs_time_t overhead_ns;
+};
+
+struct rs_hdd_key {
+	int aged;                     /* 0 = aged (goes first) */
+	double primary;
+	rs_time_t arrived_ns;
+	uint64_t lba;
+};
+
+/* The key of a candidate as seen at `now`; pos is filled (for SPTF and
+ * for the record). */
+void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
+		      const struct rs_hdd_cand *c, struct rs_hdd_key *key,
+		      struct rs_hdd_pos *pos);
+bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b);
+
+/* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The
+ * request's drive arrival time is read from io->aux. */
+const struct rs_ioq_policy *rs_hdd_sched_policy(int policy);
+
+#endif

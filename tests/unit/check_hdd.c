@@ -1,0 +1,469 @@
+/* Unit tests for the hdd device (src/disk/hdd*.c): the two disk models
+ * driven by the iometer workload (random service time at depth 1, media
+ * rates of sequential reads, SPTF against FCFS at depth 32, the write
+ * cache), the scheduler's prediction invariant, buffer hits, flushes, and
+ * model files with errors rejected at the right line and column.  Every
+ * run ends with the conservation check. */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/diag.h"
+#include "config/models.h"
+#include "config/node.h"
+#include "dev/build.h"
+#include "dev/dev.h"
+#include "disk/hdd.h"
+#include "io/io.h"
+#include "kernel/sim.h"
+#include "load/load.h"
+#include "testutil.h"
+
+/* ---- running a scenario ------------------------------------------------ */
+
+struct hrun {
+	struct rs_iostat_summary s;
+	struct rs_hdd_counters c;
+	struct rs_dev_report dev;
+	rs_time_t end;
+	double seek_avg_ms, period_ms;    /* from the built drive */
+};
+
+static void model_path(struct rs_model_path *mp, struct rs_diag *d)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
+	rs_model_path_init(mp);
+	ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
+}
+
+static void run(struct hrun *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void run(struct hrun *out, const char *fmt, ...)
+{
+	char text[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ck_assert_int_lt(n, (int)sizeof(text));
+
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
+	if (!root)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(root);
+	struct rs_model_path mp;
+	model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_build b = { sim, &mp, &d };
+	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "disk0");
+	if (!dev)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(dev);
+	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
+	if (!load)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(load);
+
+	rs_load_run(sim, load);
+	tu_check_conservation(sim);
+	ck_assert_uint_eq(dev->submitted, dev->completed);
+
+	memset(out, 0, sizeof(*out));
+	out->s = load->summary;
+	out->dev = load->target_report;
+	out->c = *rs_hdd_counters(dev);
+	out->end = rs_now(sim);
+	const struct rs_hdd_geom *g = rs_hdd_geom(dev);
+	out->seek_avg_ms = rs_seek_mean_random(&g->seek, g->layout.cylinders) / 1e6;
+	out->period_ms = rs_spindle_period_ns(&g->spindle) / 1e6;
+	/* The invariant: every prediction the scheduler made came true. */
+	ck_assert_uint_eq(out->c.mismatches, 0);
+
+	rs_load_destroy(load);
+	rs_dev_destroy(dev);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+	rs_node_free(root);
+}
+
+/* ---- depth 1 random reads --------------------------------------------- */
+
+struct model_case {
+	const char *name;
+	double avg_seek_ms, overhead_ms, rpm;
+	double outer_mb_s, inner_mb_s;
+	const char *inner_offset;
+};
+
+static const struct model_case models[] = {
+	{ "maxtor-6l020l0", 8.5, 0.2, 7200, 44, 24, "19800MB" },
+	{ "wd-raptor-wd740gd", 4.5, 0.15, 10000, 72, 48, "74100000256B" },
+};
+
+START_TEST(qd1_random_read)
+{
+	const struct model_case *m = &models[_i];
+	struct hrun r;
+	/* queue_depth 1 as well, so the Raptor pays no queuing overhead. */
+	run(&r,
+	    "device: {model: %s, queue_depth: 1}\n"
+	    "workload: {iometer: {spec: default, size: 512B, read: 100%%, random: 100%%,\n"
+	    "  outstanding: 1, ramp: 1s, run: 30s}}\n", m->name);
+	double want = m->avg_seek_ms + 0.5 * 60e3 / m->rpm + m->overhead_ms;
+	printf("%s QD1 random 512 B read: %.3f ms (expected %.3f; drive's own "
+	       "all-pairs mean seek %.3f ms), %.1f IOPS, hits %llu\n", m->name,
+	       r.s.lat_mean_ms, want, r.seek_avg_ms, r.s.iops, (unsigned long long)r.c.hits);
+	tu_assert_rel(r.s.lat_mean_ms, want, 0.05);
+	ck_assert(r.dev.utilisation > 0.9);
+}
+END_TEST
+
+/* ---- media rates ------------------------------------------------------ */
+
+START_TEST(sequential_rates)
+{
+	const struct model_case *m = &models[_i];
+	struct hrun outer, inner;
+	const char *wl = "workload: {iometer: {spec: seqread, size: 256KiB, outstanding: 2,\n"
+			 "  range: 200MB, offset: %s, ramp: 0.2s, run: 1.5s}}\n";
+	char fmt[512];
+	snprintf(fmt, sizeof(fmt), "device: {model: %%s}\n%s", wl);
+	run(&outer, fmt, m->name, "0B");
+	run(&inner, fmt, m->name, m->inner_offset);
+	printf("%s sequential 256 KiB reads: outer %.2f MB/s (model %.0f), inner %.2f MB/s "
+	       "(model %.0f); stream continuations %llu/%llu\n", m->name, outer.s.mb_s,
+	       m->outer_mb_s, inner.s.mb_s, m->inner_mb_s,
+	       (unsigned long long)outer.c.stream_reads, (unsigned long long)outer.c.misses);
+	tu_assert_rel(outer.s.mb_s, m->outer_mb_s, 0.05);
+	tu_assert_rel(inner.s.mb_s, m->inner_mb_s, 0.05);
+}
+END_TEST
+
+/* ---- scheduling at depth 32 --------------------------------------------- */
+
+static double random_iops(const char *sched, struct hrun *r)
+{
+	run(r,
+	    "device: {model: maxtor-6l020l0, queue_depth: 32, scheduler: %s}\n"
+	    "workload: {iometer: {spec: default, size: 4KiB, read: 100%%, random: 100%%,\n"
+	    "  outstanding: 32, ramp: 1s, run: 15s}}\n", sched);
+	return r->s.iops;
+}
+
+START_TEST(sptf_beats_fcfs)
+{
+	struct hrun f, s, k, t;
+	double fcfs = random_iops("fcfs", &f);
+	double sptf = random_iops("sptf", &s);
+	double clook = random_iops("clook", &k);
+	double sstf = random_iops("sstf", &t);
+	printf("maxtor QD32 random 4 KiB reads: FCFS %.1f, SSTF %.1f, C-LOOK %.1f, SPTF %.1f "
+	       "IOPS; SPTF/FCFS = %.2f\n", fcfs, sstf, clook, sptf, sptf / fcfs);
+	ck_assert(sptf >= 1.5 * fcfs);
+	ck_assert(clook > fcfs && sstf > fcfs && sptf > sstf);
+	/* Every one of them went through the prediction check. */
+	ck_assert_uint_gt(s.c.media_ops, 1000);
+	ck_assert_uint_eq(s.c.mismatches, 0);
+}
+END_TEST
+
+START_TEST(aging_bounds_wait)
+{
+	struct hrun a, s;
+	random_iops("sptf", &s);
+	run(&a,
+	    "device: {model: maxtor-6l020l0, queue_depth: 32, scheduler: sptf, aging: 300ms}\n"
+	    "workload: {iometer: {spec: default, size: 4KiB, read: 100%%, random: 100%%,\n"
+	    "  outstanding: 32, ramp: 1s, run: 15s}}\n");
+	printf("maxtor QD32 SPTF max latency %.0f ms, with 300 ms aging %.0f ms (IOPS %.1f -> %.1f)\n",
+	       s.s.lat_max_ms, a.s.lat_max_ms, s.s.iops, a.s.iops);
+	ck_assert(a.s.lat_max_ms < s.s.lat_max_ms);
+	ck_assert_uint_eq(a.c.mismatches, 0);
+}
+END_TEST
+
+/* ---- the write cache ------------------------------------------------- */
+
+START_TEST(write_cache)
+{
+	struct hrun on, off, longrun;
+	const char *wl = "workload: {iometer: {spec: default, size: 4KiB, read: 0%%, "
+			 "random: 100%%, outstanding: 1, ramp: %s, run: %s}}\n";
+	char fmt[512];
+	snprintf(fmt, sizeof(fmt), "device: {model: maxtor-6l020l0, write_cache: %%s}\n%s", wl);
+	/* 50 ms: fewer writes than the cache holds. */
+	run(&on, fmt, "true", "0s", "50ms");
+	run(&off, fmt, "false", "0s", "2s");
+	printf("maxtor QD1 random 4 KiB writes: cache on %.3f ms, off %.3f ms\n",
+	       on.s.lat_mean_ms, off.s.lat_mean_ms);
+	ck_assert(on.s.lat_mean_ms * 10 < off.s.lat_mean_ms);
+	ck_assert_uint_eq(on.c.stalls, 0);
+	ck_assert_uint_gt(on.c.cached_writes, 0);
+
+	/* A long run fills the cache; then writes go at the destage rate.  The
+	 * same seed for 10 s and 20 s: the difference in destages is the
+	 * steady state of the second half. */
+	struct hrun half;
+	run(&half, fmt, "true", "2s", "10s");
+	run(&longrun, fmt, "true", "2s", "20s");
+	double destage_rate = (double)(longrun.c.destages - half.c.destages) /
+			      ((double)(longrun.end - half.end) / 1e9);
+	printf("maxtor write-heavy 20 s: %.1f IOPS, %.1f destages/s, %llu stalls, "
+	       "cache off %.1f IOPS\n", longrun.s.iops, destage_rate,
+	       (unsigned long long)longrun.c.stalls, off.s.iops);
+	ck_assert_uint_gt(longrun.c.stalls, 0);
+	tu_assert_rel(longrun.s.iops, destage_rate, 0.05);
+	/* Reordered destaging beats write-through, but stays mechanical. */
+	ck_assert(longrun.s.iops > off.s.iops);
+	ck_assert(longrun.s.iops < 5 * off.s.iops);
+	ck_assert_uint_eq(longrun.c.destaged_blk, longrun.c.cached_writes * 8);
+}
+END_TEST
+
+START_TEST(sequential_writes_coalesce)
+{
+	struct hrun r;
+	run(&r, "device: {model: wd-raptor-wd740gd}\n"
+		"workload: {iometer: {spec: seqwrite, size: 4KiB, outstanding: 4, run: 1s}}\n");
+	printf("raptor sequential 4 KiB writes: %.1f MB/s, %llu writes in %llu destages\n",
+	       r.s.mb_s, (unsigned long long)r.c.cached_writes,
+	       (unsigned long long)r.c.destages);
+	ck_assert_uint_lt(r.c.destages * 8, r.c.cached_writes);
+}
+END_TEST
+
+/* ---- the buffer ---------------------------------------------------------- */
+
+START_TEST(read_ahead_hits)
+{
+	struct hrun r, noahead;
+	run(&r, "device: {model: maxtor-6l020l0}\n"
+		"workload: {iometer: {spec: seqread, size: 4KiB, outstanding: 1, run: 1s}}\n");
+	run(&noahead, "device: {model: maxtor-6l020l0, read_ahead: 0B}\n"
+		      "workload: {iometer: {spec: seqread, size: 4KiB, outstanding: 1, run: 1s}}\n");
+	printf("maxtor sequential 4 KiB reads: %.2f MB/s, hits %llu, misses %llu; "
+	       "without read-ahead %.2f MB/s\n", r.s.mb_s, (unsigned long long)r.c.hits,
+	       (unsigned long long)r.c.misses, noahead.s.mb_s);
+	ck_assert_uint_gt(r.c.hits, 10 * r.c.misses);
+	ck_assert(r.s.mb_s > 5 * noahead.s.mb_s);
+	ck_assert_uint_eq(noahead.c.hits, 0);
+}
+END_TEST
+
+START_TEST(read_ahead_finishes_first)
+{
+	/* With read-ahead allowed to finish, every random read waits for the
+	 * rest of the previous one's 256 sectors of read-ahead: 2.7 ms in the
+	 * outer zone, about 3.5 ms averaged over the zones. */
+	struct hrun stop, finish;
+	const char *fmt = "device: {model: maxtor-6l020l0, read_ahead_stop_on_command: %s}\n"
+			  "workload: {iometer: {spec: default, size: 4KiB, read: 100%%, "
+			  "random: 100%%, outstanding: 1, run: 10s}}\n";
+	run(&stop, fmt, "true");
+	run(&finish, fmt, "false");
+	printf("maxtor QD1 random 4 KiB reads: read-ahead stops %.3f ms, finishes first %.3f ms\n",
+	       stop.s.lat_mean_ms, finish.s.lat_mean_ms);
+	ck_assert(finish.s.lat_mean_ms > stop.s.lat_mean_ms + 2.0);
+	ck_assert(finish.s.lat_mean_ms < stop.s.lat_mean_ms + 4.5);
+}
+END_TEST
+
+/* ---- hand-made requests -------------------------------------------------- */
+
+struct done_log {
+	int n;
+	rs_time_t t[16];
+	int status[16];
+};
+
+static void logged_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct done_log *l = io->done_ctx;
+	l->t[l->n] = rs_now(sim);
+	l->status[l->n++] = io->status;
+	rs_io_free(sim, io);
+}
+
+static struct rs_dev *build_text(struct rs_sim *sim, struct rs_model_path *mp,
+				 const char *text, struct rs_node **root, struct rs_diag *d)
+{
+	rs_diag_init(d);
+	*root = rs_yaml_load_string("bad.yaml", text, strlen(text), d);
+	ck_assert_ptr_nonnull(*root);
+	struct rs_build b = { sim, mp, d };
+	return rs_dev_build(&b, *root, "device", "disk0");
+}
+
+START_TEST(flush_waits_for_destage)
+{
+	struct rs_model_path mp;
+	struct rs_diag d;
+	model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(3);
+	struct rs_node *root;
+	struct rs_dev *dev = build_text(sim, &mp, "model: maxtor-6l020l0\n", &root, &d);
+	ck_assert_ptr_nonnull(dev);
+	struct done_log l = { 0 };
+	for (int i = 0; i < 8; i++)
+		rs_dev_submit(sim, dev, rs_io_new(sim, RS_WRITE, (uint64_t)i * 1000003, 8,
+						  logged_done, &l));
+	rs_dev_submit(sim, dev, rs_io_new(sim, RS_FLUSH, 0, 0, logged_done, &l));
+	rs_dev_submit(sim, dev, rs_io_new(sim, RS_READ, dev->capacity_blk, 1, logged_done, &l));
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(l.n, 10);
+	const struct rs_hdd_counters *c = rs_hdd_counters(dev);
+	ck_assert_uint_eq(c->destages, 8);
+	ck_assert_uint_eq(c->mismatches, 0);
+	/* Writes finish in well under a revolution, the flush only after the
+	 * last destage: several seeks later. */
+	ck_assert_int_lt(l.t[0], 2 * RS_MS);
+	ck_assert_int_eq(l.status[8], 0);
+	ck_assert_int_gt(l.t[8], 8 * 3 * RS_MS);
+	/* The out-of-range read failed (it completes once the port lets it in). */
+	int erange = 0;
+	for (int i = 0; i < l.n; i++)
+		erange += l.status[i] == -RS_ERR_ERANGE;
+	ck_assert_int_eq(erange, 1);
+	tu_check_conservation(sim);
+	rs_dev_destroy(dev);
+	rs_node_free(root);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+END_TEST
+
+START_TEST(spindle_phase_from_seed)
+{
+	struct rs_model_path mp;
+	struct rs_diag d;
+	model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(5);
+	struct rs_node *r1, *r2;
+	struct rs_dev *a = build_text(sim, &mp, "model: maxtor-6l020l0\n", &r1, &d);
+	struct rs_dev *b = build_text(sim, &mp, "model: maxtor-6l020l0\nspindle_phase: 0.25\n",
+				      &r2, &d);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	double pa = rs_spindle_angle(&rs_hdd_geom(a)->spindle, 0);
+	double pb = rs_spindle_angle(&rs_hdd_geom(b)->spindle, 0);
+	ck_assert_double_eq_tol(pb, 0.25, 1e-12);
+	ck_assert(pa >= 0 && pa < 1 && fabs(pa - pb) > 1e-9);
+	rs_dev_destroy(a);
+	rs_dev_destroy(b);
+	rs_node_free(r1);
+	rs_node_free(r2);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+END_TEST
+
+/* ---- bad model files ------------------------------------------------------ */
+
+struct bad_case {
+	const char *what;
+	const char *text;
+	int line, col;
+	const char *needle;
+};
+
+#define GOOD_SEEK "seek: {track_to_track: 0.8ms, average: 8.5ms, full_stroke: 17ms}\n"
+#define GOOD_ZONES "zones: {count: 4, outer_rate: 40MB/s, inner_rate: 20MB/s}\n"
+
+static const struct bad_case bad_cases[] = {
+	{ "zones overlapping",
+	  "type: hdd\ncylinders: 200\nseek_table: [[1, 1ms], [199, 15ms]]\nzone_table:\n"
+	  "  - {first_cyl: 0, last_cyl: 99, sectors_per_track: 500}\n"
+	  "  - {first_cyl: 90, last_cyl: 199, sectors_per_track: 400}\n",
+	  6, 17, "overlapping" },
+	{ "zones not covering the cylinders",
+	  "type: hdd\ncylinders: 300\nseek_table: [[1, 1ms], [199, 15ms]]\nzone_table:\n"
+	  "  - {first_cyl: 0, last_cyl: 99, sectors_per_track: 500}\n"
+	  "  - {first_cyl: 100, last_cyl: 199, sectors_per_track: 400}\n",
+	  2, 12, "cover" },
+	{ "seek table out of order",
+	  "type: hdd\ncapacity: 1GB\n" GOOD_ZONES
+	  "seek_table:\n  - [1, 1ms]\n  - [100, 5ms]\n  - [50, 6ms]\n",
+	  7, 6, "increase" },
+	{ "rpm 0", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK "rpm: 0rpm\n", 5, 6,
+	  "positive" },
+	{ "negative time", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "overhead_read: -0.1ms\n", 5, 16, NULL },
+	{ "negative seek-table time",
+	  "type: hdd\ncapacity: 1GB\n" GOOD_ZONES "seek_table: [[1, 1ms], [9, -2ms]]\n",
+	  4, 28, NULL },
+	{ "impossible fit", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES
+	  "seek: {track_to_track: 1ms, average: 15ms, full_stroke: 17ms}\n", 4, 7, "seek" },
+	{ "capacity beyond the layout",
+	  "type: hdd\ncapacity: 1GB\nseek_table: [[1, 1ms], [199, 15ms]]\nzone_table:\n"
+	  "  - {first_cyl: 0, last_cyl: 199, sectors_per_track: 500}\n",
+	  2, 11, "larger" },
+	{ "queue depth out of range", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "queue_depth: 64\n", 5, 14, NULL },
+	{ "both seek forms", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "seek_table: [[1, 1ms]]\n", 5, 13, "either" },
+	{ "generated zones without capacity", "type: hdd\n" GOOD_ZONES GOOD_SEEK, 1, 1,
+	  "capacity" },
+};
+
+START_TEST(bad_models)
+{
+	const struct bad_case *bc = &bad_cases[_i];
+	struct rs_model_path mp;
+	rs_model_path_init(&mp);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_node *root;
+	struct rs_diag d;
+	struct rs_dev *dev = build_text(sim, &mp, bc->text, &root, &d);
+	if (getenv("HDD_SHOW_DIAG") || dev || d.line != bc->line || d.col != bc->col ||
+	    (bc->needle && !strstr(d.msg, bc->needle)))
+		fprintf(stderr, "case '%s': ", bc->what), rs_diag_print(&d, stderr);
+	ck_assert_ptr_null(dev);
+	ck_assert(d.failed);
+	ck_assert_str_eq(d.file, "bad.yaml");
+	ck_assert_int_eq(d.line, bc->line);
+	ck_assert_int_eq(d.col, bc->col);
+	if (bc->needle)
+		ck_assert_ptr_nonnull(strstr(d.msg, bc->needle));
+	rs_node_free(root);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+END_TEST
+
+static Suite *hdd_suite(void)
+{
+	Suite *s = suite_create("hdd");
+	TCase *tc = tcase_create("models");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, qd1_random_read, 0, 2);
+	tcase_add_loop_test(tc, sequential_rates, 0, 2);
+	tcase_add_test(tc, sptf_beats_fcfs);
+	tcase_add_test(tc, aging_bounds_wait);
+	tcase_add_test(tc, write_cache);
+	tcase_add_test(tc, sequential_writes_coalesce);
+	tcase_add_test(tc, read_ahead_hits);
+	tcase_add_test(tc, read_ahead_finishes_first);
+	suite_add_tcase(s, tc);
+	TCase *th = tcase_create("requests");
+	tcase_add_test(th, flush_waits_for_destage);
+	tcase_add_test(th, spindle_phase_from_seed);
+	tcase_add_loop_test(th, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	suite_add_tcase(s, th);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(hdd_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
