@@ -325,10 +325,10 @@ static int seek_table_points(const struct rs_node *t, struct rs_seek_point **out
 					    "distance 1, got %" PRIu64, dist);
 		}
 		if (i > 0 && dist <= pts[i - 1].distance) {
+			uint32_t prev = pts[i - 1].distance;
 			free(pts);
 			return rs_diag_node(d, it->items[0], "seek_table distances must "
-					    "increase: %" PRIu64 " after %" PRIu32, dist,
-					    pts[i - 1].distance);
+					    "increase: %" PRIu64 " after %" PRIu32, dist, prev);
 		}
 		pts[i].distance = (uint32_t)dist;
 	}
