@@ -13,3 +13,9 @@ check_DATA = tests/errors/.build-stamp tests/cli/.build-stamp
 tests/errors/.build-stamp tests/cli/.build-stamp:
 	@$(MKDIR_P) $(@D) && touch $@
 CLEANFILES += tests/errors/.build-stamp tests/cli/.build-stamp
+
+# tests/errors and tests/cli are shipped whole; leave out what a test run
+# in the source tree may have written there.
+dist-hook:
+	rm -f $(distdir)/tests/errors/.build-stamp $(distdir)/tests/cli/.build-stamp
+	find $(distdir)/tests -name '*.log' -o -name '*.trs' | xargs rm -f
