@@ -155,3 +155,9 @@ void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c)
 	load->run_ns = c->run_ns;
 	load->max_ops = c->max_ops;
 }
+
+void rs_load_log_header(const struct rs_load *load, FILE *out)
+{
+	fprintf(out, "issue_s,op,block,blocks,response_s,status%s\n",
+		load->log_extra_header ? load->log_extra_header : "");
+}

@@ -70,7 +70,11 @@ struct rs_load {
 	/* Optional: append ",column..." to a request's log line (e.g. the
 	 * service time a trace measured on the real drive).  NULL = none. */
 	void (*log_extra)(const struct rs_load *load, const struct rs_io *io, FILE *out);
+	const char *log_extra_header;         /* e.g. ",measured_s" */
 };
+
+/* Write the per-request log's header line (CSV). */
+void rs_load_log_header(const struct rs_load *load, FILE *out);
 
 /* Build from `workload: { TYPE: {...} }`.  NULL on error. */
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,

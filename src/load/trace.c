@@ -306,6 +306,7 @@ static int trace_init(struct rs_sim *sim, struct rs_load *load, const void *para
 	tr->span = span;
 	load->priv = tr;
 	load->log_extra = closed ? log_measured : NULL;
+	load->log_extra_header = closed ? ",measured_s" : NULL;
 	rs_load_common_apply(load, &p->common);
 	return 0;
 }

@@ -51,15 +51,49 @@ static void format_metrics(const struct rs_point_result *r, char *buf, size_t n)
 		 (unsigned long long)s->errors);
 }
 
-static int run_one(const struct rs_scenario *sc, size_t i, char *buf, size_t n)
+/* The per-request log of point i goes to a temporary file renamed into
+ * place once the point is done, so an interrupted run leaves no partial
+ * log under the final name. */
+static FILE *open_request_log(const struct rs_scenario *sc, const char *dir, size_t i,
+			      char *final, size_t final_n, char *tmp, size_t tmp_n)
+{
+	snprintf(final, final_n, "%s/%s.requests.%zu.csv", dir, sc->out_name, i);
+	if ((size_t)snprintf(tmp, tmp_n, "%.4000s.tmp.%ld", final, (long)getpid()) >= tmp_n)
+		return NULL;
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		fprintf(stderr, "raidsim: cannot write '%s': %s\n", tmp, strerror(errno));
+	return f;
+}
+
+static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, char *buf,
+		   size_t n)
 {
 	struct rs_diag d;
 	struct rs_point_result r;
+	char final[4096], tmp[4200];  /* tmp = final + ".tmp.PID" */
+	FILE *log = NULL;
 	rs_diag_init(&d);
-	if (rs_scenario_run_point(sc, i, false, &r, &d) != 0) {
+	if (sc->request_log) {
+		log = open_request_log(sc, out_dir, i, final, sizeof(final), tmp, sizeof(tmp));
+		if (!log)
+			return -1;
+	}
+	if (rs_scenario_run_point(sc, i, false, log, &r, &d) != 0) {
 		/* Every point was checked before the run; this is a model bug. */
 		rs_diag_print(&d, stderr);
+		if (log) {
+			fclose(log);
+			unlink(tmp);
+		}
 		return -1;
+	}
+	if (log) {
+		if (fclose(log) != 0 || rename(tmp, final) != 0) {
+			fprintf(stderr, "raidsim: cannot write '%s': %s\n", final, strerror(errno));
+			unlink(tmp);
+			return -1;
+		}
 	}
 	format_metrics(&r, buf, n);
 	return 0;
@@ -93,8 +127,8 @@ static void progress_show(struct progress *p)
 
 /* Children write "index<TAB>cells\n" lines to a pipe; the parent files
  * them by index. */
-static int run_parallel(const struct rs_scenario *sc, unsigned jobs, char **rows,
-			struct progress *pg)
+static int run_parallel(const struct rs_scenario *sc, const char *out_dir, unsigned jobs,
+			char **rows, struct progress *pg)
 {
 	pid_t pids[256];
 	int fds[256];
@@ -118,7 +152,7 @@ static int run_parallel(const struct rs_scenario *sc, unsigned jobs, char **rows
 			FILE *out = fdopen(pfd[1], "w");
 			char buf[2048];
 			for (size_t i = k; i < sc->npoints; i += jobs) {
-				if (run_one(sc, i, buf, sizeof(buf)) != 0)
+				if (run_one(sc, out_dir, i, buf, sizeof(buf)) != 0)
 					_exit(1);
 				fprintf(out, "%zu\t%s\n", i, buf);
 				fflush(out);
@@ -275,12 +309,17 @@ int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
 	int rc = 0;
 	unsigned jobs = o->jobs ? o->jobs : 1;
+	if (sc->request_log && make_dir(o->out_dir) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
+		free(rows);
+		return 1;
+	}
 	if (jobs > sc->npoints)
 		jobs = (unsigned)sc->npoints;
 	if (jobs <= 1) {
 		char buf[2048];
 		for (size_t i = 0; i < sc->npoints && rc == 0; i++) {
-			if (run_one(sc, i, buf, sizeof(buf)) != 0) {
+			if (run_one(sc, o->out_dir, i, buf, sizeof(buf)) != 0) {
 				rc = -1;
 				break;
 			}
@@ -289,7 +328,7 @@ int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 			progress_show(&pg);
 		}
 	} else {
-		rc = run_parallel(sc, jobs, rows, &pg);
+		rc = run_parallel(sc, o->out_dir, jobs, rows, &pg);
 	}
 	struct rs_table t;
 	memset(&t, 0, sizeof(t));

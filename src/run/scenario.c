@@ -31,6 +31,7 @@ static const struct rs_opt top_opts[] = {
 struct output {
 	const char *name, *x, *series, *y;
 	int logx;
+	bool requests;
 };
 static const char *const logx_names[] = { "auto", "no", "yes", NULL };
 
@@ -45,6 +46,8 @@ static const struct rs_opt output_opts[] = {
 	  "plot: the metric on the y axis" },
 	{ "logx", RS_OPT_ENUM, offsetof(struct output, logx), "auto", 0, 0, 0, logx_names,
 	  "plot: logarithmic x axis (auto: when x spans a factor of 16 or more)" },
+	{ "requests", RS_OPT_BOOL, offsetof(struct output, requests), "false", 0, 0, 0, NULL,
+	  "also write every measured request to NAME.requests.POINT.csv" },
 	RS_OPT_END
 };
 
@@ -112,11 +115,12 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 					  : sc->sweep.naxes > 1 ? sc->sweep.axes[1].path : NULL);
 	sc->plot_y = strdup(out.y);
 	sc->plot_logx = out.logx - 1;
+	sc->request_log = out.requests;
 
 	/* Check every point before running any, so a bad value anywhere in a
 	 * sweep stops the run before a single result is written. */
 	for (size_t i = 0; i < sc->npoints; i++)
-		if (rs_scenario_run_point(sc, i, true, NULL, d) != 0)
+		if (rs_scenario_run_point(sc, i, true, NULL, NULL, d) != 0)
 			return -1;
 	return 0;
 }
@@ -145,7 +149,7 @@ static void check_conservation(const struct rs_sim *sim)
 }
 
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
-			  struct rs_point_result *r, struct rs_diag *d)
+			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d)
 {
 	struct rs_node *tree = rs_sweep_apply(&sc->sweep, sc->root, index, d);
 	if (!tree)
@@ -168,6 +172,10 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	rc = 0;
 	if (dry)
 		goto out;
+	if (request_log) {
+		load->request_log = request_log;
+		rs_load_log_header(load, request_log);
+	}
 	rs_load_run(sim, load);
 	check_conservation(sim);
 	memset(r, 0, sizeof(*r));

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config/diag.h"
 #include "config/models.h"
@@ -27,6 +28,7 @@ struct rs_scenario {
 	char *out_name;               /* base name of table, json, script and png */
 	char *plot_x, *plot_series, *plot_y;
 	int plot_logx;                /* -1: decide from the data */
+	bool request_log;             /* write NAME.requests.<point>.csv */
 };
 
 struct rs_assignment {
@@ -49,8 +51,9 @@ struct rs_point_result {
 	uint64_t events;
 };
 
-/* Build (and, unless dry, run) one point.  0 or -1 with d set. */
+/* Build (and, unless dry, run) one point, logging every measured request
+ * to `request_log` when it is not NULL.  0 or -1 with d set. */
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
-			  struct rs_point_result *r, struct rs_diag *d);
+			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d);
 
 #endif

@@ -40,6 +40,10 @@ for col in iops mib_s lat_mean_ms lat_p99_ms read_iops write_iops; do
 done
 check "one row per point" sh -c "[ \$(wc -l < '$tmp/a/small.tsv') -eq 7 ]"
 check "--set pins a swept axis" sh -c "[ \$(wc -l < '$tmp/e/small.tsv') -eq 3 ]"
+run -o "$tmp/r" -j 2 --set output.requests=true
+check "per-request log per point" test -s "$tmp/r/small.requests.5.csv"
+check "per-request log header" sh -c "head -n 1 '$tmp/r/small.requests.0.csv' | grep -qx 'issue_s,op,block,blocks,response_s,status'"
+check "request log leaves the table unchanged" cmp -s "$tmp/a/small.tsv" "$tmp/r/small.tsv"
 check "gnuplot script written" test -s "$tmp/a/small.gp"
 check "JSON names its columns" grep -q '"columns"' "$tmp/a/small.json"
 check "--help" sh -c "'$raidsim' --help | grep -q 'Usage: raidsim'"
