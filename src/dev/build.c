@@ -1,5 +1,6 @@
 #include "dev/build.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,4 +74,21 @@ out:
 		rs_node_free(merged);
 	}
 	return dev;
+}
+
+struct rs_dev *rs_dev_build_member(struct rs_build *b, const struct rs_node *section,
+				   const char *what, size_t index)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%s%zu", what, index);
+	rs_member_hook *hook = b->member_hook;
+	b->member_hook = NULL;
+	struct rs_dev *dev = rs_dev_build(b, section, what, name);
+	b->member_hook = hook;
+	if (!dev || !hook)
+		return dev;
+	struct rs_dev *wrapped = hook(b, dev, index, b->member_ctx);
+	if (!wrapped)
+		rs_dev_destroy(dev);
+	return wrapped;
 }

@@ -162,7 +162,7 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	if (rs_schema_bind(top_opts, tree, &top, tree, "scenario", NULL, d) != 0)
 		goto out;
 	sim = rs_sim_new(top.seed);
-	struct rs_build b = { sim, sc->models, d };
+	struct rs_build b = { .sim = sim, .models = sc->models, .diag = d };
 	dev = rs_dev_build(&b, top.device, "device", "device");
 	if (!dev)
 		goto out;

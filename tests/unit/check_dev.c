@@ -507,7 +507,7 @@ static void build_dev(struct rs_sim *sim, struct built *b, const char *text)
 	b->dev = NULL;
 	b->root = rs_yaml_load_string("dev.yaml", text, strlen(text), &b->d);
 	ck_assert_ptr_nonnull(b->root);
-	struct rs_build bl = { sim, &b->mp, &b->d };
+	struct rs_build bl = { .sim = sim, .models = &b->mp, .diag = &b->d };
 	b->dev = rs_dev_build(&bl, b->root, "device", "dut");
 }
 

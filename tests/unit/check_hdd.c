@@ -61,7 +61,7 @@ static void run(struct hrun *out, const char *fmt, ...)
 	struct rs_model_path mp;
 	model_path(&mp, &d);
 	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { sim, &mp, &d };
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
 	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "disk0");
 	if (!dev)
 		rs_diag_print(&d, stderr);
@@ -297,7 +297,7 @@ static struct rs_dev *build_text(struct rs_sim *sim, struct rs_model_path *mp,
 	rs_diag_init(d);
 	*root = rs_yaml_load_string("bad.yaml", text, strlen(text), d);
 	ck_assert_ptr_nonnull(*root);
-	struct rs_build b = { sim, mp, d };
+	struct rs_build b = { .sim = sim, .models = mp, .diag = d };
 	return rs_dev_build(&b, *root, "device", "disk0");
 }
 

@@ -248,7 +248,7 @@ static int run_build(struct run *r, const char *name, const char *fmt, ...)
 	ck_assert_ptr_nonnull(r->root);
 	rs_model_path_init(&r->mp);
 	r->sim = rs_sim_new(1);
-	struct rs_build b = { r->sim, &r->mp, &r->d };
+	struct rs_build b = { .sim = r->sim, .models = &r->mp, .diag = &r->d };
 	r->dev = rs_dev_build(&b, rs_node_get(r->root, "device"), "device", "device");
 	if (!r->dev)
 		rs_diag_print(&r->d, stderr);

@@ -98,7 +98,7 @@ static inline void tu_run_hook(struct tu_run *out, tu_hook_fn *hook, void *arg,
 	struct rs_model_path mp;
 	rs_model_path_init(&mp);
 	struct rs_sim *sim = rs_sim_new(seed);
-	struct rs_build b = { sim, &mp, &d };
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
 	struct rs_dev *dev = rs_dev_build(&b, devn, "device", "device");
 	if (!dev)
 		rs_diag_print(&d, stderr);
