@@ -3,3 +3,4 @@ nobase_dist_pkgdata_DATA = \
 	models/devices/ideal-1ms.yaml \
 	models/disks/maxtor-6l020l0.yaml \
 	models/disks/wd-raptor-wd740gd.yaml
+EXTRA_DIST += models/SOURCES.md
