@@ -22,4 +22,10 @@ TESTS += tests/unit/check_hdd
 tests_unit_check_hdd_SOURCES = tests/unit/check_hdd.c
 tests_unit_check_hdd_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hdd_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/unit/check_disksim_models
+TESTS += tests/unit/check_disksim_models
+tests_unit_check_disksim_models_SOURCES = tests/unit/check_disksim_models.c
+tests_unit_check_disksim_models_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_disksim_models_LDADD = $(UNIT_LDADD)
 endif
