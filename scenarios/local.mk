@@ -1,2 +1,11 @@
 EXTRA_DIST += \
-	scenarios/examples/queueing.yaml
+	scenarios/examples/queueing.yaml \
+	scenarios/disks/README.md \
+	scenarios/disks/access-time.yaml \
+	scenarios/disks/database-mix.yaml \
+	scenarios/disks/pattern-database.yaml \
+	scenarios/disks/pattern-fileserver.yaml \
+	scenarios/disks/pattern-webserver.yaml \
+	scenarios/disks/pattern-workstation.yaml \
+	scenarios/disks/sequential-position-maxtor.yaml \
+	scenarios/disks/sequential-position.yaml

@@ -4,10 +4,12 @@
 #include "dev/dev.h"
 #include "dev/ideal.h"
 #include "disk/hdd.h"
+#include "raid/volume.h"
 
 static const struct rs_dev_type *const types[] = {
 	&rs_dev_ideal,
 	&rs_dev_hdd,
+	&rs_dev_array,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }

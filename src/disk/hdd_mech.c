@@ -7,6 +7,8 @@ static rs_time_t mt(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 	return n ? rs_disk_media_time(m->l, m->s, m->sp, lba, (uint32_t)n, 0) : 0;
 }
 
+static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi);
+
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
 {
 	uint64_t hi = m->s_limit - m->s_lba;
@@ -14,14 +16,67 @@ uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
 		return hi;
 	if (t <= m->s_t0_ns)
 		return 0;
-	/* Largest n with s_t0 + mt(n) <= t; mt is increasing in n. */
-	uint64_t lo = 0;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo + 1) / 2;
-		if (m->s_t0_ns + mt(m, m->s_lba, mid) <= t)
-			lo = mid;
-		else
-			hi = mid - 1;
+	/* The memo is not part of the mechanism's state: writing it through a
+	 * const pointer to a non-const object changes no observable value. */
+	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;
+	if (m->memo_done.ok && m->memo_done.t == t && m->memo_done.lba == m->s_lba &&
+	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit)
+		return m->memo_done.n;
+	uint64_t n = stream_done_search(m, t, hi);
+	mm->memo_done.ok = true;
+	mm->memo_done.t = t;
+	mm->memo_done.lba = m->s_lba;
+	mm->memo_done.t0 = m->s_t0_ns;
+	mm->memo_done.limit = m->s_limit;
+	mm->memo_done.n = n;
+	return n;
+}
+
+static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi)
+{
+	/* Largest n in [0, hi] with s_t0 + mt(n) <= t; mt is increasing in n.
+	 * Bracket: the predicate holds at lo and fails at up (hi + 1 stands
+	 * for "beyond the range").  mt is nearly linear (sectors pass at a
+	 * steady rate, switches add a little), so each round probes the
+	 * interpolated point and its neighbour on the far side, which usually
+	 * closes the bracket in two or three evaluations of mt instead of a
+	 * bisection's log2(hi).  Any probe order gives the same answer. */
+	rs_time_t target = t - m->s_t0_ns;
+	uint64_t lo = 0, up = hi + 1;
+	double tlo = 0, tup = (double)(m->s_end_ns - m->s_t0_ns); /* estimate at hi */
+	uint64_t tup_at = hi;
+	for (int round = 0; up - lo > 1; round++) {
+		uint64_t g;
+		if (round < 4 && tup > tlo) {
+			double f = ((double)target - tlo) / (tup - tlo);
+			g = lo + (uint64_t)(f * (double)(tup_at - lo));
+		} else {
+			g = lo + (up - lo) / 2;
+		}
+		if (g <= lo)
+			g = lo + 1;
+		if (g >= up)
+			g = up - 1;
+		rs_time_t tg = mt(m, m->s_lba, g);
+		if (tg <= target) {
+			lo = g, tlo = (double)tg;
+			if (g + 1 < up) {
+				rs_time_t tn = mt(m, m->s_lba, g + 1);
+				if (tn <= target)
+					lo = g + 1, tlo = (double)tn;
+				else
+					up = g + 1, tup = (double)tn, tup_at = g + 1;
+			}
+		} else {
+			up = g, tup = (double)tg, tup_at = g;
+			if (g - 1 > lo) {
+				rs_time_t tp = mt(m, m->s_lba, g - 1);
+				if (tp <= target)
+					lo = g - 1, tlo = (double)tp;
+				else
+					up = g - 1, tup = (double)tp, tup_at = g - 1;
+			}
+		}
 	}
 	return lo;
 }
@@ -42,10 +97,17 @@ static void stream_park(const struct rs_hdd_mech *m, rs_time_t t, struct rs_head
 {
 	uint64_t done = rs_hdd_mech_stream_done(m, t);
 	uint64_t at = done ? m->s_lba + done - 1 : m->s_lba;
-	struct rs_phys p;
-	rs_layout_lba_to_phys(m->l, at, &p);
-	hs->cyl = p.cyl;
-	hs->head = p.head;
+	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
+	if (!m->memo_park.ok || m->memo_park.lba != at) {
+		struct rs_phys p;
+		rs_layout_lba_to_phys(m->l, at, &p);
+		mm->memo_park.ok = true;
+		mm->memo_park.lba = at;
+		mm->memo_park.cyl = p.cyl;
+		mm->memo_park.head = p.head;
+	}
+	hs->cyl = m->memo_park.cyl;
+	hs->head = m->memo_park.head;
 	hs->free_at_ns = t;
 }
 
@@ -64,10 +126,43 @@ void rs_hdd_mech_head_at(const struct rs_hdd_mech *m, rs_time_t now, struct rs_h
 		*hs = m->head;
 }
 
+/* rs_layout_lba_to_phys and rs_layout_angle_of of lba, through the memo. */
+static const struct rs_hdd_phys_memo *phys_of(const struct rs_hdd_mech *m, uint64_t lba)
+{
+	size_t i = (size_t)((lba * 0x9E3779B97F4A7C15ull) >> 58) % RS_HDD_PHYS_MEMO;
+	struct rs_hdd_phys_memo *e = &((struct rs_hdd_mech *)m)->memo_phys[i]; /* memo only */
+	if (!e->ok || e->lba != lba) {
+		rs_layout_lba_to_phys(m->l, lba, &e->p);
+		e->angle = rs_layout_angle_of(m->l, &e->p);
+		e->lba = lba;
+		e->ok = true;
+	}
+	return e;
+}
+
+static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
+
+/* rs_disk_position_time (disk/spindle_position.c) step for step, with the
+ * target's place and angle from the memo. */
+static void position_time(const struct rs_hdd_mech *m, const struct rs_head_state *from,
+			  uint64_t lba, int is_write, struct rs_position *out)
+{
+	const struct rs_hdd_phys_memo *e = phys_of(m, lba);
+	out->target = e->p;
+	out->seek_ns = rs_seek_reposition_time(m->s, distance(from->cyl, out->target.cyl),
+					       from->head != out->target.head, is_write);
+	out->rot_ns = rs_spindle_wait(m->sp, from->free_at_ns + out->seek_ns, e->angle);
+	out->total_ns = out->seek_ns + out->rot_ns;
+}
+
 bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uint32_t nblk,
 			   rs_time_t ready_ns)
 {
-	if (!m->streaming || lba < m->s_valid_from || lba > m->s_limit)
+	/* Only what lies ahead of the stream's origin can still come off the
+	 * platter in this pass: a request behind it (an IOMeter stream that
+	 * wrapped to the start of its range) is a new access, not free data;
+	 * whatever of it is still in the segment the buffer serves as a hit. */
+	if (!m->streaming || lba < m->s_valid_from || lba < m->s_lba || lba > m->s_limit)
 		return false;
 	/* Past the window the stream must still be running when the firmware
 	 * extends it; inside it the sectors come anyway. */
@@ -84,7 +179,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		out->cont = true;
 		out->free_ns = ready;
 		out->pos = (struct rs_position){ 0 };
-		rs_layout_lba_to_phys(m->l, lba, &out->pos.target);
+		out->pos.target = phys_of(m, lba)->p;
 		out->pos.rot_ns = t > ready ? t - ready : 0;
 		out->pos.total_ns = out->pos.rot_ns;
 		out->start_ns = ready + out->pos.total_ns;
@@ -96,7 +191,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		hs.free_at_ns = ready;
 	out->cont = false;
 	out->free_ns = hs.free_at_ns;
-	rs_disk_position_time(m->l, m->s, m->sp, &hs, lba, is_write, &out->pos);
+	position_time(m, &hs, lba, is_write, &out->pos);
 	out->start_ns = hs.free_at_ns + out->pos.total_ns;
 	return out->start_ns;
 }

@@ -23,6 +23,8 @@
 #include "disk/spindle_position.h"
 #include "kernel/sim.h"
 
+#define RS_HDD_PHYS_MEMO 64
+
 struct rs_hdd_mech {
 	const struct rs_layout *l;
 	const struct rs_seek *s;
@@ -35,6 +37,30 @@ struct rs_hdd_mech {
 	uint64_t s_limit;             /* stream stops before this LBA */
 	rs_time_t s_end_ns;           /* when it gets there */
 	uint64_t s_valid_from;        /* lowest LBA of the stream's segment */
+	/* Last answers of two pure functions, kept because the scheduler asks
+	 * the same question at the same instant for every queued command:
+	 * stream_done for (s_lba, s_t0_ns, s_limit, t), and the track of an
+	 * LBA for the head's parking place.  A cache only: same inputs, same
+	 * answer. */
+	struct {
+		bool ok;
+		uint64_t lba, limit, n;
+		rs_time_t t0, t;
+	} memo_done;
+	struct {
+		bool ok;
+		uint64_t lba;
+		uint32_t cyl, head;
+	} memo_park;
+	/* Where an LBA is and its angle, for the commands in the queue (each is
+	 * positioned again at every dispatch while it waits).  Direct-mapped
+	 * by a hash of the LBA. */
+	struct rs_hdd_phys_memo {
+		bool ok;
+		uint64_t lba;
+		struct rs_phys p;
+		double angle;
+	} memo_phys[RS_HDD_PHYS_MEMO];
 };
 
 /* Where a media access starts. */

@@ -15,8 +15,10 @@ void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
 		key->primary = (double)c->arrived_ns;
 		return;
 	}
-	struct rs_head_state hs;
-	rs_hdd_mech_head_at(m, now, &hs);
+	/* Only the seek-distance policies need the head's cylinder. */
+	struct rs_head_state hs = { 0 };
+	if (s->policy == RS_HDD_SSTF || s->policy == RS_HDD_CLOOK)
+		rs_hdd_mech_head_at(m, now, &hs);
 	uint32_t cyl = pos->pos.target.cyl;
 	switch (s->policy) {
 	case RS_HDD_FCFS:

@@ -48,8 +48,12 @@ rs_time_t rs_disk_media_time(const struct rs_layout *l, const struct rs_seek *s,
 		/* The head leaves q's end at angle `from`; after the switch it
 		 * waits for n's start to come round. */
 		double from = rs_layout_angle_of(l, &q) + 1.0 / spt;
+		/* Switches inside one transfer are charged as for reads even
+		 * when writing: skews are laid out for them, and datasheets
+		 * give one sustained rate for reading and writing.  The write
+		 * settle applies to the seek that starts an access. */
 		rs_time_t sw = rs_seek_reposition_time(s, distance(q.cyl, n.cyl),
-						       q.head != n.head, is_write);
+						       q.head != n.head, 0);
 		double gap = rs_layout_angle_of(l, &n) - from - (double)sw / period_ns;
 		gap -= floor(gap);
 		/* An exact fit (skew == switch) must not cost a turn to rounding. */

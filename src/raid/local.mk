@@ -1,6 +1,8 @@
 src_librs_a_SOURCES += \
 	src/raid/map.c src/raid/map.h \
-	src/raid/map_stripe.c
+	src/raid/map_stripe.c \
+	src/raid/volume.c src/raid/volume.h src/raid/volume_priv.h \
+	src/raid/volume_io.c src/raid/volume_mirror.c src/raid/volume_parity.c
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_raid_map
@@ -8,4 +10,12 @@ TESTS += tests/unit/check_raid_map
 tests_unit_check_raid_map_SOURCES = tests/unit/check_raid_map.c
 tests_unit_check_raid_map_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_raid_map_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_raid_volume
+TESTS += tests/unit/check_raid_volume
+tests_unit_check_raid_volume_SOURCES = tests/unit/check_raid_volume.c
+tests_unit_check_raid_volume_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_raid_volume_LDADD = $(UNIT_LDADD)
 endif

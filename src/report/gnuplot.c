@@ -37,6 +37,21 @@ static void put_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Explicit tic labels are printf formats to gnuplot: "50%" would be read
+ * as a conversion, so a literal percent sign is doubled. */
+static void put_tic_label(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s == '%')
+			fputc('%', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
 static const char *cell(const struct rs_table *t, size_t r, long c)
 {
 	const char *s = rs_table_get(t, r, (size_t)c);
@@ -134,7 +149,7 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 		for (size_t i = 0; i < ncats; i++) {
 			if (i > 0)
 				fputs(", ", f);
-			put_string(f, cats[i]);
+			put_tic_label(f, cats[i]);
 			fprintf(f, " %zu", i);
 		}
 		fprintf(f, ")\nset xrange [-0.5:%zu.5]\n", ncats - 1);

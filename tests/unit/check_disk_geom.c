@@ -680,10 +680,11 @@ START_TEST(media_time_tracks)
 	/* A transfer inside one track from its middle. */
 	ck_assert_int_eq(rs_disk_media_time(l, &d.seek, &d.spindle, 100, 50, 0),
 			 llround(50 * period / spt));
-	/* A write switch needs the extra settle: the skew no longer covers it,
-	 * so the next track's first sector is missed by almost a turn. */
+	/* Inside a transfer a write switches tracks as a read does: the write
+	 * settle belongs to the seek that starts the access, so a sequential
+	 * write runs at the same media rate as a read. */
 	rs_time_t two_w = rs_disk_media_time(l, &d.seek, &d.spindle, 0, 2 * spt, 1);
-	ck_assert_int_eq(two_w, llround(3 * period + ts * period / spt));
+	ck_assert_int_eq(two_w, two);
 	drive_destroy(&d);
 
 	/* On the synthetic layout: slipped sectors inside the run are passed

@@ -1,0 +1,172 @@
+/* The array's request path: member operations and their fan-in, reads,
+ * plain and mirrored writes, flushes.  RAID5/6 writes go to
+ * volume_parity.c.
+ *
+ * Fan-in is done here by hand rather than with rs_io_child's default,
+ * because the parent must finish through rs_dev_complete (the array's own
+ * accounting) and because a RAID5/6 row keeps the parent open between its
+ * read and write phases, when no member operation is in flight. */
+#include "raid/volume_priv.h"
+
+#include "kernel/assert.h"
+
+void array_release(struct rs_sim *sim, struct array *a, struct rs_io *io)
+{
+	RS_ASSERT(io->pending > 0);
+	if (--io->pending == 0)
+		rs_dev_complete(sim, a->dev, io, io->status);
+}
+
+static void mop_done(struct rs_sim *sim, struct rs_io *child)
+{
+	struct mop *mo = child->done_ctx;
+	struct array *a = mo->a;
+	struct rs_io *parent = child->parent;
+	struct member_state *ms = &a->ms[mo->member];
+
+	RS_ASSERT(ms->outstanding > 0);
+	ms->outstanding--;
+	rs_tavg_add(&ms->depth, sim->now, -1);
+	if (a->trace) {
+		struct rs_array_event ev = {
+			.op = (enum rs_array_op)mo->kind,
+			.member = mo->member,
+			.member_lba = child->lba,
+			.nblk = child->nblk,
+			.parent_id = parent->id,
+			.t_submit = child->t_submit,
+			.t_done = child->t_done,
+			.status = child->status,
+		};
+		a->trace(a->trace_ctx, &ev);
+	}
+	if (child->status != 0 && parent->status == 0)
+		parent->status = child->status;
+	struct stripe *st = mo->st;
+	rs_pool_put(&a->mops, mo);
+	rs_io_free(sim, child);
+	/* The row may start its next phase; it holds its own reference on the
+	 * parent, so the order of these two does not matter for correctness. */
+	if (st)
+		array_stripe_op_done(sim, st);
+	array_release(sim, a, parent);
+}
+
+static enum rs_op kind_op(enum rs_array_op kind)
+{
+	switch (kind) {
+	case RS_ARRAY_READ:
+	case RS_ARRAY_PARITY_READ:
+		return RS_READ;
+	case RS_ARRAY_WRITE:
+	case RS_ARRAY_PARITY_WRITE:
+		return RS_WRITE;
+	default:
+		return RS_FLUSH;
+	}
+}
+
+void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
+		 uint32_t member, enum rs_array_op kind, uint64_t member_lba, uint32_t nblk)
+{
+	RS_ASSERT(member < a->g.nmembers);
+	struct mop *mo = rs_pool_get(&a->mops);
+	mo->a = a;
+	mo->st = st;
+	mo->member = member;
+	mo->kind = (uint8_t)kind;
+	enum rs_op op = kind_op(kind);
+	struct rs_io *child = rs_io_child(sim, parent, op, member_lba, nblk, mop_done, mo);
+
+	struct member_state *ms = &a->ms[member];
+	ms->outstanding++;
+	rs_tavg_add(&ms->depth, sim->now, 1);
+	if (op != RS_FLUSH)
+		ms->head_lba = member_lba + nblk;
+	a->c.ops[kind]++;
+	if (op == RS_READ)
+		a->c.member_reads[member]++;
+	else if (op == RS_WRITE)
+		a->c.member_writes[member]++;
+	rs_dev_submit(sim, a->dev->members[member], child);
+}
+
+static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
+			 const struct rs_raid_extent *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t m = array_pick_copy(a, &e[i]);
+		array_issue(sim, a, io, NULL, m, RS_ARRAY_READ, e[i].member_lba, e[i].nblk);
+	}
+}
+
+static void write_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
+			  const struct rs_raid_extent *e, size_t n)
+{
+	uint32_t copies[RS_RAID_MAX_MEMBERS];
+	for (size_t i = 0; i < n; i++) {
+		array_issue(sim, a, io, NULL, e[i].member, RS_ARRAY_WRITE, e[i].member_lba,
+			    e[i].nblk);
+		size_t nm = rs_raid_mirrors(&a->g, e[i].member, copies, RS_RAID_MAX_MEMBERS);
+		for (size_t k = 0; k < nm; k++)
+			array_issue(sim, a, io, NULL, copies[k], RS_ARRAY_WRITE, e[i].member_lba,
+				    e[i].nblk);
+	}
+}
+
+/* Map the request in batches of EXTENT_BATCH extents, so a request of any
+ * length needs no allocation. */
+static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
+{
+	uint64_t lba = io->lba, end = io->lba + io->nblk;
+	struct rs_raid_extent e[EXTENT_BATCH];
+	while (lba < end) {
+		size_t n = rs_raid_map(&a->g, lba, (uint32_t)(end - lba), e, EXTENT_BATCH);
+		if (n > EXTENT_BATCH)
+			n = EXTENT_BATCH;
+		if (io->op == RS_READ)
+			read_extents(sim, a, io, e, n);
+		else
+			write_extents(sim, a, io, e, n);
+		lba = e[n - 1].array_lba + e[n - 1].nblk;
+	}
+}
+
+static void fail_later(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct array *a = obj;
+	struct rs_io *io = arg;
+	rs_dev_complete(sim, a->dev, io, io->status);
+}
+
+void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct array *a = dev->priv;
+	if (io->op != RS_FLUSH &&
+	    (io->nblk == 0 || io->lba > dev->capacity_blk ||
+	     io->nblk > dev->capacity_blk - io->lba)) {
+		/* Fail from the event loop, never inside the caller's submit. */
+		io->status = io->nblk == 0 ? 0 : -RS_ERR_ERANGE;
+		rs_sched(sim, 0, fail_later, a, io);
+		return;
+	}
+	/* Held while children are being created: one may finish at once
+	 * (a member that fails it synchronously) without closing the parent. */
+	array_hold(io);
+	switch (io->op) {
+	case RS_FLUSH:
+		for (uint32_t m = 0; m < a->g.nmembers; m++)
+			array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
+		break;
+	case RS_WRITE:
+		if (rs_raid_has_parity(&a->g)) {
+			array_parity_write(sim, a, io);
+			break;
+		}
+		/* fall through */
+	default:
+		fan_out(sim, a, io);
+		break;
+	}
+	array_release(sim, a, io);
+}

@@ -1,0 +1,492 @@
+/* The validation suite: one test per finding of the reference studies (and
+ * per datasheet check of the disk models) that the simulator can address
+ * today.  Single drives only, on the hdd device's own host port; findings
+ * that need a controller, an array or a network come later.
+ *
+ * The honesty mechanism.  `findings[]` below lists every id this program
+ * covers with the status we EXPECT (REPRODUCED or NOT_REPRODUCED) and one
+ * line saying why.  Each test simulates what the study measured, computes
+ * the study's metric, decides whether the finding holds (its direction,
+ * and its size within a tolerance stated in the test when the study gives
+ * a number), prints
+ *
+ *     ID: reproduced|NOT reproduced: <measured> (study: <reported>)
+ *
+ * appends the same to findings.tsv (id, status, measured, study) in the
+ * build directory, and only then asserts that the outcome equals the
+ * expected status.  So a test fails when a reproduced finding regresses AND
+ * when a finding that was not reproduced starts to be: either way the table
+ * here and the status table in README.md must be updated by hand.  Model
+ * parameters are never tuned to make a finding pass.
+ *
+ * RS_VALIDATION_FLIP=ID (or a comma-separated list) inverts the expected
+ * status of those ids, to see the mechanism bite.
+ *
+ * Simulated times are a few tens of seconds per point: the drives do
+ * 100..300 I/Os per second, so this is a few thousand requests per point
+ * and the whole program runs in seconds. */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/diag.h"
+#include "config/models.h"
+#include "config/node.h"
+#include "config/schema.h"
+#include "dev/build.h"
+#include "dev/dev.h"
+#include "disk/hdd.h"
+#include "disk/hdd_params.h"
+#include "io/io.h"
+#include "kernel/sim.h"
+#include "load/load.h"
+#include "../unit/testutil.h"
+
+/* ---- the table -------------------------------------------------------- */
+
+enum status { NOT_REPRODUCED = 0, REPRODUCED = 1 };
+
+struct finding {
+	const char *id;
+	enum status expected;
+	const char *note;
+};
+
+static const struct finding findings[] = {
+	{ "DATASHEET-maxtor-qd1", REPRODUCED,
+	  "QD1 random 512 B read = average seek + half a turn + command overhead" },
+	{ "DATASHEET-raptor-qd1", REPRODUCED,
+	  "QD1 random 512 B read = average seek + half a turn + command overhead" },
+	{ "DATASHEET-maxtor-seq", REPRODUCED,
+	  "sequential read at the outer and inner zone = the model's zone rates" },
+	{ "DATASHEET-raptor-seq", REPRODUCED,
+	  "sequential read at the outer and inner zone = the model's zone rates" },
+	{ "DATASHEET-seq-wrap", REPRODUCED,
+	  "a sequential stream that wraps to the start of its window is read from the "
+	  "media again, no faster than the zone rate (guards a fixed bug)" },
+	{ "DATASHEET-sptf-gain", REPRODUCED,
+	  "SPTF at depth 32 gives at least 1.5x FCFS on random reads" },
+	{ "TX4200-D1", NOT_REPRODUCED,
+	  "load-1 TCQ loss is only the 0.1 ms queued_overhead (~1 %, not ~15 %); load-256 "
+	  "read gain of ideal 32-deep SPTF is ~+135 %, far above the study's +35 %" },
+	{ "TX4200-D2", NOT_REPRODUCED,
+	  "mixes gain little at load 256 as in the study, but pure writes gain nothing "
+	  "(the write cache already reorders destaging with TCQ off)" },
+	{ "TX4200-D3", REPRODUCED,
+	  "100 % random write runs at the destage rate whatever the load or TCQ" },
+};
+#define NFINDINGS (sizeof(findings) / sizeof(findings[0]))
+
+static const struct finding *finding_get(const char *id)
+{
+	for (size_t i = 0; i < NFINDINGS; i++)
+		if (strcmp(findings[i].id, id) == 0)
+			return &findings[i];
+	return NULL;
+}
+
+static bool flipped(const char *id)
+{
+	const char *env = getenv("RS_VALIDATION_FLIP");
+	size_t n = strlen(id);
+	for (const char *p = env; p && *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && strncmp(p, id, n) == 0)
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+static char tsv_path[4096];
+
+static void tsv_field(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
+}
+
+/* Report the outcome, then hold it against the table. */
+static void verdict(const char *id, bool holds, const char *measured, const char *study)
+{
+	const struct finding *fd = finding_get(id);
+	ck_assert_msg(fd != NULL, "%s is not in the findings table", id);
+	printf("%s: %s: %s (study: %s)\n", id, holds ? "reproduced" : "NOT reproduced",
+	       measured, study);
+	fflush(stdout);
+	FILE *f = fopen(tsv_path, "a");
+	if (f) {
+		fprintf(f, "%s\t%s\t", id, holds ? "reproduced" : "not reproduced");
+		tsv_field(f, measured);
+		fputc('\t', f);
+		tsv_field(f, study);
+		fputc('\n', f);
+		fclose(f);
+	}
+	bool expect = fd->expected == REPRODUCED;
+	if (flipped(id))
+		expect = !expect;
+	ck_assert_msg(holds == expect,
+		      "%s is now %s but the table expects %s (%s): update findings[] in "
+		      "tests/validation/check_validation.c and the status table in README.md",
+		      id, holds ? "REPRODUCED" : "NOT REPRODUCED",
+		      expect ? "REPRODUCED" : "NOT_REPRODUCED", fd->note);
+}
+
+/* ---- running a point ---------------------------------------------------- */
+
+static void model_path(struct rs_model_path *mp, struct rs_diag *d)
+{
+	rs_model_path_init(mp);
+	const char *top = getenv("top_srcdir");
+	if (top) {
+		char dir[4096];
+		snprintf(dir, sizeof(dir), "%s/models", top);
+		ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
+	}
+	rs_model_path_add_defaults(mp);
+}
+
+struct vres {
+	struct rs_iostat_summary s;
+	struct rs_hdd_counters c;
+};
+
+/* Build `device:` and `workload:` from the YAML text, run to the end, check
+ * conservation and the scheduler's prediction invariant. */
+static void vrun(struct vres *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vrun(struct vres *out, const char *fmt, ...)
+{
+	char text[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ck_assert_int_lt(n, (int)sizeof(text));
+
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_node *root = rs_yaml_load_string("validation.yaml", text, (size_t)n, &d);
+	if (!root)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(root);
+	struct rs_model_path mp;
+	model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "disk0");
+	if (!dev)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(dev);
+	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
+	if (!load)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(load);
+
+	rs_load_run(sim, load);
+	tu_check_conservation(sim);
+	ck_assert_uint_eq(dev->submitted, dev->completed);
+	out->s = load->summary;
+	out->c = *rs_hdd_counters(dev);
+	ck_assert_uint_eq(out->c.mismatches, 0);
+	ck_assert_uint_gt(out->s.ops, 0);
+
+	rs_load_destroy(load);
+	rs_dev_destroy(dev);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+	rs_node_free(root);
+}
+
+/* ---- a model's own datasheet figures ----------------------------------- */
+
+struct sheet {
+	struct rs_hdd_params p;       /* the whole model bound as the device binds it */
+	double avg_seek_ns, outer_rate, inner_rate;
+};
+
+static void read_sheet(const char *model, struct sheet *sh)
+{
+	static const struct rs_opt time_row = { "seek.average", RS_OPT_TIME, 0, NULL, 0,
+						0, 0, NULL, NULL };
+	static const struct rs_opt rate_row = { "zones rate", RS_OPT_RATE, 0, NULL, 0,
+						0, 0, NULL, NULL };
+	static const char *const reserved[] = { "type", "model", "description", NULL };
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_model_path mp;
+	model_path(&mp, &d);
+	struct rs_node *root = rs_model_load(&mp, model, NULL, &d);
+	if (!root)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(rs_schema_bind(rs_hdd_opts, root, &sh->p, root, "device", reserved, &d),
+			 0);
+	const struct rs_node *avg = rs_node_lookup(root, "seek.average");
+	const struct rs_node *outer = rs_node_lookup(root, "zones.outer_rate");
+	const struct rs_node *inner = rs_node_lookup(root, "zones.inner_rate");
+	ck_assert_msg(avg && outer && inner, "%s: needs seek.average and zones rates", model);
+	rs_time_t avg_ns;
+	ck_assert_int_eq(rs_schema_convert(&time_row, avg, &avg_ns, &d), 0);
+	ck_assert_int_eq(rs_schema_convert(&rate_row, outer, &sh->outer_rate, &d), 0);
+	ck_assert_int_eq(rs_schema_convert(&rate_row, inner, &sh->inner_rate, &d), 0);
+	sh->avg_seek_ns = (double)avg_ns;
+	/* Nodes the params point into belong to root: keep only scalars. */
+	sh->p.zones = sh->p.zone_table = sh->p.seek = sh->p.seek_table = sh->p.slips = NULL;
+	rs_node_free(root);
+	rs_model_path_free(&mp);
+}
+
+static const char *const model_name[] = { "maxtor-6l020l0", "wd-raptor-wd740gd" };
+static const char *const model_short[] = { "maxtor", "raptor" };
+
+/* ---- DATASHEET-*-qd1 ---------------------------------------------------- */
+
+static void datasheet_qd1(int m)
+{
+	struct sheet sh;
+	read_sheet(model_name[m], &sh);
+	double want_ms = (sh.avg_seek_ns + 0.5 * 60e9 / sh.p.rpm +
+			  (double)sh.p.overhead_read_ns) / 1e6;
+	struct vres r;
+	/* queue_depth 1: one command at a time, no queuing protocol cost. */
+	vrun(&r,
+	     "device: {model: %s, queue_depth: 1}\n"
+	     "workload: {iometer: {spec: default, size: 512B, read: 100%%, random: 100%%,\n"
+	     "  outstanding: 1, ramp: 1s, run: 30s}}\n", model_name[m]);
+	double got = r.s.lat_mean_ms, err = got / want_ms - 1.0;
+	bool holds = fabs(err) <= 0.05;
+	char id[64], meas[256], study[256];
+	snprintf(id, sizeof(id), "DATASHEET-%s-qd1", model_short[m]);
+	snprintf(meas, sizeof(meas), "mean %.3f ms over %llu reads (%+.1f %%)", got,
+		 (unsigned long long)r.s.ops, 100.0 * err);
+	snprintf(study, sizeof(study), "%.2f seek + %.2f half turn + %.2f overhead = %.3f ms, "
+		 "within 5 %%", sh.avg_seek_ns / 1e6, 30e3 / sh.p.rpm,
+		 (double)sh.p.overhead_read_ns / 1e6, want_ms);
+	verdict(id, holds, meas, study);
+}
+
+START_TEST(test_DATASHEET_maxtor_qd1) { datasheet_qd1(0); }
+END_TEST
+START_TEST(test_DATASHEET_raptor_qd1) { datasheet_qd1(1); }
+END_TEST
+
+/* ---- DATASHEET-*-seq ---------------------------------------------------- */
+
+/* Sequential 64 KiB reads, 4 outstanding (the X-bit / iXBT setting), over
+ * the first and the last 300 MB of the drive: 3.5 s at 72 MB/s reads 252
+ * MB, so the stream never wraps to the start of the window (see
+ * DATASHEET-seq-wrap for what happens when it does). */
+static void datasheet_seq(int m)
+{
+	struct sheet sh;
+	read_sheet(model_name[m], &sh);
+	const uint64_t window = 300000256; /* 585938 sectors, about 300 MB */
+	uint64_t inner_off = (sh.p.capacity_bytes - window) / 512 * 512;
+	const char *fmt = "device: {model: %s}\n"
+			  "workload: {iometer: {spec: seqread, size: 64KiB, outstanding: 4,\n"
+			  "  range: %lluB, offset: %lluB, ramp: 0.5s, run: 3s}}\n";
+	struct vres o, i;
+	vrun(&o, fmt, model_name[m], (unsigned long long)window, 0ull);
+	vrun(&i, fmt, model_name[m], (unsigned long long)window, (unsigned long long)inner_off);
+	double want_o = sh.outer_rate / 1e6, want_i = sh.inner_rate / 1e6;
+	double eo = o.s.mb_s / want_o - 1.0, ei = i.s.mb_s / want_i - 1.0;
+	bool holds = fabs(eo) <= 0.05 && fabs(ei) <= 0.05;
+	char id[64], meas[256], study[256];
+	snprintf(id, sizeof(id), "DATASHEET-%s-seq", model_short[m]);
+	snprintf(meas, sizeof(meas), "outer %.2f MB/s (%+.1f %%), inner %.2f MB/s (%+.1f %%)",
+		 o.s.mb_s, 100.0 * eo, i.s.mb_s, 100.0 * ei);
+	snprintf(study, sizeof(study), "model outer_rate %.0f MB/s, inner_rate %.0f MB/s, "
+		 "within 5 %%", want_o, want_i);
+	verdict(id, holds, meas, study);
+}
+
+START_TEST(test_DATASHEET_maxtor_seq) { datasheet_seq(0); }
+END_TEST
+START_TEST(test_DATASHEET_raptor_seq) { datasheet_seq(1); }
+END_TEST
+
+/* ---- DATASHEET-seq-wrap ------------------------------------------------- */
+
+/* IOMeter's sequential streams wrap at the end of their range.  A drive
+ * cannot read faster than its media whatever the addresses: sequential
+ * reads over a 200 MB window at the outer edge of the Raptor, 10 s (the
+ * stream wraps about three times), must stay within 5 % of outer_rate. */
+START_TEST(test_DATASHEET_seq_wrap)
+{
+	struct sheet sh;
+	read_sheet(model_name[1], &sh);
+	struct vres r;
+	vrun(&r, "device: {model: %s}\n"
+		 "workload: {iometer: {spec: seqread, size: 64KiB, outstanding: 4,\n"
+		 "  range: 200MB, ramp: 0.5s, run: 10s}}\n", model_name[1]);
+	double want = sh.outer_rate / 1e6, err = r.s.mb_s / want - 1.0;
+	char meas[256], study[128];
+	snprintf(meas, sizeof(meas), "Raptor sequential reads wrapping a 200 MB window: %.2f MB/s "
+		 "(%+.1f %%); %llu of %llu media reads taken as stream continuations", r.s.mb_s,
+		 100.0 * err, (unsigned long long)r.c.stream_reads,
+		 (unsigned long long)r.c.media_ops);
+	snprintf(study, sizeof(study), "at most the media rate: outer_rate %.0f MB/s, within 5 %%",
+		 want);
+	verdict("DATASHEET-seq-wrap", fabs(err) <= 0.05, meas, study);
+}
+END_TEST
+
+/* ---- DATASHEET-sptf-gain ------------------------------------------------ */
+
+START_TEST(test_DATASHEET_sptf_gain)
+{
+	const char *fmt = "device: {model: maxtor-6l020l0, queue_depth: 32, scheduler: %s}\n"
+			  "workload: {iometer: {spec: default, size: 4KiB, read: 100%%,\n"
+			  "  random: 100%%, outstanding: 32, ramp: 1s, run: 15s}}\n";
+	struct vres f, s;
+	vrun(&f, fmt, "fcfs");
+	vrun(&s, fmt, "sptf");
+	double ratio = s.s.iops / f.s.iops;
+	char meas[256];
+	snprintf(meas, sizeof(meas), "Maxtor QD32 4 KiB random reads: SPTF %.1f IOPS, FCFS %.1f "
+		 "IOPS, ratio %.2f", s.s.iops, f.s.iops, ratio);
+	verdict("DATASHEET-sptf-gain", ratio >= 1.5, meas,
+		"rotational-position ordering at depth 32 gives >= 1.5x FCFS");
+}
+END_TEST
+
+/* ---- TX4200: the Database pattern on one Raptor --------------------------- */
+
+/* IOPS of the X-bit Database pattern (8 KiB random) at one read share and
+ * load, TCQ off (queue_depth 1) or on (32).  5 s ramp: at load 256 the
+ * host queue and the drive's write cache fill first. */
+static double db_iops(int read_pct, int load, bool tcq)
+{
+	struct vres r;
+	vrun(&r,
+	     "device: {model: wd-raptor-wd740gd, queue_depth: %d}\n"
+	     "workload: {iometer: {spec: database, read: %d%%, outstanding: %d,\n"
+	     "  ramp: 5s, run: 30s}}\n", tcq ? 32 : 1, read_pct, load);
+	return r.s.iops;
+}
+
+/* TCQ efficiency minus one: the gain (negative: the loss). */
+static double tcq_gain(int read_pct, int load)
+{
+	return db_iops(read_pct, load, true) / db_iops(read_pct, load, false) - 1.0;
+}
+
+/* D1.  The study: TCQ costs "up to 15 %" at load 1 and high read shares, and
+ * gains 35 % at 100 % read, load 256.  Tolerances: the largest loss over
+ * read shares 70..100 % at load 1 must lie in 15 +- 10 points (5..25 %: a
+ * loss must at least be clearly visible to count as the study's), and the
+ * gain at 100 % read, load 256 in 35 +- 15 points (20..50 %). */
+START_TEST(test_TX4200_D1)
+{
+	double max_loss = -1e9;
+	int at = 0;
+	char losses[128] = "";
+	size_t used = 0;
+	for (int rd = 70; rd <= 100; rd += 10) {
+		double loss = -tcq_gain(rd, 1);
+		used += (size_t)snprintf(losses + used, sizeof(losses) - used, "%s%d%%:%.1f",
+					 used ? " " : "", rd, 100.0 * loss);
+		if (loss > max_loss)
+			max_loss = loss, at = rd;
+	}
+	double gain = tcq_gain(100, 256);
+	bool loss_ok = max_loss >= 0.05 && max_loss <= 0.25;
+	bool gain_ok = fabs(gain - 0.35) <= 0.15;
+	char meas[512];
+	snprintf(meas, sizeof(meas), "load 1 TCQ loss up to %.1f %% (at %d %% read; per read "
+		 "share %s) [%s]; load 256 100 %% read gain %+.1f %% [%s]", 100.0 * max_loss, at,
+		 losses, loss_ok ? "ok" : "outside 5..25 %", 100.0 * gain,
+		 gain_ok ? "ok" : "outside +20..+50 %");
+	verdict("TX4200-D1", loss_ok && gain_ok, meas,
+		"loss up to 15 % at load 1, high read share; gain +35 % at 100 % read, load 256");
+}
+END_TEST
+
+/* D2.  TCQ gains at the highest load only for pure reads or pure writes;
+ * mixes gain almost nothing.  No number survives, so: at load 256 the gain
+ * at 0 % and at 100 % read must each exceed the gain at 50 % read by at
+ * least 10 points, and the 50 % gain must stay below 10 %. */
+START_TEST(test_TX4200_D2)
+{
+	double g0 = tcq_gain(0, 256), g50 = tcq_gain(50, 256), g100 = tcq_gain(100, 256);
+	double g100_16 = tcq_gain(100, 16);
+	bool holds = g0 >= g50 + 0.10 && g100 >= g50 + 0.10 && g50 < 0.10;
+	char meas[256];
+	snprintf(meas, sizeof(meas), "load 256 TCQ gain: 0 %% read %+.1f %%, 50 %% read %+.1f %%, "
+		 "100 %% read %+.1f %% (load 16, 100 %% read: %+.1f %%)", 100.0 * g0, 100.0 * g50,
+		 100.0 * g100, 100.0 * g100_16);
+	verdict("TX4200-D2", holds, meas,
+		"gains only at the highest load with 0 % or 100 % read; mixes ~0; "
+		"criterion: both ends >= 50 % mix + 10 points, mix < +10 %");
+}
+END_TEST
+
+/* D3.  100 % random writes: loads 1 and 16, TCQ on and off, all four
+ * within +-10 % of each other (max/min <= 1.10). */
+START_TEST(test_TX4200_D3)
+{
+	double v[4];
+	v[0] = db_iops(0, 1, false);
+	v[1] = db_iops(0, 1, true);
+	v[2] = db_iops(0, 16, false);
+	v[3] = db_iops(0, 16, true);
+	double lo = v[0], hi = v[0];
+	for (int i = 1; i < 4; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	char meas[256];
+	snprintf(meas, sizeof(meas), "100 %% write IOPS: load 1 off %.1f, on %.1f; load 16 off "
+		 "%.1f, on %.1f; spread %.1f %%", v[0], v[1], v[2], v[3], 100.0 * (hi / lo - 1));
+	verdict("TX4200-D3", hi <= 1.10 * lo, meas,
+		"equal at loads 1 and 16, TCQ on or off; criterion: within 10 %");
+}
+END_TEST
+
+/* ---- main ------------------------------------------------------------------- */
+
+static Suite *validation_suite(void)
+{
+	Suite *s = suite_create("validation");
+	TCase *tc = tcase_create("single-drive");
+	tcase_set_tags(tc, "slow");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_DATASHEET_maxtor_qd1);
+	tcase_add_test(tc, test_DATASHEET_raptor_qd1);
+	tcase_add_test(tc, test_DATASHEET_maxtor_seq);
+	tcase_add_test(tc, test_DATASHEET_raptor_seq);
+	tcase_add_test(tc, test_DATASHEET_seq_wrap);
+	tcase_add_test(tc, test_DATASHEET_sptf_gain);
+	tcase_add_test(tc, test_TX4200_D1);
+	tcase_add_test(tc, test_TX4200_D2);
+	tcase_add_test(tc, test_TX4200_D3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	const char *top = getenv("top_builddir");
+	snprintf(tsv_path, sizeof(tsv_path), "%s/tests/validation/findings.tsv", top ? top : ".");
+	FILE *f = fopen(tsv_path, "w");
+	if (!f) {
+		/* Run by hand from elsewhere: write beside the working directory. */
+		snprintf(tsv_path, sizeof(tsv_path), "findings.tsv");
+		f = fopen(tsv_path, "w");
+	}
+	if (f) {
+		fputs("id\tstatus\tmeasured\tstudy\n", f);
+		fclose(f);
+	}
+	SRunner *sr = srunner_create(validation_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
