@@ -1,6 +1,7 @@
 /* The const registry of device types.  A new device type is one line here. */
 #include <string.h>
 
+#include "ctrl/controller.h"
 #include "dev/dev.h"
 #include "dev/ideal.h"
 #include "disk/hdd.h"
@@ -9,6 +10,7 @@
 static const struct rs_dev_type *const types[] = {
 	&rs_dev_ideal,
 	&rs_dev_hdd,
+	&rs_dev_controller,
 	&rs_dev_array,
 };
 

@@ -1,0 +1,350 @@
+/* Device type `controller`: parameters, building the array behind it with
+ * a port in front of every disk, and reports.  The request path is in
+ * ctrl_io.c.
+ *
+ * Keys:
+ *   host_bus          link section (bus model name or inline): the bus the
+ *                     data crosses between host memory and the controller
+ *   ports             channels (PATA channels, SATA ports)
+ *   port_link         link section of each channel
+ *   devices_per_port  1 (SATA) or 2 (PATA master and slave share their
+ *                     channel, one command at a time)
+ *   command_cost      processor time per host request (firmware or driver)
+ *   cpu               host | card: where that time (and the RAID) runs
+ *   cpus              processors that can run it in parallel
+ *   queue_depth       commands a port lets out to its drive (1: TCQ/NCQ off)
+ *   cache             {mode: none|write-through|write-back, size, line,
+ *                     location: driver|card, high, low, idle_flush,
+ *                     read_ahead, cost_hit, cost_miss, destage_depth,
+ *                     destage_max}, or just the mode
+ *   array             the device behind the controller (required) */
+#include "ctrl/controller.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctrl/bus.h"
+#include "ctrl/ctrl_priv.h"
+#include "kernel/assert.h"
+
+static const char *const cpu_names[] = { "host", "card", NULL };
+static const char *const mode_names[] = { "none", "write-through", "write-back", NULL };
+static const char *const location_names[] = { "driver", "card", NULL };
+
+#define RANGE (RS_OPT_HAS_MIN | RS_OPT_HAS_MAX)
+#define MIN0 RS_OPT_HAS_MIN, 0, 0
+
+#define P(f) offsetof(struct ctrl_params, f)
+static const struct rs_opt ctrl_opts[] = {
+	{ "host_bus", RS_OPT_NODE, P(host_bus), NULL, 0, 0, 0, NULL,
+	  "host bus: a bus model name or an inline link; absent = not modelled" },
+	{ "ports", RS_OPT_UINT, P(ports), "1", RANGE, 1, 64, NULL,
+	  "channels (PATA channels, SATA ports)" },
+	{ "port_link", RS_OPT_NODE, P(port_link), NULL, 0, 0, 0, NULL,
+	  "link of each channel: a bus model name or inline; absent = not modelled" },
+	{ "devices_per_port", RS_OPT_UINT, P(devices_per_port), "1", RANGE, 1, 2, NULL,
+	  "drives per channel; 2 = PATA master and slave, commands serialised" },
+	{ "command_cost", RS_OPT_TIME, P(command_cost_ns), "0s", MIN0, NULL,
+	  "processor time per host request (firmware or host driver)" },
+	{ "cpu", RS_OPT_ENUM, P(cpu), "host", 0, 0, 0, cpu_names,
+	  "where the command cost and the RAID run: host (driver) or card" },
+	{ "cpus", RS_OPT_UINT, P(cpus), "1", RANGE, 1, 64, NULL,
+	  "processors that run command costs in parallel" },
+	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "1", RANGE, 1, 256, NULL,
+	  "commands a port lets out to its drive (1 = TCQ/NCQ off)" },
+	{ "cache", RS_OPT_NODE, P(cache), NULL, 0, 0, 0, NULL,
+	  "controller or driver cache: a mode or {mode, size, line, location, ...}" },
+	{ "array", RS_OPT_NODE, P(array), NULL, 0, 0, 0, NULL,
+	  "the device behind the controller, usually a RAID volume (required)" },
+	RS_OPT_END
+};
+#undef P
+
+#define C(f) offsetof(struct cache_params, f)
+static const struct rs_opt cache_opts[] = {
+	{ "mode", RS_OPT_ENUM, C(mode), "none", 0, 0, 0, mode_names,
+	  "none, write-through or write-back" },
+	{ "size", RS_OPT_SIZE, C(size_bytes), "0B", 0, 0, 0, NULL, "cache capacity" },
+	{ "line", RS_OPT_SIZE, C(line_bytes), "64KiB", RANGE, 512, 16 << 20, NULL,
+	  "cache line (allocation unit), a multiple of 512 B" },
+	{ "location", RS_OPT_ENUM, C(location), "driver", 0, 0, 0, location_names,
+	  "driver: host memory (no bus crossing to hit or accept a write); card" },
+	{ "high", RS_OPT_PERCENT, C(high_pct), "75%", 0, 0, 0, NULL,
+	  "dirty share that starts destaging" },
+	{ "low", RS_OPT_PERCENT, C(low_pct), "25%", 0, 0, 0, NULL,
+	  "dirty share where destaging stops" },
+	{ "idle_flush", RS_OPT_TIME, C(idle_flush_ns), "0s", MIN0, NULL,
+	  "destage everything after this long without host requests; 0 = never" },
+	{ "read_ahead", RS_OPT_SIZE, C(read_ahead_bytes), "0B", 0, 0, 0, NULL,
+	  "prefetch window kept ahead of a sequential read stream; 0 = none" },
+	{ "cost_hit", RS_OPT_TIME, C(cost_hit_ns), "0s", MIN0, NULL,
+	  "extra processor time of a hit (or a write taken by write-back)" },
+	{ "cost_miss", RS_OPT_TIME, C(cost_miss_ns), "0s", MIN0, NULL,
+	  "extra processor time of a miss (or a write-through write)" },
+	{ "destage_depth", RS_OPT_UINT, C(destage_depth), "4", RANGE, 1, 1024, NULL,
+	  "destage writes in flight at once" },
+	{ "destage_max", RS_OPT_SIZE, C(destage_max_bytes), "128KiB", RANGE, 512, 1 << 30, NULL,
+	  "largest destage write (adjacent dirty lines coalesce up to this; 128 KiB = "
+	  "256 sectors, the largest 28-bit ATA command)" },
+	RS_OPT_END
+};
+#undef C
+
+static int cache_bind(const struct rs_node *n, struct cache_params *cp, struct rs_diag *d)
+{
+	if (!n || n->kind == RS_NODE_SCALAR) {
+		/* `cache: write-back` is short for {mode: write-back}. */
+		if (rs_schema_bind(cache_opts, NULL, cp, n, "cache", NULL, d))
+			return -1;
+		return n ? rs_schema_convert(&cache_opts[0], n, cp, d) : 0;
+	}
+	if (rs_schema_bind(cache_opts, n, cp, n, "cache", NULL, d))
+		return -1;
+	if (cp->mode == CACHE_NONE)
+		return 0;
+	const struct rs_node *at = rs_node_get(n, "size") ? rs_node_get(n, "size") : n;
+	if (cp->size_bytes < cp->line_bytes)
+		return rs_diag_node(d, at, "cache 'size' must hold at least one line (%llu B)",
+				    (unsigned long long)cp->line_bytes);
+	if (cp->line_bytes % 512)
+		return rs_diag_node(d, rs_node_get(n, "line") ? rs_node_get(n, "line") : n,
+				    "cache 'line' must be a multiple of 512 B");
+	if (cp->low_pct > cp->high_pct)
+		return rs_diag_node(d, rs_node_get(n, "low") ? rs_node_get(n, "low") : n,
+				    "cache 'low' (%g%%) must not exceed 'high' (%g%%)",
+				    cp->low_pct, cp->high_pct);
+	return 0;
+}
+
+/* ---- ports -------------------------------------------------------------- */
+
+static struct rs_link *port_bus(struct ctrl *c)
+{
+	return c->has_host && !c->bus_at_top ? &c->host : NULL;
+}
+
+static struct rs_dev *member_hook(struct rs_build *b, struct rs_dev *member, size_t index,
+				  void *ctx)
+{
+	struct ctrl *c = ctx;
+	uint64_t slots = c->p.ports * c->p.devices_per_port;
+	if (index >= slots) {
+		rs_diag_node(b->diag, c->p.array, "the array has more than %llu drives, but the "
+			     "controller has %llu port(s) with %llu device(s) each",
+			     (unsigned long long)slots, (unsigned long long)c->p.ports,
+			     (unsigned long long)c->p.devices_per_port);
+		return NULL;
+	}
+	c->nwrapped++;
+	return rs_port_wrap(member, &c->ch[index / c->p.devices_per_port], port_bus(c), index,
+			    b->sim ? rs_now(b->sim) : 0);
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static const char *const reserved_keys[] = { "type", "model", "description", NULL };
+
+/* rs_dev_build with the type given rather than looked up. */
+static struct rs_dev *build_typed(struct rs_build *b, const struct rs_node *section,
+				  const char *what, const char *name,
+				  const struct rs_dev_type *type,
+				  const struct rs_dev_type *array_type)
+{
+	if (rs_node_expect_map(section, what, b->diag))
+		return NULL;
+	struct rs_node *merged = rs_model_resolve(b->models, section, b->diag);
+	if (!merged)
+		return NULL;
+	void *params = calloc(1, type->params_size ? type->params_size : 1);
+	RS_ASSERT(params);
+	if (rs_schema_bind(type->opts, merged, params, section, what, reserved_keys,
+			   b->diag)) {
+		free(params);
+		rs_node_free(merged);
+		return NULL;
+	}
+	if (type == &rs_dev_controller)
+		((struct ctrl_params *)params)->array_type = array_type;
+	struct rs_dev *dev = calloc(1, sizeof(*dev));
+	RS_ASSERT(dev);
+	dev->type = type;
+	dev->name = strdup(name);
+	RS_ASSERT(dev->name);
+	dev->params = params;
+	dev->tree = merged;
+	rs_tavg_init(&dev->inflight, b->sim ? rs_now(b->sim) : 0, 0);
+	if (type->init(b->sim, dev, params, merged, b, b->diag)) {
+		rs_dev_destroy(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+struct rs_dev *rs_ctrl_build(struct rs_build *b, const struct rs_node *section,
+			     const char *name, const struct rs_dev_type *array_type)
+{
+	return build_typed(b, section, "device", name, &rs_dev_controller, array_type);
+}
+
+static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_diag *d)
+{
+	c->cached = c->cp.mode != CACHE_NONE;
+	if (!c->cached)
+		return 0;
+	if (rs_cache_init(&c->cache, c->cp.size_bytes, c->cp.line_bytes))
+		return rs_diag_node(d, c->p.cache ? c->p.cache : node,
+				    "cache has too many lines (make 'line' larger)");
+	double n = c->cache.nlines;
+	c->high_lines = (uint32_t)floor(n * c->cp.high_pct / 100.0);
+	c->low_lines = (uint32_t)floor(n * c->cp.low_pct / 100.0);
+	c->ra_blk = (uint32_t)(c->cp.read_ahead_bytes / RS_BLOCK_BYTES);
+	c->destage_max_blk = (uint32_t)(c->cp.destage_max_bytes / RS_BLOCK_BYTES);
+	if (c->destage_max_blk < c->cache.line_blk)
+		c->destage_max_blk = c->cache.line_blk;
+	return 0;
+}
+
+static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
+		     const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
+{
+	const struct ctrl_params *p = params;
+	rs_time_t now = sim ? rs_now(sim) : 0;
+	struct ctrl *c = calloc(1, sizeof(*c));
+	RS_ASSERT(c);
+	dev->priv = c;
+	c->dev = dev;
+	c->p = *p;
+	/* Not in the schema: a controller model cannot name the disks a
+	 * scenario will put behind it. */
+	if (!p->array)
+		return rs_diag_node(d, node, "missing required key 'array' in controller "
+				    "(the device behind it, e.g. array: {type: raid0, ...})");
+	if (cache_bind(p->cache, &c->cp, d))
+		return -1;
+	if (p->cpu == CPU_CARD && c->cp.mode != CACHE_NONE && c->cp.location == LOC_DRIVER)
+		return rs_diag_node(d, p->cache, "a controller that runs on the card "
+				    "(cpu: card) keeps its cache on the card (location: card)");
+	struct rs_link_params lp;
+	if (p->host_bus) {
+		if (rs_bus_params(b->models, p->host_bus, "host_bus", &lp, d))
+			return -1;
+		rs_link_init(&c->host, "host_bus", &lp, now);
+		c->has_host = true;
+	}
+	bool has_port_link = p->port_link != NULL;
+	if (has_port_link && rs_bus_params(b->models, p->port_link, "port_link", &lp, d))
+		return -1;
+	c->nch = p->ports;
+	c->ch = calloc(c->nch, sizeof(*c->ch));
+	RS_ASSERT(c->ch);
+	/* Two drives on one PATA channel: one command on the channel at a
+	 * time (no ATA overlap), whatever the queue depth. */
+	uint32_t tags = p->devices_per_port > 1 ? 1 : (uint32_t)p->queue_depth;
+	for (size_t i = 0; i < c->nch; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "channel%zu", i);
+		rs_channel_init(&c->ch[i], name, has_port_link ? &lp : NULL, tags, now);
+	}
+	rs_server_init(&c->cpu, p->cpu == CPU_CARD ? "card_cpu" : "host_cpu",
+		       (uint32_t)p->cpus, now);
+	if (set_up_cache(c, node, d))
+		return -1;
+	c->bus_at_top = p->cpu == CPU_CARD || (c->cached && c->cp.location == LOC_CARD);
+
+	rs_member_hook *saved_hook = b->member_hook;
+	void *saved_ctx = b->member_ctx;
+	b->member_hook = member_hook;
+	b->member_ctx = c;
+	struct rs_dev *array = p->array_type ?
+		build_typed(b, p->array, "array", "array", p->array_type, NULL) :
+		rs_dev_build(b, p->array, "array", "array");
+	b->member_hook = saved_hook;
+	b->member_ctx = saved_ctx;
+	if (!array)
+		return -1;
+	/* A single device (no members of its own) gets one port itself. */
+	c->array = c->nwrapped ? array : rs_port_wrap(array, &c->ch[0], port_bus(c), 0, now);
+	dev->members = calloc(1, sizeof(*dev->members));
+	RS_ASSERT(dev->members);
+	dev->members[0] = c->array;
+	dev->nmembers = 1;
+	dev->capacity_blk = array->capacity_blk;
+	return 0;
+}
+
+static void ctrl_restart(struct rs_dev *dev, rs_time_t now)
+{
+	struct ctrl *c = dev->priv;
+	rs_server_restart_stats(&c->cpu, now);
+	if (c->has_host)
+		rs_link_restart_stats(&c->host, now);
+	for (size_t i = 0; i < c->nch; i++) {
+		if (c->ch[i].has_link)
+			rs_link_restart_stats(&c->ch[i].link, now);
+		rs_tavg_restart(&c->ch[i].q.depth, now);
+	}
+}
+
+static void ctrl_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
+{
+	const struct ctrl *c = dev->priv;
+	r->utilisation = rs_server_utilisation(&c->cpu, now);
+}
+
+static void ctrl_destroy(struct rs_dev *dev)
+{
+	struct ctrl *c = dev->priv;
+	if (!c)
+		return;
+	if (c->cached)
+		rs_cache_fini(&c->cache);
+	free(c->ch);
+	free(c);
+}
+
+const struct rs_dev_type rs_dev_controller = {
+	.name = "controller",
+	.help = "host adapter: command cost, WB/WT cache, ports with TCQ/NCQ depth, buses",
+	.opts = ctrl_opts,
+	.params_size = sizeof(struct ctrl_params),
+	.init = ctrl_init,
+	.submit = rs_ctrl_submit,
+	.restart_stats = ctrl_restart,
+	.report = ctrl_report,
+	.destroy = ctrl_destroy,
+};
+
+/* ---- for tests and reports ------------------------------------------------ */
+
+const struct rs_ctrl_counters *rs_ctrl_counters(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_controller);
+	return &((const struct ctrl *)dev->priv)->n;
+}
+
+struct rs_link *rs_ctrl_host_bus(struct rs_dev *dev)
+{
+	struct ctrl *c = dev->priv;
+	return c->has_host ? &c->host : NULL;
+}
+
+size_t rs_ctrl_channel_count(const struct rs_dev *dev)
+{
+	return ((const struct ctrl *)dev->priv)->nch;
+}
+
+struct rs_link *rs_ctrl_channel_link(struct rs_dev *dev, size_t i)
+{
+	struct ctrl *c = dev->priv;
+	RS_ASSERT(i < c->nch);
+	return c->ch[i].has_link ? &c->ch[i].link : NULL;
+}
+
+void rs_ctrl_cache_fill_level(const struct rs_dev *dev, uint32_t *dirty, uint32_t *lines)
+{
+	const struct ctrl *c = dev->priv;
+	*dirty = c->cache.ndirty + c->cache.ndestaging;
+	*lines = c->cache.nlines;
+}

@@ -1,0 +1,340 @@
+/* The controller's request path: processor, cache, array.
+ *
+ * Each host request gets a child that carries it through the controller
+ * (its scratch is ours while we hold it) and is what the array sees.  The
+ * host request completes when the child is done: after the array for a
+ * miss, a write-through write or an uncached request; at once for a read
+ * hit or a write the write-back cache took. */
+#include <stdlib.h>
+
+#include "ctrl/ctrl_priv.h"
+#include "kernel/assert.h"
+
+static void kick(struct rs_sim *sim, struct ctrl *c);
+
+/* ---- completion ------------------------------------------------------- */
+
+static void finish(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, int status)
+{
+	struct rs_io *parent = ch->parent;
+	if (status == 0)
+		status = ch->status;
+	if (status && !parent->status)
+		parent->status = status;
+	RS_ASSERT(parent->pending > 0);
+	parent->pending--;
+	rs_io_free(sim, ch);
+	rs_dev_complete(sim, c->dev, parent, parent->status);
+}
+
+/* For children that never went to the array. */
+static void child_done_here(struct rs_sim *sim, struct rs_io *ch)
+{
+	finish(sim, ch->done_ctx, ch, 0);
+}
+
+static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	finish(sim, obj, arg, status);
+}
+
+static void array_done(struct rs_sim *sim, struct rs_io *ch)
+{
+	struct ctrl *c = ch->done_ctx;
+	if (ch->status == 0 && c->cached && ch->nblk &&
+	    (ch->op == RS_READ || (ch->op == RS_WRITE && c->cp.mode == CACHE_WT)))
+		rs_cache_fill(&c->cache, ch->lba, ch->nblk);
+	if (ch->status == 0 && ch->op == RS_READ && c->bus_at_top && c->has_host && ch->nblk)
+		rs_link_xfer(sim, &c->host, RS_DIR_IN, rs_io_bytes(ch), bus_in_done, c, ch);
+	else
+		finish(sim, c, ch, 0);
+}
+
+/* ---- to the array ----------------------------------------------------- */
+
+static void submit_array(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
+{
+	ch->done = array_done;
+	ch->done_ctx = c;
+	rs_dev_submit(sim, c->array, ch);
+}
+
+static void bus_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct rs_io *ch = arg;
+	if (status) {
+		rs_io_complete(sim, ch, status);
+		return;
+	}
+	submit_array(sim, obj, ch);
+}
+
+/* Writes bound for the card's memory cross the host bus first. */
+static void to_array(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ctrl *c = obj;
+	struct rs_io *ch = arg;
+	if (ch->op == RS_WRITE && c->bus_at_top && c->has_host && ch->nblk)
+		rs_link_xfer(sim, &c->host, RS_DIR_OUT, rs_io_bytes(ch), bus_out_done, c, ch);
+	else
+		submit_array(sim, c, ch);
+}
+
+/* ---- cache hits and write-back ---------------------------------------- */
+
+static void hit_bus_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	rs_io_complete(sim, arg, status);
+}
+
+static void read_hit(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ctrl *c = obj;
+	struct rs_io *ch = arg;
+	/* A driver cache is host memory already; a card's crosses the bus. */
+	if (c->cp.location == LOC_CARD && c->has_host)
+		rs_link_xfer(sim, &c->host, RS_DIR_IN, rs_io_bytes(ch), hit_bus_done, c, ch);
+	else
+		rs_io_complete(sim, ch, 0);
+}
+
+static void idle_fire(struct rs_sim *sim, void *obj, void *arg);
+
+static void arm_idle(struct rs_sim *sim, struct ctrl *c)
+{
+	if (c->cp.idle_flush_ns > 0 && !c->idle_ev)
+		c->idle_ev = rs_sched(sim, c->cp.idle_flush_ns, idle_fire, c, NULL);
+}
+
+static void idle_fire(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ctrl *c = obj;
+	c->idle_ev = NULL;
+	if (c->cache.ndirty == 0)
+		return;
+	rs_time_t quiet_until = c->last_host_ns + c->cp.idle_flush_ns;
+	if (rs_now(sim) >= quiet_until) {
+		c->flushing = true;
+		kick(sim, c);
+	} else {
+		c->idle_ev = rs_sched_at(sim, quiet_until, idle_fire, c, NULL);
+	}
+}
+
+static void absorb(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
+{
+	c->n.absorbed++;
+	arm_idle(sim, c);
+	rs_io_complete(sim, ch, 0);
+}
+
+static void push(struct rs_io **head, struct rs_io **tail, struct rs_io *io)
+{
+	io->qnext = NULL;
+	if (*tail)
+		(*tail)->qnext = io;
+	else
+		*head = io;
+	*tail = io;
+}
+
+static struct rs_io *pop(struct rs_io **head, struct rs_io **tail)
+{
+	struct rs_io *io = *head;
+	if (io) {
+		*head = io->qnext;
+		if (!*head)
+			*tail = NULL;
+		io->qnext = NULL;
+	}
+	return io;
+}
+
+/* Writes take their turn behind stalled ones, so the cache never lets a
+ * later write overtake an earlier one. */
+static void wb_accept(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ctrl *c = obj;
+	struct rs_io *ch = arg;
+	if (status) {
+		rs_io_complete(sim, ch, status);
+		return;
+	}
+	if (!c->stall_head && rs_cache_write(&c->cache, ch->lba, ch->nblk)) {
+		absorb(sim, c, ch);
+		kick(sim, c);
+		return;
+	}
+	c->n.stalls++;
+	push(&c->stall_head, &c->stall_tail, ch);
+	kick(sim, c);
+}
+
+static void wb_write(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ctrl *c = obj;
+	struct rs_io *ch = arg;
+	if (c->cp.location == LOC_CARD && c->has_host && ch->nblk)
+		rs_link_xfer(sim, &c->host, RS_DIR_OUT, rs_io_bytes(ch), wb_accept, c, ch);
+	else
+		wb_accept(sim, c, ch, 0);
+}
+
+/* ---- destaging -------------------------------------------------------- */
+
+static void release_flushes(struct rs_sim *sim, struct ctrl *c)
+{
+	if (c->cache.ndirty || c->cache.ndestaging || c->stall_head)
+		return;
+	struct rs_io *ch;
+	while ((ch = pop(&c->flush_head, &c->flush_tail)))
+		submit_array(sim, c, ch);
+}
+
+static void destage_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct ctrl *c = io->done_ctx;
+	if (io->status)
+		c->n.errors++;
+	rs_cache_destage_done(&c->cache, io->lba, io->nblk);
+	c->destaging--;
+	rs_io_free(sim, io);
+	while (c->stall_head &&
+	       rs_cache_write(&c->cache, c->stall_head->lba, c->stall_head->nblk))
+		absorb(sim, c, pop(&c->stall_head, &c->stall_tail));
+	kick(sim, c);
+	release_flushes(sim, c);
+}
+
+static bool want_destage(const struct ctrl *c)
+{
+	return c->flushing || c->stall_head || c->flush_head ||
+	       (c->draining && c->cache.ndirty > c->low_lines);
+}
+
+static void kick(struct rs_sim *sim, struct ctrl *c)
+{
+	if (c->cache.ndirty + c->cache.ndestaging > c->high_lines)
+		c->draining = true;
+	while (c->destaging < c->cp.destage_depth && want_destage(c)) {
+		uint64_t lba;
+		uint32_t nblk;
+		if (!rs_cache_destage_pick(&c->cache, c->destage_max_blk, &lba, &nblk))
+			break;
+		struct rs_io *io = rs_io_new(sim, RS_WRITE, lba, nblk, destage_done, c);
+		c->destaging++;
+		c->n.destages++;
+		c->n.destaged_blk += nblk;
+		rs_dev_submit(sim, c->array, io);
+	}
+	if (c->cache.ndirty <= c->low_lines)
+		c->draining = false;
+	if (c->cache.ndirty == 0 && c->cache.ndestaging == 0)
+		c->flushing = false;
+}
+
+/* ---- read-ahead ------------------------------------------------------- */
+
+static void ra_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct ctrl *c = io->done_ctx;
+	if (io->status == 0)
+		rs_cache_fill(&c->cache, io->lba, io->nblk);
+	else
+		c->n.errors++;
+	c->ra_inflight--;
+	rs_io_free(sim, io);
+}
+
+/* A read that starts where the previous one ended is a stream: keep a
+ * window of read_ahead blocks fetched beyond it. */
+static void read_ahead(struct rs_sim *sim, struct ctrl *c, const struct rs_io *ch)
+{
+	uint64_t end = ch->lba + ch->nblk;
+	bool seq = ch->lba == c->next_seq_lba;
+	c->next_seq_lba = end;
+	if (!seq || c->ra_blk == 0 || c->ra_inflight >= 2)
+		return;
+	uint64_t from = c->ra_end > end ? c->ra_end : end;
+	uint64_t to = end + c->ra_blk;
+	if (to > c->dev->capacity_blk)
+		to = c->dev->capacity_blk;
+	/* Fetch in pieces of at least half the window, not one per read. */
+	if (from >= to || (from > end && to - from < c->ra_blk / 2))
+		return;
+	struct rs_io *io = rs_io_new(sim, RS_READ, from, (uint32_t)(to - from), ra_done, c);
+	c->ra_end = to;
+	c->ra_inflight++;
+	c->n.read_aheads++;
+	rs_dev_submit(sim, c->array, io);
+}
+
+/* ---- the processor and the decision ------------------------------------ */
+
+static void then(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, rs_time_t cost,
+		 rs_job_fn *fn)
+{
+	if (cost > 0)
+		rs_server_submit(sim, &c->cpu, cost, fn, c, ch);
+	else
+		fn(sim, c, ch, 0);
+}
+
+static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ctrl *c = obj;
+	struct rs_io *ch = arg;
+	if (!c->cached) {
+		to_array(sim, c, ch, 0);
+		return;
+	}
+	switch (ch->op) {
+	case RS_READ:
+		if (ch->nblk && rs_cache_lookup(&c->cache, ch->lba, ch->nblk)) {
+			c->n.hits++;
+			then(sim, c, ch, c->cp.cost_hit_ns, read_hit);
+		} else {
+			c->n.misses++;
+			then(sim, c, ch, c->cp.cost_miss_ns, to_array);
+		}
+		read_ahead(sim, c, ch);
+		break;
+	case RS_WRITE:
+		if (c->cp.mode == CACHE_WB &&
+		    rs_cache_span(&c->cache, ch->lba, ch->nblk) <= c->cache.nlines) {
+			then(sim, c, ch, c->cp.cost_hit_ns, wb_write);
+		} else {
+			/* Write-through keeps its copy (filled when the array is
+			 * done); a write too large for write-back drops it. */
+			if (c->cp.mode == CACHE_WB) {
+				c->n.bypassed++;
+				rs_cache_invalidate(&c->cache, ch->lba, ch->nblk);
+			}
+			then(sim, c, ch, c->cp.cost_miss_ns, to_array);
+		}
+		break;
+	case RS_FLUSH:
+	default:
+		if (c->cp.mode == CACHE_WB) {
+			push(&c->flush_head, &c->flush_tail, ch);
+			kick(sim, c);
+			release_flushes(sim, c);
+		} else {
+			to_array(sim, c, ch, 0);
+		}
+		break;
+	}
+}
+
+void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct ctrl *c = dev->priv;
+	c->last_host_ns = rs_now(sim);
+	if (c->flushing) {
+		/* The host is back: idle flushing stops, the timer watches again. */
+		c->flushing = false;
+		arm_idle(sim, c);
+	}
+	struct rs_io *ch = rs_io_child(sim, io, io->op, io->lba, io->nblk, child_done_here, c);
+	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
+}

@@ -1,0 +1,78 @@
+/* What controller.c (set-up) and ctrl_io.c (the request path) share. */
+#ifndef RS_CTRL_CTRL_PRIV_H
+#define RS_CTRL_CTRL_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctrl/cache.h"
+#include "ctrl/controller.h"
+#include "ctrl/port.h"
+#include "dev/server.h"
+
+enum ctrl_cache_mode { CACHE_NONE, CACHE_WT, CACHE_WB };
+enum ctrl_location { LOC_DRIVER, LOC_CARD };
+enum ctrl_cpu { CPU_HOST, CPU_CARD };
+
+struct ctrl_params {
+	const struct rs_node *host_bus;
+	uint64_t ports;
+	const struct rs_node *port_link;
+	uint64_t devices_per_port;
+	rs_time_t command_cost_ns;
+	int cpu;                      /* enum ctrl_cpu */
+	uint64_t cpus;
+	uint64_t queue_depth;
+	const struct rs_node *cache;
+	const struct rs_node *array;
+	const struct rs_dev_type *array_type;   /* not a key: rs_ctrl_build */
+};
+
+struct cache_params {
+	int mode;                     /* enum ctrl_cache_mode */
+	uint64_t size_bytes;
+	uint64_t line_bytes;
+	int location;                 /* enum ctrl_location */
+	double high_pct, low_pct;
+	rs_time_t idle_flush_ns;
+	uint64_t read_ahead_bytes;
+	rs_time_t cost_hit_ns, cost_miss_ns;
+	uint64_t destage_depth;
+	uint64_t destage_max_bytes;
+};
+
+struct ctrl {
+	struct rs_dev *dev;
+	struct ctrl_params p;
+	struct cache_params cp;
+	struct rs_server cpu;
+	bool has_host;
+	struct rs_link host;
+	/* The data crosses the host bus once per host request, at the
+	 * controller (RAID or cache on the card), instead of once per disk
+	 * command, at the ports (the host driver does RAID from host memory). */
+	bool bus_at_top;
+	struct rs_channel *ch;
+	size_t nch;
+	size_t nwrapped;              /* ports the member hook made */
+	struct rs_dev *array;         /* where requests go (maybe a port) */
+
+	bool cached;
+	struct rs_cache cache;
+	uint32_t high_lines, low_lines;
+	uint32_t ra_blk, destage_max_blk;
+	struct rs_io *stall_head, *stall_tail;   /* writes waiting for room */
+	struct rs_io *flush_head, *flush_tail;   /* flushes waiting for a clean cache */
+	uint32_t destaging;           /* destage writes in flight */
+	bool draining;                /* above the high mark until below the low */
+	bool flushing;                /* idle: destage everything */
+	rs_time_t last_host_ns;
+	struct rs_event *idle_ev;
+	uint64_t next_seq_lba, ra_end;
+	uint32_t ra_inflight;
+	struct rs_ctrl_counters n;
+};
+
+void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io);
+
+#endif

@@ -1,0 +1,188 @@
+#include "ctrl/port.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disk/hdd.h"
+#include "kernel/assert.h"
+
+struct port {
+	struct rs_dev *dev;
+	struct rs_dev *member;
+	struct rs_channel *ch;
+	struct rs_link *host_bus;
+	bool drive_moves_data;        /* an hdd transfers over ch->link itself */
+};
+
+static const struct rs_dev_type port_type;
+
+void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_link_params *lp,
+		     uint32_t tags, rs_time_t now)
+{
+	memset(ch, 0, sizeof(*ch));
+	snprintf(ch->name, sizeof(ch->name), "%s", name);
+	if (lp) {
+		ch->has_link = true;
+		rs_link_init(&ch->link, ch->name, lp, now);
+	}
+	rs_ioq_init(&ch->q, tags, &rs_ioq_fifo, NULL, now);
+}
+
+/* ---- the request path --------------------------------------------------
+ * The port's own child of the request carries it down; the child's scratch
+ * is the port's while the port holds it. */
+
+static void dispatch(struct rs_sim *sim, struct rs_channel *ch);
+
+/* Everything below is done: give the parent back to whoever submitted it. */
+static void finish(struct rs_sim *sim, struct port *pt, struct rs_io *child, int status)
+{
+	struct rs_io *parent = child->parent;
+	if (status == 0)
+		status = child->status;
+	if (status && !parent->status)
+		parent->status = status;
+	RS_ASSERT(parent->pending > 0);
+	parent->pending--;
+	rs_io_free(sim, child);
+	rs_dev_complete(sim, pt->dev, parent, parent->status);
+}
+
+static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	finish(sim, obj, arg, status);
+}
+
+/* The command left the channel: free its tag, then the data, if any,
+ * crosses the host bus to memory. */
+static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *child, int status)
+{
+	rs_ioq_release(sim, &pt->ch->q);
+	dispatch(sim, pt->ch);
+	if (status == 0)
+		status = child->status;
+	if (status == 0 && child->op == RS_READ && pt->host_bus && child->nblk)
+		rs_link_xfer(sim, pt->host_bus, RS_DIR_IN, rs_io_bytes(child), bus_in_done, pt,
+			     child);
+	else
+		finish(sim, pt, child, status);
+}
+
+static void chan_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	command_over(sim, obj, arg, status);
+}
+
+static void member_done(struct rs_sim *sim, struct rs_io *child)
+{
+	struct port *pt = child->done_ctx;
+	if (child->status == 0 && child->op == RS_READ && !pt->drive_moves_data &&
+	    pt->ch->has_link && child->nblk)
+		rs_link_xfer(sim, &pt->ch->link, RS_DIR_IN, rs_io_bytes(child), chan_in_done, pt,
+			     child);
+	else
+		command_over(sim, pt, child, 0);
+}
+
+static void to_member(struct rs_sim *sim, struct port *pt, struct rs_io *child)
+{
+	child->done = member_done;
+	child->done_ctx = pt;
+	rs_dev_submit(sim, pt->member, child);
+}
+
+static void chan_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct rs_io *child = arg;
+	if (status) {
+		child->done = member_done;
+		child->done_ctx = obj;
+		rs_io_complete(sim, child, status);
+		return;
+	}
+	to_member(sim, obj, child);
+}
+
+static void bus_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct port *pt = obj;
+	struct rs_io *child = arg;
+	if (status == 0 && !pt->drive_moves_data && pt->ch->has_link) {
+		rs_link_xfer(sim, &pt->ch->link, RS_DIR_OUT, rs_io_bytes(child), chan_out_done,
+			     pt, child);
+		return;
+	}
+	chan_out_done(sim, pt, child, status);
+}
+
+static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
+{
+	pt->ch->commands++;
+	child->t_issue = sim->now;
+	if (child->op != RS_WRITE || child->nblk == 0) {
+		to_member(sim, pt, child);
+		return;
+	}
+	if (pt->host_bus)
+		rs_link_xfer(sim, pt->host_bus, RS_DIR_OUT, rs_io_bytes(child), bus_out_done, pt,
+			     child);
+	else
+		bus_out_done(sim, pt, child, 0);
+}
+
+static void dispatch(struct rs_sim *sim, struct rs_channel *ch)
+{
+	struct rs_io *child;
+	while ((child = rs_ioq_dispatch(sim, &ch->q)))
+		start(sim, child->layer, child);
+}
+
+static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct port *pt = dev->priv;
+	struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk, member_done, pt);
+	child->layer = pt;
+	rs_ioq_push(sim, &pt->ch->q, child);
+	dispatch(sim, pt->ch);
+}
+
+static void port_destroy(struct rs_dev *dev) { free(dev->priv); }
+
+static const struct rs_dev_type port_type = {
+	.name = "port",
+	.help = "controller port (internal): channel queue and the buses in front of a drive",
+	.submit = port_submit,
+	.destroy = port_destroy,
+};
+
+struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
+			    struct rs_link *host_bus, size_t index, rs_time_t now)
+{
+	struct rs_dev *dev = calloc(1, sizeof(*dev));
+	struct port *pt = calloc(1, sizeof(*pt));
+	char name[96];
+	RS_ASSERT(dev && pt);
+	snprintf(name, sizeof(name), "port%zu.%s", index, member->name);
+	dev->type = &port_type;
+	dev->name = strdup(name);
+	RS_ASSERT(dev->name);
+	dev->capacity_blk = member->capacity_blk;
+	dev->members = calloc(1, sizeof(*dev->members));
+	RS_ASSERT(dev->members);
+	dev->members[0] = member;
+	dev->nmembers = 1;
+	dev->priv = pt;
+	rs_tavg_init(&dev->inflight, now, 0);
+	*pt = (struct port){ .dev = dev, .member = member, .ch = ch, .host_bus = host_bus };
+	if (member->type == &rs_dev_hdd && ch->has_link) {
+		rs_hdd_use_link(member, &ch->link);
+		pt->drive_moves_data = true;
+	}
+	return dev;
+}
+
+struct rs_dev *rs_port_member(struct rs_dev *dev)
+{
+	return dev->type == &port_type ? ((struct port *)dev->priv)->member : dev;
+}

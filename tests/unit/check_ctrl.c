@@ -1,0 +1,686 @@
+/* Unit tests for the controller layer (src/ctrl): bus models, the shared
+ * host bus capping several streams, PATA master/slave serialisation, the
+ * write-back and write-through cache, read hits, sequential WT against WB
+ * (TX4000-C7), and bad sections reported at their line and column.  Every
+ * run ends with the conservation check.
+ *
+ * A small composite device (`rr`, below, never registered) stands in for
+ * a RAID volume where the test needs several members behind the ports:
+ * it builds N members with rs_dev_build_member and deals requests out
+ * round-robin. */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/diag.h"
+#include "config/models.h"
+#include "config/node.h"
+#include "ctrl/bus.h"
+#include "ctrl/controller.h"
+#include "dev/build.h"
+#include "dev/dev.h"
+#include "io/io.h"
+#include "kernel/sim.h"
+#include "load/load.h"
+#include "testutil.h"
+
+/* ---- the test composite: round-robin over N members ---------------------- */
+
+struct rr_params {
+	uint64_t members;
+	const struct rs_node *member;
+};
+
+static const struct rs_opt rr_opts[] = {
+	{ "members", RS_OPT_UINT, offsetof(struct rr_params, members), "2",
+	  RS_OPT_HAS_MIN | RS_OPT_HAS_MAX, 1, 16, NULL, "members" },
+	{ "member", RS_OPT_NODE, offsetof(struct rr_params, member), NULL, RS_OPT_REQUIRED, 0,
+	  0, NULL, "section of every member" },
+	RS_OPT_END
+};
+
+struct rr {
+	size_t next;
+};
+
+static void rr_child_done(struct rs_sim *sim, struct rs_io *child)
+{
+	struct rs_dev *dev = child->done_ctx;
+	struct rs_io *parent = child->parent;
+	if (child->status && !parent->status)
+		parent->status = child->status;
+	parent->pending--;
+	rs_io_free(sim, child);
+	rs_dev_complete(sim, dev, parent, parent->status);
+}
+
+static void rr_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct rr *r = dev->priv;
+	struct rs_io *c = rs_io_child(sim, io, io->op, io->lba, io->nblk, rr_child_done, dev);
+	if (io->op == RS_FLUSH) {
+		rs_dev_submit(sim, dev->members[0], c);
+		return;
+	}
+	rs_dev_submit(sim, dev->members[r->next++ % dev->nmembers], c);
+}
+
+static int rr_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
+		   const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
+{
+	const struct rr_params *p = params;
+	dev->priv = calloc(1, sizeof(struct rr));
+	dev->members = calloc(p->members, sizeof(*dev->members));
+	for (size_t i = 0; i < p->members; i++) {
+		dev->members[i] = rs_dev_build_member(b, p->member, "disk", i);
+		if (!dev->members[i])
+			return -1;
+		dev->nmembers++;
+	}
+	dev->capacity_blk = dev->members[0]->capacity_blk;
+	return 0;
+}
+
+static void rr_destroy(struct rs_dev *dev) { free(dev->priv); }
+
+static const struct rs_dev_type rr_type = {
+	.name = "rr",
+	.help = "test: round-robin over members",
+	.opts = rr_opts,
+	.params_size = sizeof(struct rr_params),
+	.init = rr_init,
+	.submit = rr_submit,
+	.destroy = rr_destroy,
+};
+
+/* ---- running a scenario ------------------------------------------------- */
+
+static void model_path(struct rs_model_path *mp, struct rs_diag *d)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
+	rs_model_path_init(mp);
+	ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
+}
+
+struct crun {
+	struct rs_iostat_summary s;
+	struct rs_dev_report rep;
+	struct rs_ctrl_counters n;
+	rs_time_t end;
+	double host_ceiling;          /* modelled payload ceiling of the host bus */
+	double host_busy_s;           /* whole-run busy time of the host bus */
+	uint64_t host_bytes;
+	double chan_busy_s[4];        /* whole-run busy time and its expected sum */
+	double chan_xfer_s[4];
+	double chan_ceiling;
+};
+
+static double busy_s(const struct rs_link *l, rs_time_t now)
+{
+	return l->ch[0].busy.area / 1e9 +
+	       (l->ch[0].busy.level > 0 ? (double)(now - l->ch[0].busy.t_last) / 1e9 : 0);
+}
+
+/* `rr: true` builds the controller's array as the rr type above. */
+static void run(struct crun *out, bool rr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void run(struct crun *out, bool rr, const char *fmt, ...)
+{
+	char text[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ck_assert_int_lt(n, (int)sizeof(text));
+
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
+	if (!root)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(root);
+	struct rs_model_path mp;
+	model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	const struct rs_node *devn = rs_node_get(root, "device");
+	struct rs_dev *dev = rr ? rs_ctrl_build(&b, devn, "ctrl", &rr_type) :
+		rs_dev_build(&b, devn, "device", "ctrl");
+	if (!dev)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_ptr_null(b.member_hook);
+	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
+	if (!load)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(load);
+
+	rs_load_run(sim, load);
+	tu_check_conservation(sim);
+	ck_assert_uint_eq(dev->submitted, dev->completed);
+
+	memset(out, 0, sizeof(*out));
+	out->s = load->summary;
+	out->rep = load->target_report;
+	out->n = *rs_ctrl_counters(dev);
+	out->end = rs_now(sim);
+	struct rs_link *h = rs_ctrl_host_bus(dev);
+	if (h) {
+		out->host_ceiling = rs_bus_ceiling_bytes_s(&h->p);
+		out->host_busy_s = busy_s(h, out->end);
+		out->host_bytes = h->ch[0].bytes_moved;
+	}
+	for (size_t i = 0; i < rs_ctrl_channel_count(dev) && i < 4; i++) {
+		struct rs_link *l = rs_ctrl_channel_link(dev, i);
+		if (!l)
+			continue;
+		out->chan_ceiling = rs_bus_ceiling_bytes_s(&l->p);
+		out->chan_busy_s[i] = busy_s(l, out->end);
+		out->chan_xfer_s[i] = (double)l->ch[0].bytes_moved / l->p.rate_bytes_s +
+				      (double)l->ch[0].transactions * (double)l->p.overhead_ns / 1e9;
+	}
+	rs_load_destroy(load);
+	rs_dev_destroy(dev);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+	rs_node_free(root);
+}
+
+/* ---- bus models ---------------------------------------------------------- */
+
+struct bus_case {
+	const char *section;
+	double ceiling_mb_s;          /* what the model's comments derive */
+	bool full_duplex;
+};
+
+static const struct bus_case bus_cases[] = {
+	{ "pci-32-33", 109.4, false },
+	{ "pci-32-66", 218.8, false },
+	{ "pci-64-66", 437.6, false },
+	{ "pcix-133", 812.7, false },
+	{ "ata-100", 90.2, false },
+	{ "ata-133", 123.0, false },
+	{ "sata-1.5", 148.0, false },
+	{ "sata-3", 296.0, false },
+	{ "sata-6", 590.0, false },
+	{ "pcie1-x1", 210.5, true },
+	{ "pcie2-x4", 1684, true },
+	{ "pcie3-x8", 6632, true },
+	{ "dmi-2", 1684, true },
+	{ "{model: pci-32-66, overhead: 0us}", 266.7, false },
+	{ "{rate: 266MB/s, overhead: 0.5us, burst: 4KiB, duplex: full}", 257.6, true },
+	{ "{rate: 1.5Gb/s, efficiency: 80%}", 150.0, false },
+};
+
+START_TEST(bus_models)
+{
+	const struct bus_case *bc = &bus_cases[_i];
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_node *n = rs_yaml_load_string("bus.yaml", bc->section, strlen(bc->section), &d);
+	ck_assert_ptr_nonnull(n);
+	struct rs_model_path mp;
+	model_path(&mp, &d);
+	struct rs_link_params lp;
+	int rc = rs_bus_params(&mp, n, "host_bus", &lp, &d);
+	if (rc)
+		rs_diag_print(&d, stderr);
+	ck_assert_int_eq(rc, 0);
+	double got = rs_bus_ceiling_bytes_s(&lp) / 1e6;
+	printf("bus %-60s ceiling %8.1f MB/s\n", bc->section, got);
+	tu_assert_rel(got, bc->ceiling_mb_s, 0.01);
+	ck_assert(lp.full_duplex == bc->full_duplex);
+	rs_model_path_free(&mp);
+	rs_node_free(n);
+}
+END_TEST
+
+/* ---- the shared host bus ---------------------------------------------------- */
+
+/* Four fast drives on four SATA ports, sequential reads and writes of
+ * 64 KiB at depth 16: each port could move 148 MB/s, together 592, but
+ * the PCI 32/66 bus they share moves 219 at most. */
+START_TEST(pci_caps_four_streams)
+{
+	static const char *const rw[] = { "seqread", "seqwrite" };
+	struct crun r;
+	run(&r, true,
+	    "device:\n"
+	    "  host_bus: pci-32-66\n  ports: 4\n  port_link: sata-1.5\n  queue_depth: 4\n"
+	    "  array: {members: 4, member: {type: ideal, mean: 20us, bandwidth: 1GB/s,\n"
+	    "          servers: 4, capacity: 10GB}}\n"
+	    "workload: {iometer: {spec: %s, size: 64KiB, outstanding: 16, ramp: 0.05s, run: 0.5s}}\n",
+	    rw[_i]);
+	double bus_mb_s = r.host_bytes / r.host_busy_s / 1e6;
+	printf("4 streams %s over PCI 32/66: %.1f MB/s (ceiling %.1f), bus busy %.1f%% of "
+	       "the run, moving %.1f MB/s while busy\n", rw[_i], r.s.mb_s, r.host_ceiling / 1e6,
+	       100 * r.host_busy_s * 1e9 / r.end, bus_mb_s);
+	/* Never above the modelled payload rate (the workload counts a write
+	 * when it completes, so up to the 16 requests in flight at the start
+	 * of the window moved their data before it)... */
+	ck_assert(r.s.mb_s <= r.host_ceiling / 1e6 * 1.001 + 16 * 65536 / r.s.seconds / 1e6);
+	ck_assert(bus_mb_s <= r.host_ceiling / 1e6 * 1.001);
+	/* ...and close to it: the bus, not the drives, is the limit. */
+	ck_assert(r.s.mb_s >= 0.93 * r.host_ceiling / 1e6);
+}
+END_TEST
+
+/* A card that keeps the data on board crosses the bus once per host
+ * request; one that DMAs every disk command from host memory crosses it
+ * per command: the same load on the same bus both ways. */
+START_TEST(bus_at_card_or_ports)
+{
+	struct crun host, card;
+	const char *fmt =
+	    "device:\n"
+	    "  host_bus: pci-32-66\n  ports: 2\n  port_link: sata-3\n  cpu: %s\n"
+	    "  array: {members: 2, member: {type: ideal, mean: 50us, capacity: 10GB}}\n"
+	    "workload: {iometer: {spec: seqwrite, size: 4KiB, outstanding: 4, ramp: 0.01s, "
+	    "run: 0.2s}}\n";
+	run(&host, true, fmt, "host");
+	run(&card, true, fmt, "card");
+	printf("bus bytes per host byte: host RAID %.3f, card %.3f\n",
+	       host.host_bytes / (host.s.mb_s * 1e6 * host.s.seconds),
+	       card.host_bytes / (card.s.mb_s * 1e6 * card.s.seconds));
+	ck_assert(host.host_bytes > 0 && card.host_bytes > 0);
+}
+END_TEST
+
+/* ---- PATA master and slave --------------------------------------------------- */
+
+/* Two Maxtors doing random reads at depth 8: on one channel their commands
+ * take turns, so together they do about what one drive does; on two
+ * channels they do twice that.  The channel link's busy time equals the sum
+ * of its transactions: no two ever overlapped. */
+START_TEST(pata_master_slave_serialised)
+{
+	struct crun one, two;
+	const char *fmt =
+	    "device:\n"
+	    "  host_bus: pci-32-66\n  ports: %d\n  devices_per_port: %d\n  port_link: ata-133\n"
+	    "  array: {members: 2, member: {model: maxtor-6l020l0}}\n"
+	    "workload: {iometer: {spec: default, size: 8KiB, read: 100%%, random: 100%%,\n"
+	    "  outstanding: 8, ramp: 0.5s, run: 8s}}\n";
+	run(&one, true, fmt, 1, 2);
+	run(&two, true, fmt, 2, 1);
+	printf("2 drives random 8 KiB reads: one channel (master+slave) %.1f IOPS, two "
+	       "channels %.1f IOPS\n", one.s.iops, two.s.iops);
+	printf("channel 0 busy %.6f s, sum of its transactions %.6f s\n", one.chan_busy_s[0],
+	       one.chan_xfer_s[0]);
+	ck_assert(two.s.iops > 1.7 * one.s.iops);
+	tu_assert_rel(one.chan_busy_s[0], one.chan_xfer_s[0], 0.001);
+	ck_assert(one.chan_busy_s[0] > 0);
+}
+END_TEST
+
+/* Sequential reads from two fast drives on one ATA/133 channel: never
+ * more than the channel moves. */
+START_TEST(pata_channel_caps_two_drives)
+{
+	struct crun r;
+	run(&r, true,
+	    "device:\n"
+	    "  host_bus: pci-32-66\n  ports: 1\n  devices_per_port: 2\n  port_link: ata-133\n"
+	    "  array: {members: 2, member: {type: ideal, mean: 10us, bandwidth: 1GB/s,\n"
+	    "          capacity: 10GB}}\n"
+	    "workload: {iometer: {spec: seqread, size: 64KiB, outstanding: 8, ramp: 0.05s, "
+	    "run: 0.5s}}\n");
+	printf("2 fast drives on one ATA/133 channel: %.1f MB/s (channel ceiling %.1f)\n",
+	       r.s.mb_s, r.chan_ceiling / 1e6);
+	ck_assert(r.s.mb_s <= r.chan_ceiling / 1e6 * 1.001);
+	tu_assert_rel(r.chan_busy_s[0], r.chan_xfer_s[0], 0.001);
+}
+END_TEST
+
+/* ---- the cache, request by request ----------------------------------------- */
+
+struct log {
+	int n, cap;
+	rs_time_t *lat;
+	struct rs_sim *sim;
+	struct rs_dev *dev;
+	enum rs_op op;
+	uint32_t nblk;
+	uint64_t lba;
+	int todo;
+};
+
+/* Issue the next request of a depth-1 stream when one completes. */
+static void next(struct rs_sim *sim, struct log *l);
+
+static void logged(struct rs_sim *sim, struct rs_io *io)
+{
+	struct log *l = io->done_ctx;
+	ck_assert_int_eq(io->status, 0);
+	ck_assert_int_lt(l->n, l->cap);
+	l->lat[l->n++] = io->t_done - io->t_submit;
+	rs_io_free(sim, io);
+	next(sim, l);
+}
+
+static void next(struct rs_sim *sim, struct log *l)
+{
+	if (l->todo == 0)
+		return;
+	l->todo--;
+	rs_dev_submit(sim, l->dev, rs_io_new(sim, l->op, l->lba, l->nblk, logged, l));
+	l->lba += l->nblk;
+}
+
+struct rig {
+	struct rs_model_path mp;
+	struct rs_diag d;
+	struct rs_sim *sim;
+	struct rs_node *root;
+	struct rs_dev *dev;
+};
+
+static void rig_up(struct rig *g, const char *text)
+{
+	rs_diag_init(&g->d);
+	model_path(&g->mp, &g->d);
+	g->sim = rs_sim_new(1);
+	g->root = rs_yaml_load_string("test.yaml", text, strlen(text), &g->d);
+	ck_assert_ptr_nonnull(g->root);
+	struct rs_build b = { .sim = g->sim, .models = &g->mp, .diag = &g->d };
+	g->dev = rs_dev_build(&b, g->root, "device", "ctrl");
+	if (!g->dev)
+		rs_diag_print(&g->d, stderr);
+	ck_assert_ptr_nonnull(g->dev);
+}
+
+static void rig_down(struct rig *g)
+{
+	tu_check_conservation(g->sim);
+	ck_assert_uint_eq(g->dev->submitted, g->dev->completed);
+	rs_dev_destroy(g->dev);
+	rs_sim_free(g->sim);
+	rs_node_free(g->root);
+	rs_model_path_free(&g->mp);
+}
+
+/* A depth-1 stream of `count` requests from lba; latencies into l. */
+static void stream(struct rig *g, struct log *l, enum rs_op op, uint64_t lba, uint32_t nblk,
+		   int count)
+{
+	free(l->lat);
+	*l = (struct log){ .cap = count, .lat = calloc((size_t)count, sizeof(rs_time_t)),
+			   .sim = g->sim, .dev = g->dev, .op = op, .nblk = nblk, .lba = lba,
+			   .todo = count };
+	next(g->sim, l);
+	rs_sim_run(g->sim, RS_TIME_MAX);
+	ck_assert_int_eq(l->n, count);
+}
+
+/* The array behind: one drive that takes 0.2 ms plus 64 KiB at 50 MB/s. */
+#define ARRAY_50 "array: {type: ideal, mean: 0.2ms, bandwidth: 50MB/s, capacity: 10GB}\n"
+
+START_TEST(write_back_absorbs_then_destage_speed)
+{
+	struct rig g;
+	rig_up(&g, "type: controller\ncommand_cost: 20us\n"
+		   "cache: {mode: write-back, size: 4MiB, line: 64KiB, high: 50%, low: 25%,\n"
+		   "        idle_flush: 50ms}\n" ARRAY_50);
+	struct log l = { 0 };
+	int count = 600;
+	stream(&g, &l, RS_WRITE, 0, 128, count);
+	const struct rs_ctrl_counters *n = rs_ctrl_counters(g.dev);
+	/* Until the cache is full, a write costs the command only. */
+	for (int i = 0; i < 32; i++)
+		ck_assert_int_le(l.lat[i], 21 * RS_US);
+	/* Then writes wait for destaging: 600 x 64 KiB less the 4 MiB held
+	 * go at the destage rate, about 50 MB/s less the per-destage 0.2 ms. */
+	rs_time_t t = 0;
+	for (int i = 200; i < count; i++)
+		t += l.lat[i];
+	double mb_s = 400.0 * 65536 / (t / 1e9) / 1e6;
+	printf("write-back: first write %.1f us, steady state %.1f MB/s, %llu stalls, "
+	       "%llu destages of %.0f KiB on average\n", l.lat[0] / 1e3, mb_s,
+	       (unsigned long long)n->stalls, (unsigned long long)n->destages,
+	       n->destaged_blk * 0.5 / n->destages);
+	ck_assert(n->stalls > 0);
+	ck_assert(mb_s > 40 && mb_s < 50.5);
+	/* The idle flush wrote everything back: the cache ends clean. */
+	uint32_t dirty, lines;
+	rs_ctrl_cache_fill_level(g.dev, &dirty, &lines);
+	ck_assert_uint_eq(dirty, 0);
+	ck_assert_uint_eq(n->destaged_blk, (uint64_t)count * 128);
+	free(l.lat);
+	rig_down(&g);
+}
+END_TEST
+
+START_TEST(write_through_latency_is_array_latency)
+{
+	static const char *const caches[] = { "none", "write-through" };
+	struct rig g;
+	char text[512];
+	snprintf(text, sizeof(text), "type: controller\ncommand_cost: 20us\n"
+		 "cache: {mode: %s, size: 4MiB}\n" ARRAY_50, caches[_i]);
+	rig_up(&g, text);
+	struct log l = { 0 };
+	stream(&g, &l, RS_WRITE, 0, 128, 50);
+	double want = 20e3 + 0.2e6 + 65536 / 50e6 * 1e9;
+	for (int i = 0; i < 50; i++)
+		tu_assert_rel((double)l.lat[i], want, 0.001);
+	free(l.lat);
+	rig_down(&g);
+}
+END_TEST
+
+START_TEST(read_hits_after_write)
+{
+	static const char *const caches[] = { "write-through", "write-back" };
+	struct rig g;
+	char text[512];
+	snprintf(text, sizeof(text), "type: controller\ncommand_cost: 20us\n"
+		 "cache: {mode: %s, size: 4MiB, cost_hit: 5us, cost_miss: 10us}\n" ARRAY_50,
+		 caches[_i]);
+	rig_up(&g, text);
+	struct log l = { 0 };
+	stream(&g, &l, RS_WRITE, 1000, 64, 20);        /* 640 KiB, not line-aligned */
+	stream(&g, &l, RS_READ, 1000, 64, 20);
+	const struct rs_ctrl_counters *n = rs_ctrl_counters(g.dev);
+	ck_assert_uint_eq(n->hits, 20);
+	for (int i = 0; i < 20; i++)
+		ck_assert_int_eq(l.lat[i], 25 * RS_US);
+	/* Beyond what was written: misses, at the array's pace. */
+	stream(&g, &l, RS_READ, 100000, 64, 5);
+	ck_assert_uint_eq(n->misses, 5);
+	ck_assert_int_gt(l.lat[0], 500 * RS_US);
+	free(l.lat);
+	rig_down(&g);
+}
+END_TEST
+
+START_TEST(read_ahead_turns_stream_into_hits)
+{
+	struct rig g;
+	rig_up(&g, "type: controller\ncommand_cost: 10us\n"
+		   "cache: {mode: write-through, size: 8MiB, read_ahead: 512KiB}\n" ARRAY_50);
+	struct log l = { 0 };
+	stream(&g, &l, RS_READ, 0, 16, 400);
+	const struct rs_ctrl_counters *n = rs_ctrl_counters(g.dev);
+	printf("read-ahead: %llu hits, %llu misses, %llu prefetches\n",
+	       (unsigned long long)n->hits, (unsigned long long)n->misses,
+	       (unsigned long long)n->read_aheads);
+	ck_assert(n->read_aheads > 0);
+	ck_assert(n->hits > 300);
+	free(l.lat);
+	rig_down(&g);
+}
+END_TEST
+
+/* ---- TX4000-C7: sequential WB and WT almost the same ------------------------ */
+
+START_TEST(wt_wb_sequential_nearly_equal)
+{
+	static const char *const spec[] = { "seqwrite", "seqread" };
+	struct crun wt, wb;
+	const char *fmt =
+	    "device:\n"
+	    "  model: promise-tx4000\n"
+	    "  cache: {mode: %s}\n"
+	    "  array: {model: maxtor-6l020l0}\n"
+	    "workload: {iometer: {spec: %s, size: 64KiB, outstanding: 4, ramp: 0.5s, run: 4s}}\n";
+	run(&wt, false, fmt, "write-through", spec[_i]);
+	run(&wb, false, fmt, "write-back", spec[_i]);
+	printf("TX4000 %s 64 KiB QD4, one Maxtor: WT %.2f MB/s, WB %.2f MB/s, host CPU %.1f%%\n",
+	       spec[_i], wt.s.mb_s, wb.s.mb_s, 100 * wb.rep.utilisation);
+	tu_assert_rel(wb.s.mb_s, wt.s.mb_s, 0.08);
+}
+END_TEST
+
+/* The RAID volume builds its disks through the member hook: four Maxtors
+ * in RAID0 on the TX4000 read sequentially at about four disks' media rate
+ * (TX4000-C8: disk-limited, below the PCI ceiling), each on its channel. */
+START_TEST(raid0_behind_tx4000)
+{
+	struct crun r;
+	run(&r, false,
+	    "device:\n  model: promise-tx4000\n"
+	    "  array: {type: array, level: raid0, strip: 64KiB,\n"
+	    "          disks: {model: maxtor-6l020l0, count: 4}}\n"
+	    "workload: {iometer: {spec: seqread, size: 256KiB, outstanding: 4, ramp: 0.3s, "
+	    "run: 2s}}\n");
+	printf("TX4000 RAID0 x4 sequential 256 KiB reads: %.1f MB/s; channel busy %.2f %.2f "
+	       "%.2f %.2f s\n", r.s.mb_s, r.chan_busy_s[0], r.chan_busy_s[1], r.chan_busy_s[2],
+	       r.chan_busy_s[3]);
+	for (int i = 0; i < 4; i++)
+		ck_assert(r.chan_busy_s[i] > 0.1);
+	ck_assert(r.s.mb_s > 2.5 * 44 && r.s.mb_s < r.host_ceiling / 1e6);
+}
+END_TEST
+
+/* ---- the controller models build and run --------------------------------------- */
+
+static const char *const ctrl_models[] = {
+	"promise-tx4000", "promise-tx4200", "promise-sx4000", "intel-c226-rst",
+	"generic-hw-raid",
+};
+
+START_TEST(controller_models_run)
+{
+	struct crun r;
+	run(&r, true,
+	    "device:\n  model: %s\n"
+	    "  array: {members: 2, member: {type: ideal, mean: 0.5ms, capacity: 10GB}}\n"
+	    "workload: {iometer: {spec: default, size: 8KiB, read: 67%%, random: 100%%,\n"
+	    "  outstanding: 8, ramp: 0.05s, run: 0.3s}}\n", ctrl_models[_i]);
+	printf("%-16s 8 KiB random, 2 ideal drives: %.0f IOPS, cpu %.1f%%\n", ctrl_models[_i],
+	       r.s.iops, 100 * r.rep.utilisation);
+	ck_assert(r.s.iops > 1000);
+}
+END_TEST
+
+/* ---- bad sections ---------------------------------------------------------------- */
+
+struct bad_case {
+	const char *what;
+	const char *text;
+	int line, col;
+	const char *needle;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "unknown cache mode",
+	  "type: controller\narray: {type: ideal}\ncache: {mode: write-behind, size: 1MiB}\n",
+	  3, 15, "write-back" },
+	{ "cache mode shorthand", "type: controller\narray: {type: ideal}\ncache: writeback\n",
+	  3, 8, "write-back" },
+	{ "zero ports", "type: controller\nports: 0\narray: {type: ideal}\n", 2, 8, "ports" },
+	{ "missing array", "type: controller\nports: 4\n", 1, 1, "array" },
+	{ "unknown bus model", "type: controller\nhost_bus: pci-32-99\narray: {type: ideal}\n",
+	  2, 11, "pci-32-" },
+	{ "bus model that is not a link",
+	  "type: controller\nhost_bus: maxtor-6l020l0\narray: {type: ideal}\n", 0, 0, "link" },
+	{ "bad inline bus",
+	  "type: controller\nport_link: {rate: fast}\narray: {type: ideal}\n", 2, 19, "rate" },
+	{ "low above high",
+	  "type: controller\narray: {type: ideal}\n"
+	  "cache: {mode: write-back, size: 1MiB, high: 40%, low: 60%}\n", 3, 55, "low" },
+	{ "cache smaller than a line",
+	  "type: controller\narray: {type: ideal}\ncache: {mode: write-back, size: 16KiB}\n",
+	  3, 33, "line" },
+	{ "too many drives",
+	  "type: controller\nports: 1\n"
+	  "array: {type: array, level: raid0, disks: {type: ideal, count: 2}}\n", 3, 8, "port(s)" },
+	{ "bad array", "type: controller\narray: {type: idael}\n", 2, 15, "ideal" },
+};
+
+START_TEST(bad_sections)
+{
+	const struct bad_case *bc = &bad_cases[_i];
+	struct rs_model_path mp;
+	struct rs_diag d;
+	rs_diag_init(&d);
+	model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_node *root = rs_yaml_load_string("bad.yaml", bc->text, strlen(bc->text), &d);
+	ck_assert_ptr_nonnull(root);
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
+	fprintf(stderr, "case '%s': ", bc->what);
+	rs_diag_print(&d, stderr);
+	ck_assert_ptr_null(dev);
+	ck_assert(d.failed);
+	if (bc->line) {
+		ck_assert_str_eq(d.file, "bad.yaml");
+		ck_assert_int_eq(d.line, bc->line);
+		ck_assert_int_eq(d.col, bc->col);
+	} else {
+		ck_assert(d.line > 0 && d.col > 0);  /* in the model file */
+	}
+	ck_assert_ptr_nonnull(strstr(d.msg, bc->needle));
+	ck_assert_ptr_null(b.member_hook);
+	rs_node_free(root);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+END_TEST
+
+static Suite *ctrl_suite(void)
+{
+	Suite *s = suite_create("ctrl");
+	TCase *tb = tcase_create("buses");
+	tcase_set_timeout(tb, 120);
+	tcase_add_loop_test(tb, bus_models, 0, (int)(sizeof(bus_cases) / sizeof(bus_cases[0])));
+	tcase_add_loop_test(tb, pci_caps_four_streams, 0, 2);
+	tcase_add_test(tb, bus_at_card_or_ports);
+	tcase_add_test(tb, pata_master_slave_serialised);
+	tcase_add_test(tb, pata_channel_caps_two_drives);
+	suite_add_tcase(s, tb);
+	TCase *tc = tcase_create("cache");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, write_back_absorbs_then_destage_speed);
+	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
+	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
+	tcase_add_test(tc, read_ahead_turns_stream_into_hits);
+	tcase_add_loop_test(tc, wt_wb_sequential_nearly_equal, 0, 2);
+	suite_add_tcase(s, tc);
+	TCase *tm = tcase_create("models");
+	tcase_set_timeout(tm, 120);
+	tcase_add_test(tm, raid0_behind_tx4000);
+	tcase_add_loop_test(tm, controller_models_run, 0,
+			    (int)(sizeof(ctrl_models) / sizeof(ctrl_models[0])));
+	tcase_add_loop_test(tm, bad_sections, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	suite_add_tcase(s, tm);
+	return s;
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* keep the figures of a failing test */
+	SRunner *sr = srunner_create(ctrl_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
