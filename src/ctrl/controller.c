@@ -220,7 +220,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	 * scenario will put behind it. */
 	if (!p->array)
 		return rs_diag_node(d, node, "missing required key 'array' in controller "
-				    "(the device behind it, e.g. array: {type: raid0, ...})");
+				    "(the device behind it, e.g. array: {type: array, level: raid0, ...})");
 	if (cache_bind(p->cache, &c->cp, d))
 		return -1;
 	if (p->cpu == CPU_CARD && c->cp.mode != CACHE_NONE && c->cp.location == LOC_DRIVER)
