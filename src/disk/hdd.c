@@ -260,6 +260,8 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	rs_time_t now = rs_now(sim);
 	struct rs_io *io = rs_ioq_dispatch(sim, &h->mq);
 	RS_ASSERT(io != NULL);
+	/* Out of the queue: its target slot goes back, io->tag to the read. */
+	rs_hdd_sched_forget(&h->sched, io);
 	bool w = io->op == RS_WRITE;
 	struct rs_hdd_pos pos;
 	rs_hdd_mech_position(&h->mech, now, h->sched.overhead_ns[w], io->lba, io->nblk, w,
@@ -424,8 +426,14 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	}
 	switch (io->op) {
 	case RS_READ: {
+		/* Where the stream has got to matters only to a read that lies
+		 * inside the live segment's reach; for any other the lookup skips
+		 * that segment either way (live_end 0), and working the stream
+		 * out would cost a search per command. */
 		uint64_t live_end = 0;
-		if (h->live_seg >= 0 && h->mech.streaming)
+		if (h->live_seg >= 0 && h->mech.streaming &&
+		    io->lba >= h->buf.seg[h->live_seg].start &&
+		    io->lba + io->nblk <= h->mech.s_limit)
 			live_end = h->mech.s_lba + rs_hdd_mech_stream_done(&h->mech, now);
 		int seg = rs_hdd_buffer_lookup(&h->buf, io->lba, io->nblk, h->live_seg, live_end);
 		if (seg >= 0 || rs_hdd_buffer_dirty_covers(&h->buf, io->lba, io->nblk)) {
@@ -531,6 +539,8 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		.mech = &h->mech,
 		.overhead_ns = { p->overhead_read_ns + q, p->overhead_write_ns + q },
 	};
+	/* The port's tags bound the commands in the drive, hence in mq. */
+	rs_hdd_sched_init_targets(&h->sched, (uint32_t)p->queue_depth);
 	h->ovh_hit = p->overhead_hit_ns + q;
 	h->mech = (struct rs_hdd_mech){
 		.l = &h->g.layout, .s = &h->g.seek, .sp = &h->g.spindle,
@@ -571,6 +581,7 @@ static void hdd_destroy(struct rs_dev *dev)
 		return;
 	rs_hdd_geom_destroy(&h->g);
 	rs_hdd_buffer_destroy(&h->buf);
+	rs_hdd_sched_destroy(&h->sched);
 	free(h);
 	dev->priv = NULL;
 }

@@ -196,6 +196,49 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 	return out->start_ns;
 }
 
+void rs_hdd_mech_target(const struct rs_hdd_mech *m, uint64_t lba, struct rs_hdd_target *t)
+{
+	t->lba = lba;
+	rs_layout_lba_to_phys(m->l, lba, &t->p);
+	t->want = rs_spindle_target_units(rs_layout_angle_of(m->l, &t->p));
+}
+
+rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_view *v,
+				    rs_time_t overhead_ns, const struct rs_hdd_target *t,
+				    uint32_t nblk, int is_write, struct rs_hdd_pos *out)
+{
+	rs_time_t ready = v->now + overhead_ns;
+	/* Continuing a stream is rare and needs the stream's timing: the
+	 * reference path. */
+	if (!is_write && rs_hdd_mech_continues(m, t->lba, nblk, ready))
+		return rs_hdd_mech_position(m, v->now, overhead_ns, t->lba, nblk, is_write, out);
+	if (!v->have_hs) {
+		rs_hdd_mech_head_at(m, v->now, &v->hs);
+		v->have_hs = true;
+	}
+	/* Reads and writes differ in overhead, so in when the head is free. */
+	int k = is_write ? 1 : 0;
+	if (!v->at[k].ok || v->at[k].overhead_ns != overhead_ns) {
+		rs_time_t free_ns = v->hs.free_at_ns < ready ? ready : v->hs.free_at_ns;
+		v->at[k].ok = true;
+		v->at[k].overhead_ns = overhead_ns;
+		v->at[k].free_ns = free_ns;
+		v->at[k].angle = rs_spindle_angle_units(m->sp, free_ns);
+	}
+	/* position_time, with the spindle's angle carried forward from the
+	 * shared instant by the seek instead of computed afresh. */
+	out->cont = false;
+	out->free_ns = v->at[k].free_ns;
+	out->pos.target = t->p;
+	out->pos.seek_ns = rs_seek_reposition_time(m->s, distance(v->hs.cyl, t->p.cyl),
+						   v->hs.head != t->p.head, is_write);
+	int64_t a = rs_spindle_advance(m->sp, v->at[k].angle, out->pos.seek_ns);
+	out->pos.rot_ns = rs_spindle_wait_units(m->sp, a, t->want);
+	out->pos.total_ns = out->pos.seek_ns + out->pos.rot_ns;
+	out->start_ns = out->free_ns + out->pos.total_ns;
+	return out->start_ns;
+}
+
 uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now)
 {
 	RS_ASSERT(m->streaming);

@@ -71,6 +71,45 @@ struct rs_hdd_pos {
 	rs_time_t start_ns;           /* first sector under the head */
 };
 
+/* Where a queued command's access starts on the platter, worked out once
+ * when the command enters the queue (rs_hdd_mech_target) rather than at
+ * every dispatch it waits through. */
+struct rs_hdd_target {
+	uint64_t lba;
+	struct rs_phys p;
+	int64_t want;                 /* start angle, rs_spindle_target_units */
+};
+
+/* What every candidate of one scheduling pass shares: the decision time,
+ * the head's state, and per overhead (one for reads, one for writes) when
+ * the head is free and the angle under it then.  Filled lazily by
+ * rs_hdd_mech_position_fast; rs_hdd_mech_view_init empties it. */
+struct rs_hdd_view {
+	rs_time_t now;
+	bool have_hs;
+	struct rs_head_state hs;
+	struct {
+		bool ok;
+		rs_time_t overhead_ns;
+		rs_time_t free_ns;
+		int64_t angle;        /* rs_spindle_angle_units at free_ns */
+	} at[2];
+};
+
+void rs_hdd_mech_target(const struct rs_hdd_mech *m, uint64_t lba, struct rs_hdd_target *t);
+static inline void rs_hdd_mech_view_init(struct rs_hdd_view *v, rs_time_t now)
+{
+	v->now = now;
+	v->have_hs = false;
+	v->at[0].ok = v->at[1].ok = false;
+}
+/* rs_hdd_mech_position(m, v->now, overhead_ns, t->lba, nblk, is_write, out),
+ * the same answer to the nanosecond, with the target and the view's shared
+ * parts computed once.  The mechanism must not change while v is in use. */
+rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_view *v,
+				    rs_time_t overhead_ns, const struct rs_hdd_target *t,
+				    uint32_t nblk, int is_write, struct rs_hdd_pos *out);
+
 /* Blocks past s_lba fully read by time t (capped at the limit). */
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t);
 /* When lba (s_lba <= lba < capacity) starts passing under a streaming head. */

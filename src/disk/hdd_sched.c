@@ -1,13 +1,15 @@
 #include "disk/hdd_sched.h"
 
+#include <stdlib.h>
+
 #include "kernel/assert.h"
 
-void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
-		      const struct rs_hdd_cand *c, struct rs_hdd_key *key,
-		      struct rs_hdd_pos *pos)
+/* The key of c, whose position is pos; hs is the head's state (needed by
+ * SSTF and C-LOOK only). */
+static void key_of(const struct rs_hdd_sched *s, rs_time_t now, const struct rs_hdd_cand *c,
+		   const struct rs_hdd_pos *pos, const struct rs_head_state *hs,
+		   struct rs_hdd_key *key)
 {
-	const struct rs_hdd_mech *m = s->mech;
-	rs_hdd_mech_position(m, now, c->overhead_ns, c->lba, c->nblk, c->is_write, pos);
 	key->aged = (s->aging_ns > 0 && now - c->arrived_ns > s->aging_ns) ? 0 : 1;
 	key->arrived_ns = c->arrived_ns;
 	key->lba = c->lba;
@@ -15,22 +17,18 @@ void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
 		key->primary = (double)c->arrived_ns;
 		return;
 	}
-	/* Only the seek-distance policies need the head's cylinder. */
-	struct rs_head_state hs = { 0 };
-	if (s->policy == RS_HDD_SSTF || s->policy == RS_HDD_CLOOK)
-		rs_hdd_mech_head_at(m, now, &hs);
 	uint32_t cyl = pos->pos.target.cyl;
 	switch (s->policy) {
 	case RS_HDD_FCFS:
 		key->primary = (double)c->arrived_ns;
 		break;
 	case RS_HDD_SSTF:
-		key->primary = cyl > hs.cyl ? cyl - hs.cyl : hs.cyl - cyl;
+		key->primary = cyl > hs->cyl ? cyl - hs->cyl : hs->cyl - cyl;
 		break;
 	case RS_HDD_CLOOK:
 		/* Upwards from the head, then wrap to the lowest cylinder. */
-		key->primary = cyl >= hs.cyl ? (double)(cyl - hs.cyl)
-					     : (double)m->l->cylinders + cyl;
+		key->primary = cyl >= hs->cyl ? (double)(cyl - hs->cyl)
+					      : (double)s->mech->l->cylinders + cyl;
 		break;
 	case RS_HDD_SPTF:
 		key->primary = (double)pos->start_ns;
@@ -38,6 +36,24 @@ void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
 	default:
 		RS_UNREACHABLE();
 	}
+}
+
+static bool needs_head(const struct rs_hdd_sched *s)
+{
+	/* Only the seek-distance policies need the head's cylinder. */
+	return s->policy == RS_HDD_SSTF || s->policy == RS_HDD_CLOOK;
+}
+
+void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
+		      const struct rs_hdd_cand *c, struct rs_hdd_key *key,
+		      struct rs_hdd_pos *pos)
+{
+	const struct rs_hdd_mech *m = s->mech;
+	rs_hdd_mech_position(m, now, c->overhead_ns, c->lba, c->nblk, c->is_write, pos);
+	struct rs_head_state hs = { 0 };
+	if (needs_head(s))
+		rs_hdd_mech_head_at(m, now, &hs);
+	key_of(s, now, c, pos, &hs, key);
 }
 
 bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b)
@@ -51,17 +67,72 @@ bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b)
 	return a->lba < b->lba;
 }
 
+void rs_hdd_sched_init_targets(struct rs_hdd_sched *s, uint32_t n)
+{
+	s->tgt = calloc(n ? n : 1, sizeof(*s->tgt));
+	s->free_tgt = calloc(n ? n : 1, sizeof(*s->free_tgt));
+	RS_ASSERT(s->tgt != NULL && s->free_tgt != NULL);
+	s->ntgt = s->nfree = n;
+	/* Handed out from slot 0 up (the top of the stack is the end). */
+	for (uint32_t i = 0; i < n; i++)
+		s->free_tgt[i] = n - 1 - i;
+}
+
+void rs_hdd_sched_destroy(struct rs_hdd_sched *s)
+{
+	free(s->tgt);
+	free(s->free_tgt);
+	s->tgt = NULL;
+	s->free_tgt = NULL;
+	s->ntgt = s->nfree = 0;
+}
+
+void rs_hdd_sched_forget(struct rs_hdd_sched *s, struct rs_io *io)
+{
+	if (io->tag) {
+		RS_ASSERT(io->tag <= s->ntgt && s->nfree < s->ntgt);
+		s->free_tgt[s->nfree++] = (uint32_t)(io->tag - 1);
+		io->tag = 0;
+	}
+}
+
+/* io's target, mapped on its first pass; NULL when no slot is free. */
+static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, struct rs_io *io)
+{
+	if (!io->tag) {
+		if (s->nfree == 0)
+			return NULL;
+		uint32_t i = s->free_tgt[--s->nfree];
+		rs_hdd_mech_target(s->mech, io->lba, &s->tgt[i]);
+		io->tag = (uint64_t)i + 1;
+	}
+	return &s->tgt[io->tag - 1];
+}
+
 static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 {
 	struct rs_hdd_sched *s = ctx;
+	rs_time_t now = rs_now(sim);
 	struct rs_io *best = NULL;
 	struct rs_hdd_key bk = { 0 }, k;
 	struct rs_hdd_pos pos;
+	/* Every candidate is positioned from the same head state at the same
+	 * instant: what they share is worked out once, in the view. */
+	struct rs_hdd_view v;
+	rs_hdd_mech_view_init(&v, now);
+	struct rs_head_state hs = { 0 };
+	if (needs_head(s))
+		rs_hdd_mech_head_at(s->mech, now, &hs);
 	for (struct rs_io *io = q->head; io; io = io->qnext) {
 		bool w = io->op == RS_WRITE;
 		struct rs_hdd_cand c = { io->lba, io->nblk, w, (rs_time_t)io->aux,
 					 s->overhead_ns[w] };
-		rs_hdd_sched_key(s, rs_now(sim), &c, &k, &pos);
+		const struct rs_hdd_target *t = target_of(s, io);
+		if (t)
+			rs_hdd_mech_position_fast(s->mech, &v, c.overhead_ns, t, c.nblk, w, &pos);
+		else
+			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w, &pos);
+		key_of(s, now, &c, &pos, &hs, &k);
 		if (!best || rs_hdd_key_less(&k, &bk)) {
 			best = io;
 			bk = k;

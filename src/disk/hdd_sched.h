@@ -29,6 +29,12 @@ struct rs_hdd_sched {
 	rs_time_t overhead_ns[2];     /* firmware cost before a read / write seeks */
 	/* The last pick's prediction, for the mechanics to check against. */
 	struct rs_hdd_pos predicted;
+	/* Targets of the queued host commands (rs_hdd_mech_target), so a
+	 * command waiting through many dispatches is mapped once.  A queued
+	 * request's io->tag is its slot + 1, or 0 before it has one. */
+	struct rs_hdd_target *tgt;
+	uint32_t *free_tgt;           /* stack of free slots */
+	uint32_t ntgt, nfree;
 };
 
 struct rs_hdd_cand {
@@ -52,6 +58,13 @@ void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
 		      const struct rs_hdd_cand *c, struct rs_hdd_key *key,
 		      struct rs_hdd_pos *pos);
 bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b);
+
+/* Room for the targets of up to n queued commands (more simply go without:
+ * same answers, slower); rs_hdd_sched_destroy frees it. */
+void rs_hdd_sched_init_targets(struct rs_hdd_sched *s, uint32_t n);
+void rs_hdd_sched_destroy(struct rs_hdd_sched *s);
+/* A request leaves the queue: its slot is free again and io->tag is 0. */
+void rs_hdd_sched_forget(struct rs_hdd_sched *s, struct rs_io *io);
 
 /* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The
  * request's drive arrival time is read from io->aux. */

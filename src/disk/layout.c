@@ -351,6 +351,12 @@ uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)
 {
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
+	return rs_layout_track_last_lba_of(l, &p);
+}
+
+uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_phys *pp)
+{
+	struct rs_phys p = *pp;
 	const struct rs_layout_zone *z = &l->zones[p.zone];
 	uint64_t cyl_start = (uint64_t)(p.cyl - z->first_cyl) * z->data_per_cyl;
 	uint64_t end = cyl_start + (uint64_t)p.head * z->spt + z->spt;

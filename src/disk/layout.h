@@ -127,5 +127,8 @@ uint32_t rs_layout_spt_of_cyl(const struct rs_layout *l, uint32_t cyl);
 /* The last LBA that lies on the same track as lba (transfers are cut into
  * per-track runs with this). */
 uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba);
+/* The same, given the position of an LBA (from rs_layout_lba_to_phys), for
+ * callers that have it already. */
+uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_phys *p);
 
 #endif

@@ -72,8 +72,15 @@ static void build_lut(struct rs_seek *s)
 		return;
 	s->lut_ns = malloc(s->cylinders * sizeof(*s->lut_ns));
 	RS_ASSERT(s->lut_ns != NULL);
-	for (uint32_t d = 0; d < s->cylinders; d++)
-		s->lut_ns[d] = llround(model_read_ns(s, d));
+	for (uint32_t d = 0; d < s->cylinders; d++) {
+		long long t = llround(model_read_ns(s, d));
+		if (t < 0 || t > (long long)UINT32_MAX) {
+			free(s->lut_ns);
+			s->lut_ns = NULL;
+			return;
+		}
+		s->lut_ns[d] = (uint32_t)t;
+	}
 }
 
 int rs_seek_init_table(struct rs_seek *s, const struct rs_seek_params *p,
@@ -216,24 +223,9 @@ void rs_seek_destroy(struct rs_seek *s)
 
 /* --- queries --------------------------------------------------------------- */
 
-rs_time_t rs_seek_time(const struct rs_seek *s, uint32_t distance, int is_write)
+rs_time_t rs_seek_model_ns(const struct rs_seek *s, uint32_t distance)
 {
-	RS_ASSERT(distance < s->cylinders);
-	if (distance == 0)
-		return 0;
-	rs_time_t t = s->lut_ns ? s->lut_ns[distance] : llround(model_read_ns(s, distance));
-	return is_write ? t + s->write_extra_ns : t;
-}
-
-rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_t distance,
-				  int head_changed, int is_write)
-{
-	if (distance == 0 && !head_changed)
-		return 0;
-	rs_time_t t = rs_seek_time(s, distance, 0);
-	if (head_changed && s->head_switch_ns > t)
-		t = s->head_switch_ns;
-	return is_write ? t + s->write_extra_ns : t;
+	return llround(model_read_ns(s, distance));
 }
 
 double rs_seek_mean_random(const struct rs_seek *s, uint32_t cylinders)

@@ -29,6 +29,7 @@
 
 #include <gsl/gsl_interp.h>
 
+#include "kernel/assert.h"
 #include "kernel/sim.h"
 
 #define RS_SEEK_LUT_MAX 262144u
@@ -68,7 +69,10 @@ struct rs_seek {
 	rs_time_t settle_read_ns;
 	rs_time_t write_extra_ns;
 	rs_time_t head_switch_ns;
-	rs_time_t *lut_ns;                /* read time per distance, or NULL */
+	/* Read time per distance, or NULL.  32 bits (seeks are far below 4 s;
+	 * init leaves the table out otherwise) keep it small enough to stay in
+	 * cache while SPTF probes it at random distances. */
+	uint32_t *lut_ns;
 	/* table form */
 	double *tab_d, *tab_t;
 	size_t ntab;
@@ -90,9 +94,21 @@ int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 		     const struct rs_seek_fit *fit, char *err, size_t errlen);
 void rs_seek_destroy(struct rs_seek *s);
 
+/* The read seek from the model itself, distance > 0: what the lookup table
+ * holds when there is one. */
+rs_time_t rs_seek_model_ns(const struct rs_seek *s, uint32_t distance);
+
 /* Read seek for distance < cylinders (0 for distance 0), plus
- * write_extra_ns for a nonzero write seek. */
-rs_time_t rs_seek_time(const struct rs_seek *s, uint32_t distance, int is_write);
+ * write_extra_ns for a nonzero write seek.  Inline: SPTF asks it for every
+ * queued command at every dispatch. */
+static inline rs_time_t rs_seek_time(const struct rs_seek *s, uint32_t distance, int is_write)
+{
+	RS_ASSERT(distance < s->cylinders);
+	if (distance == 0)
+		return 0;
+	rs_time_t t = s->lut_ns ? (rs_time_t)s->lut_ns[distance] : rs_seek_model_ns(s, distance);
+	return is_write ? t + s->write_extra_ns : t;
+}
 
 static inline rs_time_t rs_seek_head_switch_ns(const struct rs_seek *s)
 {
@@ -102,8 +118,16 @@ static inline rs_time_t rs_seek_head_switch_ns(const struct rs_seek *s)
 /* Time to move the arm distance cylinders and/or switch heads: the seek,
  * the head switch, or the longer of the two when both happen (the new head
  * is selected while the arm moves); write settle is added once. */
-rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_t distance,
-				  int head_changed, int is_write);
+static inline rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_t distance,
+						 int head_changed, int is_write)
+{
+	if (distance == 0 && !head_changed)
+		return 0;
+	rs_time_t t = rs_seek_time(s, distance, 0);
+	if (head_changed && s->head_switch_ns > t)
+		t = s->head_switch_ns;
+	return is_write ? t + s->write_extra_ns : t;
+}
 
 /* Exact all-pairs mean read seek over the first `cylinders` cylinders
  * (<= s->cylinders), in nanoseconds.  O(cylinders). */

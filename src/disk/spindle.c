@@ -33,28 +33,31 @@ int rs_spindle_init(struct rs_spindle *sp, double rpm, double phase,
 	return 0;
 }
 
-static int64_t angle_units(const struct rs_spindle *sp, rs_time_t t)
+/* The angle turned in t >= 0 nanoseconds, modulo a revolution. */
+int64_t rs_spindle_turned_units(const struct rs_spindle *sp, rs_time_t t)
 {
 	RS_ASSERT(t >= 0);
-	int64_t turned = mulmod(t % RS_SPINDLE_UNITS, sp->rpm_milli, RS_SPINDLE_UNITS);
-	return (turned + sp->phase_units) % RS_SPINDLE_UNITS;
+	return mulmod(t % RS_SPINDLE_UNITS, sp->rpm_milli, RS_SPINDLE_UNITS);
+}
+
+int64_t rs_spindle_angle_units(const struct rs_spindle *sp, rs_time_t t)
+{
+	return (rs_spindle_turned_units(sp, t) + sp->phase_units) % RS_SPINDLE_UNITS;
+}
+
+int64_t rs_spindle_target_units(double target)
+{
+	RS_ASSERT(target >= 0 && target < 1);
+	return llround(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
 }
 
 double rs_spindle_angle(const struct rs_spindle *sp, rs_time_t t)
 {
-	return (double)angle_units(sp, t) / (double)RS_SPINDLE_UNITS;
+	return (double)rs_spindle_angle_units(sp, t) / (double)RS_SPINDLE_UNITS;
 }
 
 rs_time_t rs_spindle_wait(const struct rs_spindle *sp, rs_time_t t, double target)
 {
-	RS_ASSERT(target >= 0 && target < 1);
-	int64_t want = llround(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
-	int64_t delta = want - angle_units(sp, t);
-	if (delta < 0)
-		delta += RS_SPINDLE_UNITS;
-	int64_t wait = (delta + sp->rpm_milli / 2) / sp->rpm_milli;
-	/* Rounded up to a full turn: the target is just behind us. */
-	if (wait * sp->rpm_milli >= RS_SPINDLE_UNITS)
-		wait = 0;
-	return wait;
+	return rs_spindle_wait_units(sp, rs_spindle_angle_units(sp, t),
+				     rs_spindle_target_units(target));
 }

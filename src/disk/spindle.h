@@ -42,4 +42,41 @@ double rs_spindle_angle(const struct rs_spindle *sp, rs_time_t t);
  * less than half a nanosecond ago counts as under the heads now. */
 rs_time_t rs_spindle_wait(const struct rs_spindle *sp, rs_time_t t, double target);
 
+/* rs_spindle_wait in steps, for callers that ask about many targets from
+ * related instants (an SPTF pass): angles as integers in 1/UNITS of a
+ * revolution, exactly as rs_spindle_wait computes them, so
+ *   rs_spindle_wait(sp, t + dt, target) ==
+ *   rs_spindle_wait_units(sp, rs_spindle_advance(sp, rs_spindle_angle_units(sp, t), dt),
+ *                         rs_spindle_target_units(target)). */
+int64_t rs_spindle_angle_units(const struct rs_spindle *sp, rs_time_t t);
+int64_t rs_spindle_target_units(double target);
+
+/* The angle dt >= 0 nanoseconds after angle a (both in units): the angle is
+ * linear in t modulo UNITS, so this is exact. */
+int64_t rs_spindle_turned_units(const struct rs_spindle *sp, rs_time_t dt);
+static inline int64_t rs_spindle_advance(const struct rs_spindle *sp, int64_t a, rs_time_t dt)
+{
+	/* dt * rpm_milli stays below 2^63 for dt < 2^38 ns (rpm_milli < 2^25);
+	 * anything longer (minutes) goes the long way. */
+	int64_t turned = dt < (INT64_C(1) << 38) ? dt * sp->rpm_milli % RS_SPINDLE_UNITS
+		: rs_spindle_turned_units(sp, dt);
+	a += turned;
+	return a >= RS_SPINDLE_UNITS ? a - RS_SPINDLE_UNITS : a;
+}
+
+/* Nanoseconds from angle `at` until angle `want` (units) is under the
+ * heads, rounded as rs_spindle_wait rounds. */
+static inline rs_time_t rs_spindle_wait_units(const struct rs_spindle *sp, int64_t at,
+					      int64_t want)
+{
+	int64_t delta = want - at;
+	if (delta < 0)
+		delta += RS_SPINDLE_UNITS;
+	int64_t wait = (delta + sp->rpm_milli / 2) / sp->rpm_milli;
+	/* Rounded up to a full turn: the target is just behind us. */
+	if (wait * sp->rpm_milli >= RS_SPINDLE_UNITS)
+		wait = 0;
+	return wait;
+}
+
 #endif

@@ -33,11 +33,20 @@ rs_time_t rs_disk_media_time(const struct rs_layout *l, const struct rs_seek *s,
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
 	for (;;) {
-		uint64_t last = rs_layout_track_last_lba(l, lba);
+		/* p is lba's position (mapped once per track, not again here). */
+		uint64_t last = rs_layout_track_last_lba_of(l, &p);
 		if (last >= end)
 			last = end - 1;
 		struct rs_phys q;
-		rs_layout_lba_to_phys(l, last, &q);
+		const struct rs_layout_zone *z = &l->zones[p.zone];
+		if (z->slip_begin == z->slip_end) {
+			/* No slips in the zone: the track's LBAs are consecutive
+			 * sectors, so last's is lba's moved on. */
+			q = p;
+			q.sector += (uint32_t)(last - lba);
+		} else {
+			rs_layout_lba_to_phys(l, last, &q);
+		}
 		uint32_t spt = l->zones[q.zone].spt;
 		t_ns += (double)(q.sector - p.sector + 1) * period_ns / spt;
 		if (last + 1 == end)
