@@ -8,4 +8,11 @@ EXTRA_DIST += \
 	scenarios/disks/pattern-webserver.yaml \
 	scenarios/disks/pattern-workstation.yaml \
 	scenarios/disks/sequential-position-maxtor.yaml \
-	scenarios/disks/sequential-position.yaml
+	scenarios/disks/sequential-position.yaml \
+	scenarios/tx4000/README.md \
+	scenarios/tx4000/run.sh \
+	scenarios/tx4000/database.yaml \
+	scenarios/tx4000/sequential.yaml \
+	scenarios/tx4000/workstation.yaml \
+	scenarios/tx4000/fileserver.yaml \
+	scenarios/tx4000/webserver.yaml

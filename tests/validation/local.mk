@@ -11,3 +11,15 @@ tests_validation_check_validation_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_validation_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings.tsv
+
+# The Promise FastTrak TX4000 study (iXBT, 2003): findings TX4000-C1..C15
+# (tests/validation/check_tx4000.c, scenarios/tx4000/), same mechanism,
+# results in tests/validation/findings-tx4000.tsv.  Tagged "slow" too.
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_tx4000
+TESTS += tests/validation/check_tx4000
+tests_validation_check_tx4000_SOURCES = tests/validation/check_tx4000.c
+tests_validation_check_tx4000_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_tx4000_LDADD = $(UNIT_LDADD)
+endif
+CLEANFILES += tests/validation/findings-tx4000.tsv
