@@ -4,7 +4,9 @@ src_librs_a_SOURCES += \
 	src/load/iometer.c src/load/iometer.h \
 	src/load/iometer_specs.c src/load/iometer_specs.h \
 	src/load/trace.c src/load/trace.h \
-	src/load/trace_parse.c src/load/trace_parse.h
+	src/load/trace_parse.c src/load/trace_parse.h \
+	src/load/filecopy.c src/load/filecopy.h \
+	src/load/filecopy_sets.c src/load/filecopy_sets.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_load
@@ -20,5 +22,13 @@ TESTS += tests/unit/check_trace
 tests_unit_check_trace_SOURCES = tests/unit/check_trace.c
 tests_unit_check_trace_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_trace_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_filecopy
+TESTS += tests/unit/check_filecopy
+tests_unit_check_filecopy_SOURCES = tests/unit/check_filecopy.c
+tests_unit_check_filecopy_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_filecopy_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace

@@ -1,6 +1,7 @@
 /* The const registry of workload types.  A new workload is one line here. */
 #include <string.h>
 
+#include "load/filecopy.h"
 #include "load/iometer.h"
 #include "load/load.h"
 #include "load/trace.h"
@@ -8,6 +9,7 @@
 static const struct rs_load_type *const types[] = {
 	&rs_load_iometer,
 	&rs_load_trace,
+	&rs_load_filecopy,
 };
 
 size_t rs_load_type_count(void) { return sizeof(types) / sizeof(types[0]); }
