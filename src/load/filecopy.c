@@ -378,6 +378,8 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 	/* Every data block moves once, through its last step. */
 	fc->data_blk_total = data_blk;
 	rs_load_common_apply(load, &p->common);
+	load->metric_name = "file_mb_s";
+	load->metric = rs_filecopy_file_mb_s;
 	return 0;
 }
 

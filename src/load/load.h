@@ -71,6 +71,10 @@ struct rs_load {
 	 * service time a trace measured on the real drive).  NULL = none. */
 	void (*log_extra)(const struct rs_load *load, const struct rs_io *io, FILE *out);
 	const char *log_extra_header;         /* e.g. ",measured_s" */
+	/* Optional: one figure of the workload's own, reported as an extra
+	 * table column (FC-Test's file MB/s).  NULL = none. */
+	const char *metric_name;
+	double (*metric)(const struct rs_load *load);
 };
 
 /* Write the per-request log's header line (CSV). */

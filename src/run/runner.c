@@ -32,7 +32,8 @@ const char *const rs_metric_names[] = {
 
 /* One result row as text: the metric cells, tab-separated.  Formatting
  * happens in the process that ran the point, so all paths print alike. */
-static void format_metrics(const struct rs_point_result *r, char *buf, size_t n)
+static void format_metrics(const struct rs_scenario *sc, const struct rs_point_result *r,
+			   char *buf, size_t n)
 {
 	const struct rs_iostat_summary *s = &r->s;
 	double v[] = { s->iops, s->mib_s, s->mb_s, s->read_iops, s->write_iops,
@@ -47,8 +48,17 @@ static void format_metrics(const struct rs_point_result *r, char *buf, size_t n)
 		rs_fmt_double(cell, sizeof(cell), v[i]);
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "\t" : "", cell);
 	}
-	snprintf(buf + used, n - used, "\t%llu\t%llu", (unsigned long long)s->ops,
-		 (unsigned long long)s->errors);
+	used += (size_t)snprintf(buf + used, n - used, "\t%llu\t%llu",
+				 (unsigned long long)s->ops, (unsigned long long)s->errors);
+	if (sc->metric_col) {
+		char cell[64];
+		/* A point whose workload has no such figure says so. */
+		if (r->metric_name && strcmp(r->metric_name, sc->metric_col) == 0)
+			rs_fmt_double(cell, sizeof(cell), r->metric);
+		else
+			snprintf(cell, sizeof(cell), "nan");
+		snprintf(buf + used, n - used, "\t%s", cell);
+	}
 }
 
 /* The per-request log of point i goes to a temporary file renamed into
@@ -95,7 +105,7 @@ static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, 
 			return -1;
 		}
 	}
-	format_metrics(&r, buf, n);
+	format_metrics(sc, &r, buf, n);
 	return 0;
 }
 
@@ -256,6 +266,8 @@ static int build_table(const struct rs_scenario *sc, char **rows, struct rs_tabl
 		rs_table_add_col(t, sc->sweep.axes[a].path, 1);
 	for (size_t m = 0; rs_metric_names[m]; m++)
 		rs_table_add_col(t, rs_metric_names[m], 0);
+	if (sc->metric_col)
+		rs_table_add_col(t, sc->metric_col, 0);
 	size_t idx[64];
 	for (size_t i = 0; i < sc->npoints; i++) {
 		size_t row = rs_table_add_row(t);

@@ -119,9 +119,13 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 
 	/* Check every point before running any, so a bad value anywhere in a
 	 * sweep stops the run before a single result is written. */
-	for (size_t i = 0; i < sc->npoints; i++)
-		if (rs_scenario_run_point(sc, i, true, NULL, NULL, d) != 0)
+	for (size_t i = 0; i < sc->npoints; i++) {
+		struct rs_point_result r;
+		if (rs_scenario_run_point(sc, i, true, NULL, &r, d) != 0)
 			return -1;
+		if (i == 0 && r.metric_name)
+			sc->metric_col = strdup(r.metric_name);
+	}
 	return 0;
 }
 
@@ -134,6 +138,7 @@ void rs_scenario_free(struct rs_scenario *sc)
 	free(sc->plot_x);
 	free(sc->plot_series);
 	free(sc->plot_y);
+	free(sc->metric_col);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -170,8 +175,13 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	if (!load)
 		goto out;
 	rc = 0;
-	if (dry)
+	if (dry) {
+		if (r) {
+			memset(r, 0, sizeof(*r));
+			r->metric_name = load->metric_name;
+		}
 		goto out;
+	}
 	if (request_log) {
 		load->request_log = request_log;
 		rs_load_log_header(load, request_log);
@@ -183,6 +193,8 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	r->dev = load->target_report;
 	r->seed = top.seed;
 	r->events = sim->events_fired;
+	r->metric_name = load->metric_name;
+	r->metric = load->metric ? load->metric(load) : 0;
 out:
 	rs_load_destroy(load);
 	rs_dev_destroy(dev);

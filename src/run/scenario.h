@@ -29,6 +29,7 @@ struct rs_scenario {
 	char *plot_x, *plot_series, *plot_y;
 	int plot_logx;                /* -1: decide from the data */
 	bool request_log;             /* write NAME.requests.<point>.csv */
+	char *metric_col;             /* the workload's own column (from point 0), or NULL */
 };
 
 struct rs_assignment {
@@ -49,6 +50,8 @@ struct rs_point_result {
 	struct rs_dev_report dev;
 	uint64_t seed;
 	uint64_t events;
+	const char *metric_name;      /* the workload's own figure, or NULL */
+	double metric;
 };
 
 /* Build (and, unless dry, run) one point, logging every measured request

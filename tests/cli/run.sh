@@ -44,6 +44,8 @@ run -o "$tmp/r" -j 2 --set output.requests=true
 check "per-request log per point" test -s "$tmp/r/small.requests.5.csv"
 check "per-request log header" sh -c "head -n 1 '$tmp/r/small.requests.0.csv' | grep -qx 'issue_s,op,block,blocks,response_s,status'"
 check "request log leaves the table unchanged" cmp -s "$tmp/a/small.tsv" "$tmp/r/small.tsv"
+"$raidsim" run "$here/filecopy.yaml" -q -j 1 -o "$tmp/f"
+check "workload's own column (file_mb_s)" sh -c "head -n 1 '$tmp/f/filecopy.tsv' | tr '\t' '\n' | tail -n 1 | grep -qx file_mb_s"
 check "gnuplot script written" test -s "$tmp/a/small.gp"
 check "JSON names its columns" grep -q '"columns"' "$tmp/a/small.json"
 check "--help" sh -c "'$raidsim' --help | grep -q 'Usage: raidsim'"
