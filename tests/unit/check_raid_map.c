@@ -887,6 +887,63 @@ START_TEST(names)
 }
 END_TEST
 
+/* Every striped or mirrored layout with equal members spreads the array's
+ * data (and, for RAID5/6, the parity) evenly: over whole rotations of the
+ * parity, each member holds exactly the same number of data blocks. */
+START_TEST(members_balanced)
+{
+	struct combo c[256];
+	size_t n = all_combos(c, 256);
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].level == RS_RAID_JBOD || c[i].level == RS_RAID_SINGLE)
+			continue;
+		struct rs_raid_geom g;
+		/* rows = a multiple of every member count up to 8 */
+		init_uniform(&g, c[i].level, c[i].layout, c[i].n, 16, 840 * 16);
+		uint64_t held[8] = { 0 };
+		for (uint64_t lba = 0; lba < rs_raid_capacity_blk(&g); lba += 16) {
+			struct rs_raid_extent e;
+			size_t k = rs_raid_map(&g, lba, 16, &e, 1);
+			REQ(k == 1);
+			held[e.member] += e.nblk;
+			uint32_t others[8];
+			size_t nm = rs_raid_mirrors(&g, e.member, others, 8);
+			for (size_t j = 0; j < nm; j++)
+				held[others[j]] += e.nblk;
+		}
+		for (uint32_t m = 1; m < c[i].n; m++)
+			ck_assert_msg(held[m] == held[0], "%s n=%u: member %u holds %llu blocks, "
+				      "member 0 %llu", rs_raid_level_name(c[i].level), c[i].n, m,
+				      (unsigned long long)held[m], (unsigned long long)held[0]);
+	}
+}
+END_TEST
+
+/* The first stripes as Linux md lays them out: raid0 chunks round-robin
+ * over the disks; raid10 "near 2" puts each chunk on two adjacent disks. */
+START_TEST(md_first_stripes)
+{
+	struct rs_raid_geom g;
+	struct rs_raid_extent e;
+	init_uniform(&g, RS_RAID_RAID0, RS_RAID_LEFT_SYMMETRIC, 4, 128, 128 * 64);
+	for (uint64_t chunk = 0; chunk < 8; chunk++) {
+		ck_assert_uint_eq(rs_raid_map(&g, chunk * 128, 128, &e, 1), 1);
+		ck_assert_uint_eq(e.member, chunk % 4);
+		ck_assert_uint_eq(e.member_lba, (chunk / 4) * 128);
+	}
+	init_uniform(&g, RS_RAID_RAID10, RS_RAID_LEFT_SYMMETRIC, 4, 128, 128 * 64);
+	for (uint64_t chunk = 0; chunk < 8; chunk++) {
+		ck_assert_uint_eq(rs_raid_map(&g, chunk * 128, 128, &e, 1), 1);
+		uint32_t copy;
+		ck_assert_uint_eq(rs_raid_mirrors(&g, e.member, &copy, 1), 1);
+		uint32_t lo = e.member < copy ? e.member : copy;
+		ck_assert_uint_eq(lo, (chunk % 2) * 2);
+		ck_assert_uint_eq(e.member < copy ? copy : e.member, (chunk % 2) * 2 + 1);
+		ck_assert_uint_eq(e.member_lba, (chunk / 2) * 128);
+	}
+}
+END_TEST
+
 static Suite *raid_map_suite(void)
 {
 	Suite *s = suite_create("raid_map");
@@ -899,6 +956,8 @@ static Suite *raid_map_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("layouts");
 	tcase_add_test(tc, md_tables_raid5);
+	tcase_add_test(tc, members_balanced);
+	tcase_add_test(tc, md_first_stripes);
 	tcase_add_test(tc, md_tables_raid6);
 	tcase_add_test(tc, mirrors);
 	tcase_add_test(tc, raid01_vs_raid10);
