@@ -15,4 +15,13 @@ EXTRA_DIST += \
 	scenarios/tx4000/sequential.yaml \
 	scenarios/tx4000/workstation.yaml \
 	scenarios/tx4000/fileserver.yaml \
-	scenarios/tx4000/webserver.yaml
+	scenarios/tx4000/webserver.yaml \
+	scenarios/tx4200/README.md \
+	scenarios/tx4200/run.sh \
+	scenarios/tx4200/database.yaml \
+	scenarios/tx4200/sequential.yaml \
+	scenarios/tx4200/workstation.yaml \
+	scenarios/tx4200/workstation32.yaml \
+	scenarios/tx4200/fileserver.yaml \
+	scenarios/tx4200/webserver.yaml \
+	scenarios/tx4200/filecopy.yaml

@@ -23,3 +23,15 @@ tests_validation_check_tx4000_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_tx4000_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings-tx4000.tsv
+
+# The Promise FastTrak TX4200 study (X-bit labs, 2005): findings
+# TX4200-D4..D13 (tests/validation/check_tx4200.c, scenarios/tx4200/), same
+# mechanism, results in tests/validation/findings-tx4200.tsv.  Tagged "slow".
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_tx4200
+TESTS += tests/validation/check_tx4200
+tests_validation_check_tx4200_SOURCES = tests/validation/check_tx4200.c
+tests_validation_check_tx4200_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_tx4200_LDADD = $(UNIT_LDADD)
+endif
+CLEANFILES += tests/validation/findings-tx4200.tsv
