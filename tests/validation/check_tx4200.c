@@ -10,10 +10,10 @@
  * TCQ efficiency is the study's own measure: the result with TCQ on divided
  * by the result with TCQ off (> 1: TCQ helps).
  *
- * The same honesty mechanism as check_tx4000.c: `findings[]` lists each id
- * with the status we EXPECT and one line saying why.  Each test simulates
- * what the study measured, decides whether the finding holds (criteria
- * stated at each test), prints
+ * The honesty mechanism of validation.h, as in check_tx4000.c: `findings[]`
+ * lists each id with the status we EXPECT and one line saying why.  Each
+ * test simulates what the study measured, decides whether the finding holds
+ * (criteria stated at each test), prints
  *
  *     ID: reproduced|NOT reproduced: <measured> (study: <reported>)
  *
@@ -42,26 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/diag.h"
-#include "config/models.h"
-#include "config/node.h"
-#include "dev/build.h"
-#include "dev/dev.h"
-#include "io/io.h"
-#include "kernel/sim.h"
 #include "load/filecopy.h"
-#include "load/load.h"
-#include "../unit/testutil.h"
+#include "validation.h"
 
 /* ---- the table -------------------------------------------------------- */
-
-enum status { NOT_REPRODUCED = 0, REPRODUCED = 1 };
-
-struct finding {
-	const char *id;
-	enum status expected;
-	const char *note;
-};
 
 static const struct finding findings[] = {
 	{ "TX4200-D4", NOT_REPRODUCED,
@@ -87,86 +71,6 @@ static const struct finding findings[] = {
 };
 #define NFINDINGS (sizeof(findings) / sizeof(findings[0]))
 
-static const struct finding *finding_get(const char *id)
-{
-	for (size_t i = 0; i < NFINDINGS; i++)
-		if (strcmp(findings[i].id, id) == 0)
-			return &findings[i];
-	return NULL;
-}
-
-static bool flipped(const char *id)
-{
-	const char *env = getenv("RS_VALIDATION_FLIP");
-	size_t n = strlen(id);
-	for (const char *p = env; p && *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && strncmp(p, id, n) == 0)
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
-static char tsv_path[4096];
-
-static void tsv_field(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
-}
-
-/* Report the outcome, then hold it against the table. */
-static void verdict(const char *id, bool holds, const char *measured, const char *study)
-{
-	const struct finding *fd = finding_get(id);
-	ck_assert_msg(fd != NULL, "%s is not in the findings table", id);
-	printf("%s: %s: %s (study: %s)\n", id, holds ? "reproduced" : "NOT reproduced",
-	       measured, study);
-	fflush(stdout);
-	FILE *f = fopen(tsv_path, "a");
-	if (f) {
-		fprintf(f, "%s\t%s\t", id, holds ? "reproduced" : "not reproduced");
-		tsv_field(f, measured);
-		fputc('\t', f);
-		tsv_field(f, study);
-		fputc('\n', f);
-		fclose(f);
-	}
-	bool expect = fd->expected == REPRODUCED;
-	if (flipped(id))
-		expect = !expect;
-	ck_assert_msg(holds == expect,
-		      "%s is now %s but the table expects %s (%s): update findings[] in "
-		      "tests/validation/check_tx4200.c and the status table in README.md",
-		      id, holds ? "REPRODUCED" : "NOT REPRODUCED",
-		      expect ? "REPRODUCED" : "NOT_REPRODUCED", fd->note);
-}
-
-/* The measured text, appended piece by piece. */
-struct text {
-	char s[2048];
-	size_t n;
-};
-
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct text *t, const char *fmt, ...)
-{
-	if (t->n >= sizeof(t->s) - 1)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->n += (size_t)n < sizeof(t->s) - t->n ? (size_t)n : sizeof(t->s) - 1 - t->n;
-}
-
-static const char *ok(bool b)
-{
-	return b ? "ok" : "FAILS";
-}
-
 /* ---- the arrays and a run ------------------------------------------------ */
 
 enum arr { SINGLE, R0X2, R0X3, R0X4, R1, R10, NARR };
@@ -177,18 +81,6 @@ static const char *const arr_level[NARR] = { "single", "raid0", "raid0", "raid0"
 static const int arr_disks[NARR] = { 1, 2, 3, 4, 2, 4 };
 
 enum tcq { OFF, ON };
-
-static void model_path(struct rs_model_path *mp, struct rs_diag *d)
-{
-	rs_model_path_init(mp);
-	const char *top = getenv("top_srcdir");
-	if (top) {
-		char dir[4096];
-		snprintf(dir, sizeof(dir), "%s/models", top);
-		ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
-	}
-	rs_model_path_add_defaults(mp);
-}
 
 struct res {
 	double iops, mb_s, file_mb_s;
@@ -230,39 +122,13 @@ static struct res run(enum arr a, enum tcq t, const char *kind, const char *work
 		if (strcmp(memo[i].key, text) == 0)
 			return memo[i].r;
 
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("tx4200.yaml", text, (size_t)n, &d);
-	if (!root)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(root);
-	struct rs_model_path mp;
-	model_path(&mp, &d);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "device");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
-	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
-	if (!load)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(load);
-
-	rs_load_run(sim, load);
-	tu_check_conservation(sim);
-	ck_assert_uint_eq(dev->submitted, dev->completed);
-	struct rs_iostat_summary s = load->summary;
-	ck_assert_uint_gt(s.ops, 0);
+	struct vd_point p;
+	vd_run(&p, "tx4200.yaml", text, (size_t)n, "device");
+	struct rs_iostat_summary s = p.load->summary;
 	struct res r = { .iops = s.iops, .mb_s = s.mb_s, .file_mb_s = 0 };
 	if (strcmp(kind, "filecopy") == 0)
-		r.file_mb_s = rs_filecopy_file_mb_s(load);
-
-	rs_load_destroy(load);
-	rs_dev_destroy(dev);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+		r.file_mb_s = rs_filecopy_file_mb_s(p.load);
+	vd_free(&p);
 	if (nmemo < NMEMO) {
 		memo[nmemo].key = strdup(text);
 		memo[nmemo++].r = r;
@@ -711,22 +577,5 @@ static Suite *tx4200_suite(void)
 
 int main(void)
 {
-	const char *top = getenv("top_builddir");
-	snprintf(tsv_path, sizeof(tsv_path), "%s/tests/validation/findings-tx4200.tsv",
-		 top ? top : ".");
-	FILE *f = fopen(tsv_path, "w");
-	if (!f) {
-		/* Run by hand from elsewhere: write beside the working directory. */
-		snprintf(tsv_path, sizeof(tsv_path), "findings-tx4200.tsv");
-		f = fopen(tsv_path, "w");
-	}
-	if (f) {
-		fputs("id\tstatus\tmeasured\tstudy\n", f);
-		fclose(f);
-	}
-	SRunner *sr = srunner_create(tx4200_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vd_main(tx4200_suite, findings, NFINDINGS, "check_tx4200.c", "findings-tx4200.tsv");
 }

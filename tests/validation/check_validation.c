@@ -3,7 +3,7 @@
  * today.  Single drives only, on the hdd device's own host port; findings
  * that need a controller, an array or a network come later.
  *
- * The honesty mechanism.  `findings[]` below lists every id this program
+ * The honesty mechanism (validation.h).  `findings[]` below lists every id this program
  * covers with the status we EXPECT (REPRODUCED or NOT_REPRODUCED) and one
  * line saying why.  Each test simulates what the study measured, computes
  * the study's metric, decides whether the finding holds (its direction,
@@ -34,28 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/diag.h"
-#include "config/models.h"
-#include "config/node.h"
 #include "config/schema.h"
-#include "dev/build.h"
-#include "dev/dev.h"
 #include "disk/hdd.h"
 #include "disk/hdd_params.h"
-#include "io/io.h"
-#include "kernel/sim.h"
-#include "load/load.h"
-#include "../unit/testutil.h"
+#include "validation.h"
 
 /* ---- the table -------------------------------------------------------- */
-
-enum status { NOT_REPRODUCED = 0, REPRODUCED = 1 };
-
-struct finding {
-	const char *id;
-	enum status expected;
-	const char *note;
-};
 
 static const struct finding findings[] = {
 	{ "DATASHEET-maxtor-qd1", REPRODUCED,
@@ -82,75 +66,7 @@ static const struct finding findings[] = {
 };
 #define NFINDINGS (sizeof(findings) / sizeof(findings[0]))
 
-static const struct finding *finding_get(const char *id)
-{
-	for (size_t i = 0; i < NFINDINGS; i++)
-		if (strcmp(findings[i].id, id) == 0)
-			return &findings[i];
-	return NULL;
-}
-
-static bool flipped(const char *id)
-{
-	const char *env = getenv("RS_VALIDATION_FLIP");
-	size_t n = strlen(id);
-	for (const char *p = env; p && *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && strncmp(p, id, n) == 0)
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
-static char tsv_path[4096];
-
-static void tsv_field(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
-}
-
-/* Report the outcome, then hold it against the table. */
-static void verdict(const char *id, bool holds, const char *measured, const char *study)
-{
-	const struct finding *fd = finding_get(id);
-	ck_assert_msg(fd != NULL, "%s is not in the findings table", id);
-	printf("%s: %s: %s (study: %s)\n", id, holds ? "reproduced" : "NOT reproduced",
-	       measured, study);
-	fflush(stdout);
-	FILE *f = fopen(tsv_path, "a");
-	if (f) {
-		fprintf(f, "%s\t%s\t", id, holds ? "reproduced" : "not reproduced");
-		tsv_field(f, measured);
-		fputc('\t', f);
-		tsv_field(f, study);
-		fputc('\n', f);
-		fclose(f);
-	}
-	bool expect = fd->expected == REPRODUCED;
-	if (flipped(id))
-		expect = !expect;
-	ck_assert_msg(holds == expect,
-		      "%s is now %s but the table expects %s (%s): update findings[] in "
-		      "tests/validation/check_validation.c and the status table in README.md",
-		      id, holds ? "REPRODUCED" : "NOT REPRODUCED",
-		      expect ? "REPRODUCED" : "NOT_REPRODUCED", fd->note);
-}
-
 /* ---- running a point ---------------------------------------------------- */
-
-static void model_path(struct rs_model_path *mp, struct rs_diag *d)
-{
-	rs_model_path_init(mp);
-	const char *top = getenv("top_srcdir");
-	if (top) {
-		char dir[4096];
-		snprintf(dir, sizeof(dir), "%s/models", top);
-		ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
-	}
-	rs_model_path_add_defaults(mp);
-}
 
 struct vres {
 	struct rs_iostat_summary s;
@@ -169,38 +85,12 @@ static void vrun(struct vres *out, const char *fmt, ...)
 	va_end(ap);
 	ck_assert_int_lt(n, (int)sizeof(text));
 
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("validation.yaml", text, (size_t)n, &d);
-	if (!root)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(root);
-	struct rs_model_path mp;
-	model_path(&mp, &d);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "disk0");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
-	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
-	if (!load)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(load);
-
-	rs_load_run(sim, load);
-	tu_check_conservation(sim);
-	ck_assert_uint_eq(dev->submitted, dev->completed);
-	out->s = load->summary;
-	out->c = *rs_hdd_counters(dev);
+	struct vd_point p;
+	vd_run(&p, "validation.yaml", text, (size_t)n, "disk0");
+	out->s = p.load->summary;
+	out->c = *rs_hdd_counters(p.dev);
 	ck_assert_uint_eq(out->c.mismatches, 0);
-	ck_assert_uint_gt(out->s.ops, 0);
-
-	rs_load_destroy(load);
-	rs_dev_destroy(dev);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+	vd_free(&p);
 }
 
 /* ---- a model's own datasheet figures ----------------------------------- */
@@ -220,7 +110,7 @@ static void read_sheet(const char *model, struct sheet *sh)
 	struct rs_diag d;
 	rs_diag_init(&d);
 	struct rs_model_path mp;
-	model_path(&mp, &d);
+	vd_model_path(&mp, &d);
 	struct rs_node *root = rs_model_load(&mp, model, NULL, &d);
 	if (!root)
 		rs_diag_print(&d, stderr);
@@ -472,21 +362,6 @@ static Suite *validation_suite(void)
 
 int main(void)
 {
-	const char *top = getenv("top_builddir");
-	snprintf(tsv_path, sizeof(tsv_path), "%s/tests/validation/findings.tsv", top ? top : ".");
-	FILE *f = fopen(tsv_path, "w");
-	if (!f) {
-		/* Run by hand from elsewhere: write beside the working directory. */
-		snprintf(tsv_path, sizeof(tsv_path), "findings.tsv");
-		f = fopen(tsv_path, "w");
-	}
-	if (f) {
-		fputs("id\tstatus\tmeasured\tstudy\n", f);
-		fclose(f);
-	}
-	SRunner *sr = srunner_create(validation_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vd_main(validation_suite, findings, NFINDINGS, "check_validation.c",
+		       "findings.tsv");
 }

@@ -6,7 +6,8 @@
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_validation
 TESTS += tests/validation/check_validation
-tests_validation_check_validation_SOURCES = tests/validation/check_validation.c
+tests_validation_check_validation_SOURCES = tests/validation/check_validation.c \
+	tests/validation/validation.h
 tests_validation_check_validation_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_validation_LDADD = $(UNIT_LDADD)
 endif
@@ -18,7 +19,8 @@ CLEANFILES += tests/validation/findings.tsv
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_tx4000
 TESTS += tests/validation/check_tx4000
-tests_validation_check_tx4000_SOURCES = tests/validation/check_tx4000.c
+tests_validation_check_tx4000_SOURCES = tests/validation/check_tx4000.c \
+	tests/validation/validation.h
 tests_validation_check_tx4000_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_tx4000_LDADD = $(UNIT_LDADD)
 endif
@@ -30,7 +32,8 @@ CLEANFILES += tests/validation/findings-tx4000.tsv
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_tx4200
 TESTS += tests/validation/check_tx4200
-tests_validation_check_tx4200_SOURCES = tests/validation/check_tx4200.c
+tests_validation_check_tx4200_SOURCES = tests/validation/check_tx4200.c \
+	tests/validation/validation.h
 tests_validation_check_tx4200_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_tx4200_LDADD = $(UNIT_LDADD)
 endif
