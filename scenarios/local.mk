@@ -24,4 +24,5 @@ EXTRA_DIST += \
 	scenarios/tx4200/workstation32.yaml \
 	scenarios/tx4200/fileserver.yaml \
 	scenarios/tx4200/webserver.yaml \
-	scenarios/tx4200/filecopy.yaml
+	scenarios/tx4200/filecopy.yaml \
+	scenarios/find-raidsim.sh

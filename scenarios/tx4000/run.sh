@@ -33,16 +33,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-if [ -n "${RAIDSIM:-}" ]; then
-	rs=$RAIDSIM
-elif [ -x "$srcdir/src/raidsim" ]; then
-	rs=$srcdir/src/raidsim
-elif command -v raidsim >/dev/null 2>&1; then
-	rs=$(command -v raidsim)
-else
-	echo "run.sh: no raidsim: build it (make) or set RAIDSIM" >&2
-	exit 1
-fi
+# shellcheck source=../find-raidsim.sh
+. "$srcdir/scenarios/find-raidsim.sh"
 
 # The six arrays of the study: name, level, drives.  The single drive is
 # the study's "JBOD" of one disk.

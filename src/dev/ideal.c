@@ -82,14 +82,10 @@ static void dispatch(struct rs_sim *sim, struct rs_dev *dev)
 static void ideal_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct ideal *id = dev->priv;
-	if (io->lba + io->nblk > dev->capacity_blk || io->op == RS_FLUSH) {
-		/* Out of range: fail it, from the event loop. */
-		if (io->op != RS_FLUSH)
-			io->status = -RS_ERR_ERANGE;
-		rs_ioq_push(sim, &id->q, io);
-		dispatch(sim, dev);
-		return;
-	}
+	/* Every request takes its turn, a flush or one beyond the capacity
+	 * too; the latter then completes with ERANGE from the event loop. */
+	if (io->op != RS_FLUSH && io->lba + io->nblk > dev->capacity_blk)
+		io->status = -RS_ERR_ERANGE;
 	rs_ioq_push(sim, &id->q, io);
 	dispatch(sim, dev);
 }

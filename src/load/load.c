@@ -89,8 +89,6 @@ void rs_load_run(struct rs_sim *sim, struct rs_load *load)
 	RS_ASSERT(load->in_flight == 0);
 }
 
-static const char *const load_reserved[] = { NULL };
-
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 			      struct rs_dev *target, struct rs_diag *d)
 {
@@ -131,7 +129,7 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 	RS_ASSERT(load->params != NULL);
 	char ctx[64];
 	snprintf(ctx, sizeof(ctx), "workload.%s", type->name);
-	if (rs_schema_bind(type->opts, body, load->params, key, ctx, load_reserved, d) != 0 ||
+	if (rs_schema_bind(type->opts, body, load->params, key, ctx, NULL, d) != 0 ||
 	    type->init(sim, load, load->params, body, d) != 0) {
 		rs_load_destroy(load);
 		return NULL;
