@@ -383,7 +383,11 @@ int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 			rc = -1;
 		} else if (o->plot) {
 			char msg[512];
-			int pr = rs_report_render_png(gp, o->out_dir, msg, sizeof(msg));
+			/* gnuplot runs inside the output directory, so it is given
+			 * the script's name there, not a path relative to ours. */
+			char gp_name[1024];
+			snprintf(gp_name, sizeof(gp_name), "%s.gp", sc->out_name);
+			int pr = rs_report_render_png(gp_name, o->out_dir, msg, sizeof(msg));
 			if (pr < 0) {
 				fprintf(stderr, "raidsim: plot: %s\n", msg);
 				rc = -1;

@@ -56,6 +56,8 @@ check "unknown command exits 2" sh -c "'$raidsim' frobnicate 2>/dev/null; [ \$? 
 if command -v gnuplot >/dev/null 2>&1; then
 	run -o "$tmp/p" -j 1 --plot
 	check "PNG rendered" sh -c "head -c 4 '$tmp/p/small.png' | grep -q PNG"
+	(cd "$tmp" && run -o rel/dir -j 1 --plot)
+	check "PNG rendered into a relative -o" sh -c "head -c 4 '$tmp/rel/dir/small.png' | grep -q PNG"
 fi
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
