@@ -25,4 +25,5 @@ EXTRA_DIST += \
 	scenarios/tx4200/fileserver.yaml \
 	scenarios/tx4200/webserver.yaml \
 	scenarios/tx4200/filecopy.yaml \
+	scenarios/tx4200/pcix.yaml \
 	scenarios/find-raidsim.sh

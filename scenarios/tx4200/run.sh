@@ -14,6 +14,7 @@
 #   sequential-eff.tsv      sequential MB/s off, on and efficiency per size
 #   ratings.tsv             server-pattern averages off, on and efficiency
 #   filecopy-eff.tsv        FC-Test MB/s off, on and efficiency
+#   pcix/pcix.tsv, .png     RAID0 sequential MB/s on PCI 32/66 vs PCI-X (D12)
 #   *.png                   the figures (needs gnuplot; --no-plot skips them)
 set -eu
 
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
 	--jobs=*) jobs=${1#--jobs=}; shift ;;
 	--no-plot) plot=no; shift ;;
 	--no-filecopy) fc=no; shift ;;
-	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -62,6 +63,11 @@ echo "$arrays" | while read -r a level n; do
 	done
 	echo "run.sh: $a done ($(($(date +%s) - start)) s)" >&2
 done
+
+# TX4200-D12: the same RAID0 arrays on PCI 32/66 and on PCI-X 64/133
+# (raidsim's own table and, with gnuplot, its figure: pcix/pcix.png).
+"$rs" run "$here/pcix.yaml" -M "$srcdir/models" -o "$out/pcix" --jobs "$jobs" -q
+echo "run.sh: pcix done ($(($(date +%s) - start)) s)" >&2
 
 # Merge: one table per pattern, first columns array and tcq.
 for s in $names; do

@@ -13,6 +13,14 @@
  *   cpu               host | card: where that time (and the RAID) runs
  *   cpus              processors that can run it in parallel
  *   queue_depth       commands a port lets out to its drive (1: TCQ/NCQ off)
+ *   queue_policy      fifo | elevator: order of the requests a port holds back
+ *                     beyond its tags
+ *   host_service      the driver's reaction to a drive's service request
+ *                     (legacy ATA TCQ), set on every hdd behind the ports
+ *   queued_reads,     {read_policy, sequential_balance} the driver applies to
+ *   unqueued_reads    a mirrored array with queuing on (queue_depth > 1) or
+ *                     off: whether it hands reads to the drives at once or
+ *                     keeps them and gives each to a free drive
  *   cache             {mode: none|write-through|write-back, size, line,
  *                     location: driver|card, high, low, idle_flush,
  *                     read_ahead, cost_hit, cost_miss, destage_depth,
@@ -27,11 +35,14 @@
 
 #include "ctrl/bus.h"
 #include "ctrl/ctrl_priv.h"
+#include "disk/hdd.h"
+#include "raid/volume.h"
 #include "kernel/assert.h"
 
 static const char *const cpu_names[] = { "host", "card", NULL };
 static const char *const mode_names[] = { "none", "write-through", "write-back", NULL };
 static const char *const location_names[] = { "driver", "card", NULL };
+static const char *const queue_policy_names[] = { "fifo", "elevator", NULL };
 
 #define RANGE (RS_OPT_HAS_MIN | RS_OPT_HAS_MAX)
 #define MIN0 RS_OPT_HAS_MIN, 0, 0
@@ -54,6 +65,16 @@ static const struct rs_opt ctrl_opts[] = {
 	  "processors that run command costs in parallel" },
 	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "1", RANGE, 1, 256, NULL,
 	  "commands a port lets out to its drive (1 = TCQ/NCQ off)" },
+	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, queue_policy_names,
+	  "order of requests waiting at a port beyond its tags: fifo or elevator (C-LOOK)" },
+	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,
+	  "legacy ATA TCQ: the driver's reaction to a drive's service request "
+	  "(interrupt, service routine, SERVICE command), per data phase" },
+	{ "queued_reads", RS_OPT_NODE, P(queued_reads), NULL, 0, 0, 0, NULL,
+	  "{read_policy, sequential_balance} for a mirrored array while queuing is on "
+	  "(queue_depth > 1); absent = the array's own" },
+	{ "unqueued_reads", RS_OPT_NODE, P(unqueued_reads), NULL, 0, 0, 0, NULL,
+	  "the same while queuing is off (queue_depth 1)" },
 	{ "cache", RS_OPT_NODE, P(cache), NULL, 0, 0, 0, NULL,
 	  "controller or driver cache: a mode or {mode, size, line, location, ...}" },
 	{ "array", RS_OPT_NODE, P(array), NULL, 0, 0, 0, NULL,
@@ -138,6 +159,8 @@ static struct rs_dev *member_hook(struct rs_build *b, struct rs_dev *member, siz
 		return NULL;
 	}
 	c->nwrapped++;
+	if (member->type == &rs_dev_hdd)
+		rs_hdd_set_host_service(member, c->p.host_service_ns);
 	return rs_port_wrap(member, &c->ch[index / c->p.devices_per_port], port_bus(c), index,
 			    b->sim ? rs_now(b->sim) : 0);
 }
@@ -223,6 +246,11 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 				    "(the device behind it, e.g. array: {type: array, level: raid0, ...})");
 	if (cache_bind(p->cache, &c->cp, d))
 		return -1;
+	if (p->queued_reads && rs_array_check_mirror_reads(p->queued_reads, "queued_reads", d))
+		return -1;
+	if (p->unqueued_reads &&
+	    rs_array_check_mirror_reads(p->unqueued_reads, "unqueued_reads", d))
+		return -1;
 	if (p->cpu == CPU_CARD && c->cp.mode != CACHE_NONE && c->cp.location == LOC_DRIVER)
 		return rs_diag_node(d, p->cache, "a controller that runs on the card "
 				    "(cpu: card) keeps its cache on the card (location: card)");
@@ -245,7 +273,8 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	for (size_t i = 0; i < c->nch; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "channel%zu", i);
-		rs_channel_init(&c->ch[i], name, has_port_link ? &lp : NULL, tags, now);
+		rs_channel_init(&c->ch[i], name, has_port_link ? &lp : NULL, tags,
+				p->queue_policy == 1, now);
 	}
 	rs_server_init(&c->cpu, p->cpu == CPU_CARD ? "card_cpu" : "host_cpu",
 		       (uint32_t)p->cpus, now);
@@ -264,6 +293,8 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	b->member_ctx = saved_ctx;
 	if (!array)
 		return -1;
+	/* The driver's way with mirror reads depends on the queuing switch. */
+	rs_array_override_mirror_reads(array, tags > 1 ? p->queued_reads : p->unqueued_reads);
 	/* A single device (no members of its own) gets one port itself. */
 	c->array = c->nwrapped ? array : rs_port_wrap(array, &c->ch[0], port_bus(c), 0, now);
 	dev->members = calloc(1, sizeof(*dev->members));

@@ -23,6 +23,10 @@ struct ctrl_params {
 	int cpu;                      /* enum ctrl_cpu */
 	uint64_t cpus;
 	uint64_t queue_depth;
+	int queue_policy;             /* 0 fifo, 1 elevator */
+	rs_time_t host_service_ns;
+	const struct rs_node *queued_reads;
+	const struct rs_node *unqueued_reads;
 	const struct rs_node *cache;
 	const struct rs_node *array;
 	const struct rs_dev_type *array_type;   /* not a key: rs_ctrl_build */

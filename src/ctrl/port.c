@@ -18,7 +18,7 @@ struct port {
 static const struct rs_dev_type port_type;
 
 void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_link_params *lp,
-		     uint32_t tags, rs_time_t now)
+		     uint32_t tags, bool elevator, rs_time_t now)
 {
 	memset(ch, 0, sizeof(*ch));
 	snprintf(ch->name, sizeof(ch->name), "%s", name);
@@ -26,7 +26,10 @@ void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_li
 		ch->has_link = true;
 		rs_link_init(&ch->link, ch->name, lp, now);
 	}
-	rs_ioq_init(&ch->q, tags, &rs_ioq_fifo, NULL, now);
+	if (elevator)
+		rs_ioq_init(&ch->q, tags, &rs_ioq_elevator, &ch->elevator_lba, now);
+	else
+		rs_ioq_init(&ch->q, tags, &rs_ioq_fifo, NULL, now);
 }
 
 /* ---- the request path --------------------------------------------------

@@ -28,11 +28,12 @@ struct rs_channel {
 	bool has_link;                /* false: the interface is not modelled */
 	struct rs_link link;
 	struct rs_ioq q;              /* commands waiting for, and holding, a tag */
+	uint64_t elevator_lba;        /* the elevator policy's position */
 	uint64_t commands;            /* dispatched to a drive, whole run */
 };
 
 void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_link_params *lp,
-		     uint32_t tags, rs_time_t now);
+		     uint32_t tags, bool elevator, rs_time_t now);
 
 /* Wrap `member` in a port on `ch`.  host_bus is the link the port's data
  * crosses, or NULL when it does not (data kept on the card).  The port

@@ -13,8 +13,24 @@ void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now)
 
 void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
+	*r = (struct rs_dev_report){ 0 };
 	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
-	r->utilisation = 0;
+	/* The drives below a composite: mean of their means, peak of peaks. */
+	double sum = 0, peak = 0;
+	uint32_t n = 0;
+	for (size_t i = 0; i < dev->nmembers; i++) {
+		struct rs_dev_report m;
+		rs_dev_report(dev->members[i], now, &m);
+		sum += m.drive_qd * m.drives;
+		n += m.drives;
+		if (m.drive_qd_max > peak)
+			peak = m.drive_qd_max;
+	}
+	if (n) {
+		r->drive_qd = sum / n;
+		r->drive_qd_max = peak;
+		r->drives = n;
+	}
 	if (dev->type->report)
 		dev->type->report(dev, now, r);
 }

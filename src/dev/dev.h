@@ -25,6 +25,12 @@ struct rs_build;
 struct rs_dev_report {
 	double queue_depth;           /* mean requests inside the device */
 	double utilisation;           /* busy fraction, 0..1 */
+	/* Commands held inside the drives (their queuing depth in use): the
+	 * mean per drive over the window and the most any drive held.  Drives
+	 * report themselves; composites aggregate their members'. */
+	double drive_qd;
+	double drive_qd_max;
+	uint32_t drives;              /* drives behind the figures; 0 = none */
 };
 
 struct rs_dev_type {

@@ -11,7 +11,28 @@ static struct rs_io *fifo_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 
 const struct rs_ioq_policy rs_ioq_fifo = { "fifo", fifo_pick };
 
-static const struct rs_ioq_policy *const policies[] = { &rs_ioq_fifo };
+/* C-LOOK on block addresses: the lowest address at or above the last one
+ * dispatched, else the lowest of all (one sweep up, then back to the
+ * start), ties to the older.  ctx is the uint64_t that holds the last
+ * dispatched address. */
+static struct rs_io *elevator_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+{
+	uint64_t *last = ctx;
+	struct rs_io *up = NULL, *low = NULL;
+	for (struct rs_io *io = q->head; io; io = io->qnext) {
+		if (io->lba >= *last && (!up || io->lba < up->lba))
+			up = io;
+		if (!low || io->lba < low->lba)
+			low = io;
+	}
+	struct rs_io *pick = up ? up : low;
+	*last = pick->lba;
+	return pick;
+}
+
+const struct rs_ioq_policy rs_ioq_elevator = { "elevator", elevator_pick };
+
+static const struct rs_ioq_policy *const policies[] = { &rs_ioq_fifo, &rs_ioq_elevator };
 
 const struct rs_ioq_policy *rs_ioq_policy_find(const char *name)
 {

@@ -23,6 +23,9 @@ struct rs_ioq_policy {
 };
 
 extern const struct rs_ioq_policy rs_ioq_fifo;
+/* Block-address elevator (C-LOOK); its context is a uint64_t holding the
+ * last dispatched address, owned by the queue's holder. */
+extern const struct rs_ioq_policy rs_ioq_elevator;
 
 struct rs_ioq {
 	struct rs_io *head, *tail;    /* waiting, in arrival order */

@@ -9,6 +9,7 @@
 #include "dev/server.h"
 #include "disk/hdd_buffer.h"
 #include "disk/hdd_mech.h"
+#include "disk/hdd_protocol.h"
 #include "disk/hdd_sched.h"
 #include "kernel/assert.h"
 
@@ -16,6 +17,7 @@
 #define READ_MEDIA_DONE 0x1u
 #define READ_FIRST_DONE 0x2u
 #define READ_LAST_GOING 0x4u
+#define READ_OPENED 0x8u       /* its data phase has been opened (queuing protocol) */
 
 struct hdd {
 	struct rs_dev *dev;
@@ -40,10 +42,20 @@ struct hdd {
 	rs_time_t ovh_hit;
 	struct rs_tavg head_busy;
 	struct rs_hdd_counters c;
+	/* Queuing protocol, when on (queue_depth > 1): per-command costs. */
+	const struct rs_hdd_protocol_costs *proto;
+	rs_time_t host_service_ns;
+	/* Commands the drive holds (its tags in use): mean and peak. */
+	struct rs_tavg held;
+	uint32_t held_max;
 };
 
 static void kick(struct rs_sim *sim, struct hdd *h);
 static void pump(struct rs_sim *sim, struct hdd *h);
+static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status);
+static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
+static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
+static void read_first_done(struct rs_sim *sim, void *obj, void *arg, int status);
 
 /* ---- small lists through io->qnext (the request is in no rs_ioq) ----- */
 
@@ -69,11 +81,85 @@ static struct rs_io *list_pop(struct rs_io **head, struct rs_io **tail)
 	return io;
 }
 
+/* ---- data phases under a queuing protocol -------------------------------
+ *
+ * With queuing on, a data phase opens with the protocol's handshake: under
+ * legacy ATA TCQ the drive raises SERV and the host must react (its
+ * service time) and issue SERVICE before any data moves; NCQ and SCSI open
+ * it with one drive-initiated exchange.  While a request is in its data
+ * phase it is out of every queue, so io->aux holds which transfer follows. */
+enum data_step { STEP_HIT, STEP_WC, STEP_WT, STEP_READ_FIRST, STEP_READ_LAST };
+
+static void last_burst(const struct hdd *h, const struct rs_io *io, uint64_t *bytes,
+		       uint64_t *last)
+{
+	uint64_t burst = h->p.interface_burst_bytes;
+	*bytes = rs_io_bytes(io);
+	*last = *bytes % burst ? *bytes % burst : burst;
+	if (*last > *bytes)
+		*last = *bytes;
+}
+
+static void data_go(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum data_step step)
+{
+	uint64_t bytes, last;
+	last_burst(h, io, &bytes, &last);
+	switch (step) {
+	case STEP_HIT:
+		rs_link_xfer(sim, h->link, RS_DIR_IN, bytes, xfer_complete, h, io);
+		return;
+	case STEP_WC:
+		rs_link_xfer(sim, h->link, RS_DIR_OUT, bytes, wc_data_in, h, io);
+		return;
+	case STEP_WT:
+		rs_link_xfer(sim, h->link, RS_DIR_OUT, bytes, wt_data_in, h, io);
+		return;
+	case STEP_READ_FIRST:
+		rs_link_xfer(sim, h->link, RS_DIR_IN, bytes - last, read_first_done, h, io);
+		return;
+	case STEP_READ_LAST:
+		rs_link_xfer(sim, h->link, RS_DIR_IN, last, xfer_complete, h, io);
+		return;
+	}
+	RS_UNREACHABLE();
+}
+
+static void data_opened(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)status; /* a dead link fails the data transfer that follows */
+	struct rs_io *io = arg;
+	data_go(sim, obj, io, (enum data_step)io->aux);
+}
+
+static void data_serviced(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	if (h->proto->data_exchanges)
+		rs_link_xfer(sim, h->link, RS_DIR_IN, 0, data_opened, h, io);
+	else
+		data_go(sim, h, io, (enum data_step)io->aux);
+}
+
+static void data_phase(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum data_step step)
+{
+	if (!h->proto) {
+		data_go(sim, h, io, step);
+		return;
+	}
+	io->aux = (uint64_t)step;
+	if (h->proto->host_service && h->host_service_ns > 0)
+		rs_sched(sim, h->host_service_ns, data_serviced, h, io);
+	else
+		data_serviced(sim, h, io);
+}
+
 /* ---- completion -------------------------------------------------------- */
 
 static void complete_cmd(struct rs_sim *sim, struct hdd *h, struct rs_io *io, int status)
 {
 	rs_ioq_release(sim, &h->port);
+	rs_tavg_add(&h->held, rs_now(sim), -1);
 	pump(sim, h);
 	rs_dev_complete(sim, h->dev, io, status);
 }
@@ -96,7 +182,7 @@ static void hit_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
-	rs_link_xfer(sim, h->link, RS_DIR_IN, rs_io_bytes(io), xfer_complete, h, io);
+	data_phase(sim, h, io, STEP_HIT);
 }
 
 static bool clean(const struct hdd *h)
@@ -144,7 +230,7 @@ static void wc_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
-	rs_link_xfer(sim, h->link, RS_DIR_OUT, rs_io_bytes(io), wc_data_in, h, io);
+	data_phase(sim, h, io, STEP_WC);
 }
 
 static bool room_for(const struct hdd *h, uint32_t nblk)
@@ -214,11 +300,10 @@ static void read_try_finish(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	    (READ_MEDIA_DONE | READ_FIRST_DONE) || (io->tag & READ_LAST_GOING))
 		return;
 	io->tag |= READ_LAST_GOING;
-	uint64_t bytes = rs_io_bytes(io), burst = h->p.interface_burst_bytes;
-	uint64_t last = bytes % burst ? bytes % burst : burst;
-	if (last > bytes)
-		last = bytes;
-	rs_link_xfer(sim, h->link, RS_DIR_IN, last, xfer_complete, h, io);
+	if (io->tag & READ_OPENED)
+		data_go(sim, h, io, STEP_READ_LAST);
+	else
+		data_phase(sim, h, io, STEP_READ_LAST);
 }
 
 static void read_first_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -235,9 +320,8 @@ static void read_first_go(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
-	uint64_t bytes = rs_io_bytes(io), burst = h->p.interface_burst_bytes;
-	uint64_t last = bytes % burst ? bytes % burst : burst;
-	rs_link_xfer(sim, h->link, RS_DIR_IN, bytes - last, read_first_done, h, io);
+	io->tag |= READ_OPENED;
+	data_phase(sim, h, io, STEP_READ_FIRST);
 }
 
 static void media_done(struct rs_sim *sim, void *obj, void *arg)
@@ -460,7 +544,7 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 			admit_write(sim, h, io);
 			return;
 		}
-		rs_link_xfer(sim, h->link, RS_DIR_OUT, rs_io_bytes(io), wt_data_in, h, io);
+		data_phase(sim, h, io, STEP_WT);
 		return;
 	case RS_FLUSH:
 		rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], flush_fw_done, h, io);
@@ -470,11 +554,27 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	}
 }
 
+static void accepted(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)status; /* a dead link fails the command's own transfers */
+	accept(sim, obj, arg);
+}
+
+/* Take the commands the tags allow.  Under a queuing protocol that
+ * releases the bus after a command (legacy TCQ, SCSI disconnect), that
+ * exchange comes first. */
 static void pump(struct rs_sim *sim, struct hdd *h)
 {
 	struct rs_io *io;
-	while ((io = rs_ioq_dispatch(sim, &h->port)))
-		accept(sim, h, io);
+	while ((io = rs_ioq_dispatch(sim, &h->port))) {
+		rs_tavg_add(&h->held, rs_now(sim), 1);
+		if (h->port.busy > h->held_max)
+			h->held_max = h->port.busy;
+		if (h->proto && h->proto->accept_exchanges)
+			rs_link_xfer(sim, h->link, RS_DIR_IN, 0, accepted, h, io);
+		else
+			accept(sim, h, io);
+	}
 }
 
 static void hdd_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
@@ -540,7 +640,12 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		.overhead_ns = { p->overhead_read_ns + q, p->overhead_write_ns + q },
 	};
 	/* The port's tags bound the commands in the drive, hence in mq. */
+	h->sched.window = (uint32_t)p->reorder_window;
 	rs_hdd_sched_init_targets(&h->sched, (uint32_t)p->queue_depth);
+	h->proto = p->queue_depth > 1 && p->protocol != RS_PROTO_IDEAL
+		? rs_hdd_protocol_costs(p->protocol) : NULL;
+	h->host_service_ns = p->host_service_ns;
+	rs_tavg_init(&h->held, now, 0);
 	h->ovh_hit = p->overhead_hit_ns + q;
 	h->mech = (struct rs_hdd_mech){
 		.l = &h->g.layout, .s = &h->g.seek, .sp = &h->g.spindle,
@@ -563,6 +668,8 @@ static void hdd_restart(struct rs_dev *dev, rs_time_t now)
 	struct hdd *h = dev->priv;
 	rs_tavg_restart(&h->head_busy, now);
 	rs_tavg_restart(&h->port.depth, now);
+	rs_tavg_restart(&h->held, now);
+	h->held_max = h->port.busy;
 	rs_tavg_restart(&h->mq.depth, now);
 	rs_link_restart_stats(h->link, now);
 	rs_server_restart_stats(&h->fw, now);
@@ -572,6 +679,9 @@ static void hdd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_re
 {
 	const struct hdd *h = dev->priv;
 	r->utilisation = rs_tavg_mean(&h->head_busy, now);
+	r->drive_qd = rs_tavg_mean(&h->held, now);
+	r->drive_qd_max = h->held_max;
+	r->drives = 1;
 }
 
 static void hdd_destroy(struct rs_dev *dev)
@@ -602,6 +712,12 @@ struct rs_link *rs_hdd_link(struct rs_dev *dev)
 {
 	RS_ASSERT(dev->type == &rs_dev_hdd);
 	return ((struct hdd *)dev->priv)->link;
+}
+
+void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	((struct hdd *)dev->priv)->host_service_ns = ns;
 }
 
 void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)

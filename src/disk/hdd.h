@@ -44,5 +44,8 @@ const struct rs_hdd_geom *rs_hdd_geom(const struct rs_dev *dev);
 struct rs_link *rs_hdd_link(struct rs_dev *dev);
 /* Transfer over another link instead (a shared channel), before any I/O. */
 void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link);
+/* The host in front of the drive answers service requests (legacy TCQ)
+ * after `ns`: a controller sets its own reaction time. */
+void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns);
 
 #endif

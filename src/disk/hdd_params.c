@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disk/hdd_protocol.h"
 #include "disk/layout_gen.h"
 #include "io/io.h"
 
@@ -77,7 +78,17 @@ const struct rs_opt rs_hdd_opts[] = {
 	{ "aging", RS_OPT_TIME, P(aging_ns), "0s", MIN0, NULL,
 	  "a command waiting longer than this is served first (0 = off)" },
 	{ "queued_overhead", RS_OPT_TIME, P(queued_overhead_ns), "0s", MIN0, NULL,
-	  "extra per-command cost of the queuing protocol when queue_depth > 1" },
+	  "extra firmware time per command while queuing is on (queue_depth > 1)" },
+	{ "protocol", RS_OPT_ENUM, P(protocol), "ideal", 0, 0, 0, rs_hdd_protocol_names,
+	  "queuing protocol and its per-command costs while queuing is on: ideal (none), "
+	  "ata-tcq (legacy: bus release, SERVICE round trip through the host), ncq "
+	  "(DMA Setup per data phase), scsi-tcq (disconnect, reselect)" },
+	{ "reorder_window", RS_OPT_UINT, P(reorder_window), "0", RANGE, 0, 32, NULL,
+	  "how many of the oldest queued commands the firmware's scheduler weighs "
+	  "(0 = all of them)" },
+	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,
+	  "ata-tcq: time the host takes to answer a service request (a controller "
+	  "in front of the drive sets its own)" },
 	{ "spindle_phase", RS_OPT_DOUBLE, P(spindle_phase), NULL, RANGE, 0, 1, NULL,
 	  "angle at t=0 as a fraction of a turn (default: drawn from the seed's "
 	  "'spindle' stream for this device name)" },

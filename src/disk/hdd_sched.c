@@ -123,7 +123,12 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 	struct rs_head_state hs = { 0 };
 	if (needs_head(s))
 		rs_hdd_mech_head_at(s->mech, now, &hs);
+	uint32_t seen = 0;
 	for (struct rs_io *io = q->head; io; io = io->qnext) {
+		/* A firmware that weighs only its oldest few commands (the
+		 * queue is in arrival order) sees no further. */
+		if (s->window && seen++ == s->window)
+			break;
 		bool w = io->op == RS_WRITE;
 		struct rs_hdd_cand c = { io->lba, io->nblk, w, (rs_time_t)io->aux,
 					 s->overhead_ns[w] };

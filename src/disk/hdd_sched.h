@@ -25,6 +25,7 @@
 struct rs_hdd_sched {
 	int policy;                   /* enum rs_hdd_sched_policy */
 	rs_time_t aging_ns;
+	uint32_t window;              /* candidates weighed, oldest first; 0 = all */
 	const struct rs_hdd_mech *mech;
 	rs_time_t overhead_ns[2];     /* firmware cost before a read / write seeks */
 	/* The last pick's prediction, for the mechanics to check against. */

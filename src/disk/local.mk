@@ -8,6 +8,7 @@ src_librs_a_SOURCES += \
 	src/disk/hdd_params.c src/disk/hdd_params.h \
 	src/disk/hdd_mech.c src/disk/hdd_mech.h \
 	src/disk/hdd_sched.c src/disk/hdd_sched.h \
+	src/disk/hdd_protocol.c src/disk/hdd_protocol.h \
 	src/disk/hdd_buffer.c src/disk/hdd_buffer.h
 
 if HAVE_CHECK

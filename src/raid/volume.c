@@ -54,6 +54,45 @@ static const struct rs_opt array_opts[] = {
 };
 #undef P
 
+/* A controller may serve mirror reads its own way depending on whether
+ * command queuing is on (it holds requests itself, or hands them to the
+ * drives at once): the two keys of the array it may override. */
+struct mirror_reads {
+	int read_policy;
+	bool sequential_balance;
+};
+#define M(f) offsetof(struct mirror_reads, f)
+static const struct rs_opt mirror_read_opts[] = {
+	{ "read_policy", RS_OPT_ENUM, M(read_policy), "alternate", 0, 0, 0, read_policy_names,
+	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head" },
+	{ "sequential_balance", RS_OPT_BOOL, M(sequential_balance), "false", 0, 0, 0, NULL,
+	  "split sequential read streams over mirror copies" },
+	RS_OPT_END
+};
+#undef M
+
+int rs_array_check_mirror_reads(const struct rs_node *n, const char *what, struct rs_diag *d)
+{
+	struct mirror_reads m;
+	return rs_schema_bind(mirror_read_opts, n, &m, n, what, NULL, d);
+}
+
+void rs_array_override_mirror_reads(struct rs_dev *dev, const struct rs_node *n)
+{
+	if (dev->type != &rs_dev_array || !n)
+		return;
+	struct array *a = dev->priv;
+	struct mirror_reads m;
+	struct rs_diag d;
+	rs_diag_init(&d);
+	/* Checked already by rs_array_check_mirror_reads. */
+	RS_ASSERT(rs_schema_bind(mirror_read_opts, n, &m, n, "mirror reads", NULL, &d) == 0);
+	if (rs_node_get(n, "read_policy"))
+		a->p.read_policy = m.read_policy;
+	if (rs_node_get(n, "sequential_balance"))
+		a->p.sequential_balance = m.sequential_balance;
+}
+
 /* Defaults: a host CPU of the early 2000s XORs from memory at the order of
  * 1 GB/s; the per-request cost stands for the driver's stripe handling. */
 #define X(f) offsetof(struct xor_params, f)

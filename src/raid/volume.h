@@ -34,6 +34,13 @@
 
 extern const struct rs_dev_type rs_dev_array;
 
+/* {read_policy, sequential_balance} sections a controller applies to the
+ * array behind it: check one (diagnostics at its nodes), and apply one
+ * (keys present replace the array's own; a non-array device is left as it
+ * is). */
+int rs_array_check_mirror_reads(const struct rs_node *n, const char *what, struct rs_diag *d);
+void rs_array_override_mirror_reads(struct rs_dev *dev, const struct rs_node *n);
+
 /* What a member operation is for. */
 enum rs_array_op {
 	RS_ARRAY_READ,                /* data read (a host read, or RMW/RCW pre-read) */

@@ -27,7 +27,7 @@ const char *const rs_metric_names[] = {
 	"iops", "mib_s", "mb_s", "read_iops", "write_iops", "read_mib_s", "write_mib_s",
 	"lat_mean_ms", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms", "lat_max_ms",
 	"read_lat_mean_ms", "write_lat_mean_ms", "read_lat_p99_ms", "write_lat_p99_ms",
-	"qd", "util", "ops", "errors", NULL
+	"qd", "util", "drive_qd", "drive_qd_max", "ops", "errors", NULL
 };
 
 /* One result row as text: the metric cells, tab-separated.  Formatting
@@ -40,7 +40,8 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 		       s->read_mib_s, s->write_mib_s, s->lat_mean_ms, s->lat_p50_ms,
 		       s->lat_p90_ms, s->lat_p99_ms, s->lat_p999_ms, s->lat_max_ms,
 		       s->read_lat_mean_ms, s->write_lat_mean_ms, s->read_lat_p99_ms,
-		       s->write_lat_p99_ms, r->dev.queue_depth, r->dev.utilisation };
+		       s->write_lat_p99_ms, r->dev.queue_depth, r->dev.utilisation,
+		       r->dev.drive_qd, r->dev.drive_qd_max };
 	size_t used = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {

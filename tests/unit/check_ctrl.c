@@ -559,6 +559,73 @@ START_TEST(raid0_behind_tx4000)
 }
 END_TEST
 
+/* ---- the queuing switch ------------------------------------------------------- */
+
+/* With the switch off the controller lets one command out to each drive,
+ * however deep the drives' queues; on, at most its own depth and the
+ * drive's; the report carries what the drives held. */
+START_TEST(queuing_switch_bounds_drives)
+{
+	struct crun off, on;
+	const char *fmt =
+		"device:\n  model: promise-tx4200\n  queue_depth: %d\n"
+		"  array: {type: array, level: raid0, strip: 64KiB,\n"
+		"          disks: {model: wd-raptor-wd740gd, count: 2, queue_depth: 32}}\n"
+		"workload: {iometer: {spec: database, read: 100%%, outstanding: 64, ramp: 1s, "
+		"run: 4s}}\n";
+	run(&off, false, fmt, 1);
+	run(&on, false, fmt, 8);
+	printf("TX4200 RAID0x2 load 64: queuing off: drives held mean %.2f max %.0f, %.1f IOPS; "
+	       "on (8): mean %.2f max %.0f, %.1f IOPS\n", off.rep.drive_qd, off.rep.drive_qd_max,
+	       off.s.iops, on.rep.drive_qd, on.rep.drive_qd_max, on.s.iops);
+	ck_assert_uint_eq(off.rep.drives, 2);
+	ck_assert(off.rep.drive_qd_max == 1 && off.rep.drive_qd > 0.95);
+	ck_assert(on.rep.drive_qd_max == 8 && on.rep.drive_qd > 7);
+	ck_assert(on.s.iops > off.s.iops);
+}
+END_TEST
+
+/* The controller's mirror-read settings replace the array's: with reads
+ * pinned to the primary copy while unqueued, the mirror runs at one
+ * drive's speed; the queued setting (alternate) spreads them. */
+START_TEST(mirror_reads_follow_the_switch)
+{
+	struct crun pinned, spread;
+	const char *fmt =
+		"device:\n  model: promise-tx4200\n  queue_depth: %d\n"
+		"  unqueued_reads: {read_policy: primary}\n"
+		"  queued_reads: {read_policy: alternate}\n"
+		"  array: {type: array, level: raid1, read_policy: shortest-queue,\n"
+		"          disks: {model: wd-raptor-wd740gd, count: 2, queue_depth: 1}}\n"
+		"workload: {iometer: {spec: database, read: 100%%, outstanding: 2, ramp: 1s, "
+		"run: 4s}}\n";
+	run(&pinned, false, fmt, 1);
+	run(&spread, false, fmt, 2);
+	printf("RAID1 load 2 reads: unqueued (primary) %.1f IOPS, queued (alternate) %.1f IOPS\n",
+	       pinned.s.iops, spread.s.iops);
+	ck_assert(spread.s.iops > 1.5 * pinned.s.iops);
+}
+END_TEST
+
+/* The elevator serves what a port holds back in address order: on one
+ * drive with queuing off, random reads at a deep load gain over FIFO. */
+START_TEST(port_elevator_orders_waiting)
+{
+	struct crun fifo, elev;
+	const char *fmt =
+		"device:\n  model: promise-tx4200\n  queue_policy: %s\n"
+		"  array: {type: array, level: single,\n"
+		"          disks: {model: wd-raptor-wd740gd, count: 1, queue_depth: 1}}\n"
+		"workload: {iometer: {spec: database, read: 100%%, outstanding: 32, ramp: 1s, "
+		"run: 5s}}\n";
+	run(&fifo, false, fmt, "fifo");
+	run(&elev, false, fmt, "elevator");
+	printf("single drive load 32, queuing off: port FIFO %.1f IOPS, elevator %.1f IOPS\n",
+	       fifo.s.iops, elev.s.iops);
+	ck_assert(elev.s.iops > 1.2 * fifo.s.iops);
+}
+END_TEST
+
 /* ---- the controller models build and run --------------------------------------- */
 
 static const char *const ctrl_models[] = {
@@ -613,6 +680,14 @@ static const struct bad_case bad_cases[] = {
 	  "type: controller\nports: 1\n"
 	  "array: {type: array, level: raid0, disks: {type: ideal, count: 2}}\n", 3, 8, "port(s)" },
 	{ "bad array", "type: controller\narray: {type: idael}\n", 2, 15, "ideal" },
+	{ "bad queue policy", "type: controller\nqueue_policy: sstf\narray: {type: ideal}\n", 2,
+	  15, "elevator" },
+	{ "bad queued read policy",
+	  "type: controller\nqueued_reads: {read_policy: nearest}\narray: {type: ideal}\n", 2,
+	  29, "nearest-head" },
+	{ "unknown key in unqueued_reads",
+	  "type: controller\nunqueued_reads: {sequential: true}\narray: {type: ideal}\n", 2, 18,
+	  "unknown key 'sequential'" },
 };
 
 START_TEST(bad_sections)
@@ -668,6 +743,9 @@ static Suite *ctrl_suite(void)
 	TCase *tm = tcase_create("models");
 	tcase_set_timeout(tm, 120);
 	tcase_add_test(tm, raid0_behind_tx4000);
+	tcase_add_test(tm, queuing_switch_bounds_drives);
+	tcase_add_test(tm, mirror_reads_follow_the_switch);
+	tcase_add_test(tm, port_elevator_orders_waiting);
 	tcase_add_loop_test(tm, controller_models_run, 0,
 			    (int)(sizeof(ctrl_models) / sizeof(ctrl_models[0])));
 	tcase_add_loop_test(tm, bad_sections, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));

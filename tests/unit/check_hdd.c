@@ -189,6 +189,99 @@ START_TEST(aging_bounds_wait)
 }
 END_TEST
 
+/* ---- queuing protocols and the drive's own limits ---------------------- */
+
+/* Depth-1 random reads on a drive with queuing on: each protocol adds its
+ * handshakes (interface_overhead each) and, for legacy TCQ, the host's
+ * service time before the data phase.  The mechanics are the same stream of
+ * positions (same seed), so the latency difference is exactly the cost. */
+static double qd1_latency_ms(const char *protocol, const char *host_service)
+{
+	struct hrun r;
+	run(&r,
+	    "device: {model: maxtor-6l020l0, queue_depth: 32, scheduler: fcfs,\n"
+	    "  interface_overhead: 10us, protocol: %s, host_service: %s}\n"
+	    "workload: {iometer: {spec: default, size: 4KiB, read: 100%%, random: 100%%,\n"
+	    "  outstanding: 1, count: 2000, run: 100s}}\n", protocol, host_service);
+	return r.s.lat_mean_ms;
+}
+
+START_TEST(protocol_costs)
+{
+	double ideal = qd1_latency_ms("ideal", "0s");
+	double tcq = qd1_latency_ms("ata-tcq", "200us");
+	double ncq = qd1_latency_ms("ncq", "200us");
+	double scsi = qd1_latency_ms("scsi-tcq", "200us");
+	printf("QD1 4 KiB read latency: ideal %.4f, ata-tcq %.4f, ncq %.4f, scsi-tcq %.4f ms\n",
+	       ideal, tcq, ncq, scsi);
+	/* Legacy TCQ: bus release + SERVICE exchange (2 x 10 us) + 200 us host.
+	 * The spindle keeps turning meanwhile, so a later start can land on a
+	 * different rotational position: compare with a tolerance of a few
+	 * percent of a revolution's worth, but the ordering is exact. */
+	ck_assert(tcq - ideal > 0.15 && tcq - ideal < 0.40);
+	/* NCQ: one DMA Setup exchange, no host round trip. */
+	ck_assert(ncq > ideal && ncq - ideal < 0.1);
+	/* SCSI: disconnect + reselect, no host round trip (host_service unused). */
+	ck_assert(scsi > ideal && scsi < tcq);
+}
+END_TEST
+
+/* The protocol costs nothing while queuing is off (queue_depth 1). */
+START_TEST(protocol_off_without_queuing)
+{
+	struct hrun a, b;
+	run(&a, "device: {model: maxtor-6l020l0, queue_depth: 1, protocol: ideal}\n"
+		"workload: {iometer: {spec: default, size: 4KiB, outstanding: 1, count: 500, "
+		"run: 100s}}\n");
+	run(&b, "device: {model: maxtor-6l020l0, queue_depth: 1, protocol: ata-tcq, "
+		"host_service: 1ms}\n"
+		"workload: {iometer: {spec: default, size: 4KiB, outstanding: 1, count: 500, "
+		"run: 100s}}\n");
+	ck_assert(a.s.lat_mean_ms == b.s.lat_mean_ms);
+}
+END_TEST
+
+/* A window of 1 weighs only the oldest command: FCFS, whatever the policy;
+ * a wider window gains, and all of them gain less than the whole queue. */
+START_TEST(reorder_window)
+{
+	struct hrun f, w1, w4, all;
+	const char *fmt =
+		"device: {model: maxtor-6l020l0, queue_depth: 32, scheduler: %s, "
+		"reorder_window: %d}\n"
+		"workload: {iometer: {spec: default, size: 4KiB, read: 100%%, random: 100%%,\n"
+		"  outstanding: 32, ramp: 1s, run: 10s}}\n";
+	run(&f, fmt, "fcfs", 0);
+	run(&w1, fmt, "sptf", 1);
+	run(&w4, fmt, "sptf", 4);
+	run(&all, fmt, "sptf", 0);
+	printf("QD32 SPTF by window: 1 %.1f, 4 %.1f, all %.1f IOPS (FCFS %.1f)\n", w1.s.iops,
+	       w4.s.iops, all.s.iops, f.s.iops);
+	ck_assert(fabs(w1.s.iops - f.s.iops) < 1e-9);
+	ck_assert(w4.s.iops > 1.1 * w1.s.iops && all.s.iops > 1.1 * w4.s.iops);
+}
+END_TEST
+
+/* The drive never holds more commands than its depth, and the report says
+ * how many it held. */
+START_TEST(held_commands_bounded)
+{
+	struct hrun one, eight;
+	run(&one, "device: {model: maxtor-6l020l0, queue_depth: 1}\n"
+		  "workload: {iometer: {spec: default, size: 4KiB, outstanding: 16, ramp: 1s, "
+		  "run: 5s}}\n");
+	run(&eight, "device: {model: maxtor-6l020l0, queue_depth: 8, scheduler: sptf}\n"
+		    "workload: {iometer: {spec: default, size: 4KiB, outstanding: 16, ramp: 1s, "
+		    "run: 5s}}\n");
+	printf("held: depth 1 mean %.3f max %.0f; depth 8 mean %.3f max %.0f\n",
+	       one.dev.drive_qd, one.dev.drive_qd_max, eight.dev.drive_qd,
+	       eight.dev.drive_qd_max);
+	ck_assert(one.dev.drive_qd_max == 1 && one.dev.drive_qd > 0.99);
+	ck_assert(eight.dev.drive_qd_max == 8 && eight.dev.drive_qd > 7.9);
+	ck_assert_uint_eq(eight.dev.drives, 1);
+}
+END_TEST
+
 /* ---- the write cache ------------------------------------------------- */
 
 START_TEST(write_cache)
@@ -446,6 +539,10 @@ static Suite *hdd_suite(void)
 	tcase_add_loop_test(tc, sequential_rates, 0, 2);
 	tcase_add_test(tc, sptf_beats_fcfs);
 	tcase_add_test(tc, aging_bounds_wait);
+	tcase_add_test(tc, protocol_costs);
+	tcase_add_test(tc, protocol_off_without_queuing);
+	tcase_add_test(tc, reorder_window);
+	tcase_add_test(tc, held_commands_bounded);
 	tcase_add_test(tc, write_cache);
 	tcase_add_test(tc, sequential_writes_coalesce);
 	tcase_add_test(tc, read_ahead_hits);
