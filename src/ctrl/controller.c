@@ -13,6 +13,8 @@
  *   cpu               host | card: where that time (and the RAID) runs
  *   cpus              processors that can run it in parallel
  *   queue_depth       commands a port lets out to its drive (1: TCQ/NCQ off)
+ *   max_commands      host requests taken at once (0: no limit); the rest
+ *                     wait in the host, in order
  *   queue_policy      fifo | elevator: order of the requests a port holds back
  *                     beyond its tags
  *   host_service      the driver's reaction to a drive's service request
@@ -65,6 +67,9 @@ static const struct rs_opt ctrl_opts[] = {
 	  "processors that run command costs in parallel" },
 	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "1", RANGE, 1, 256, NULL,
 	  "commands a port lets out to its drive (1 = TCQ/NCQ off)" },
+	{ "max_commands", RS_OPT_UINT, P(max_commands), "0", RANGE, 0, 65536, NULL,
+	  "host requests the driver takes at once (the queue depth the operating system "
+	  "sees for the array); more wait in the host, in order; 0 = no limit" },
 	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, queue_policy_names,
 	  "order of requests waiting at a port beyond its tags: fifo or elevator (C-LOOK)" },
 	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,

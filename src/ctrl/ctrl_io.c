@@ -11,6 +11,9 @@
 #include "kernel/assert.h"
 
 static void kick(struct rs_sim *sim, struct ctrl *c);
+static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io);
+static void push(struct rs_io **head, struct rs_io **tail, struct rs_io *io);
+static struct rs_io *pop(struct rs_io **head, struct rs_io **tail);
 
 /* ---- completion ------------------------------------------------------- */
 
@@ -25,6 +28,10 @@ static void finish(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, int sta
 	parent->pending--;
 	rs_io_free(sim, ch);
 	rs_dev_complete(sim, c->dev, parent, parent->status);
+	RS_ASSERT(c->admitted > 0);
+	c->admitted--;
+	if (c->held_head)
+		admit(sim, c, pop(&c->held_head, &c->held_tail));
 }
 
 /* For children that never went to the array. */
@@ -326,15 +333,30 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	}
 }
 
+/* A host request the driver has taken: its command cost, then the cache or
+ * the array. */
+static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
+{
+	c->admitted++;
+	struct rs_io *ch = rs_io_child(sim, io, io->op, io->lba, io->nblk, child_done_here, c);
+	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
+}
+
 void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct ctrl *c = dev->priv;
+	if (c->p.max_commands && c->admitted >= c->p.max_commands) {
+		/* The adapter's queue is full: the request waits in the
+		 * operating system, in order. */
+		c->n.held_back++;
+		push(&c->held_head, &c->held_tail, io);
+		return;
+	}
 	c->last_host_ns = rs_now(sim);
 	if (c->flushing) {
 		/* The host is back: idle flushing stops, the timer watches again. */
 		c->flushing = false;
 		arm_idle(sim, c);
 	}
-	struct rs_io *ch = rs_io_child(sim, io, io->op, io->lba, io->nblk, child_done_here, c);
-	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
+	admit(sim, c, io);
 }

@@ -24,6 +24,7 @@ struct ctrl_params {
 	uint64_t cpus;
 	uint64_t queue_depth;
 	int queue_policy;             /* 0 fifo, 1 elevator */
+	uint64_t max_commands;        /* host requests taken at once; 0 = no limit */
 	rs_time_t host_service_ns;
 	const struct rs_node *queued_reads;
 	const struct rs_node *unqueued_reads;
@@ -75,6 +76,8 @@ struct ctrl {
 	uint64_t next_seq_lba, ra_end;
 	uint32_t ra_inflight;
 	struct rs_ctrl_counters n;
+	uint64_t admitted;            /* host requests taken, not yet complete */
+	struct rs_io *held_head, *held_tail;     /* waiting for max_commands */
 };
 
 void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io);

@@ -626,6 +626,25 @@ START_TEST(port_elevator_orders_waiting)
 }
 END_TEST
 
+/* The driver takes at most max_commands host requests at once; the rest
+ * wait in the host, so the drives together never hold more. */
+START_TEST(max_commands_bounds_the_array)
+{
+	struct crun r;
+	run(&r, false,
+	    "device:\n  model: promise-tx4200\n  queue_depth: 32\n  max_commands: 4\n"
+	    "  array: {type: array, level: raid0, strip: 64KiB,\n"
+	    "          disks: {model: wd-raptor-wd740gd, count: 2, queue_depth: 32}}\n"
+	    "workload: {iometer: {spec: database, read: 100%%, outstanding: 32, ramp: 1s, "
+	    "run: 4s}}\n");
+	printf("max_commands 4 at load 32: drives held mean %.2f (x2), peak %.0f; %llu held back\n",
+	       r.rep.drive_qd, r.rep.drive_qd_max, (unsigned long long)r.n.held_back);
+	ck_assert(r.rep.drive_qd * r.rep.drives <= 4.0 + 1e-9);
+	ck_assert(r.rep.drive_qd_max <= 4);
+	ck_assert_uint_gt(r.n.held_back, 100);
+}
+END_TEST
+
 /* ---- the controller models build and run --------------------------------------- */
 
 static const char *const ctrl_models[] = {
@@ -746,6 +765,7 @@ static Suite *ctrl_suite(void)
 	tcase_add_test(tm, queuing_switch_bounds_drives);
 	tcase_add_test(tm, mirror_reads_follow_the_switch);
 	tcase_add_test(tm, port_elevator_orders_waiting);
+	tcase_add_test(tm, max_commands_bounds_the_array);
 	tcase_add_loop_test(tm, controller_models_run, 0,
 			    (int)(sizeof(ctrl_models) / sizeof(ctrl_models[0])));
 	tcase_add_loop_test(tm, bad_sections, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
