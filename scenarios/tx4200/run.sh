@@ -66,7 +66,9 @@ done
 
 # TX4200-D12: the same RAID0 arrays on PCI 32/66 and on PCI-X 64/133
 # (raidsim's own table and, with gnuplot, its figure: pcix/pcix.png).
-"$rs" run "$here/pcix.yaml" -M "$srcdir/models" -o "$out/pcix" --jobs "$jobs" -q
+pl=
+if [ $plot = yes ] && command -v gnuplot >/dev/null 2>&1; then pl=--plot; fi
+"$rs" run "$here/pcix.yaml" -M "$srcdir/models" -o "$out/pcix" --jobs "$jobs" -q $pl >/dev/null
 echo "run.sh: pcix done ($(($(date +%s) - start)) s)" >&2
 
 # Merge: one table per pattern, first columns array and tcq.
