@@ -2,7 +2,8 @@
 nobase_dist_pkgdata_DATA = \
 	models/devices/ideal-1ms.yaml \
 	models/disks/maxtor-6l020l0.yaml \
-	models/disks/wd-raptor-wd740gd.yaml
+	models/disks/wd-raptor-wd740gd.yaml \
+	models/disks/seagate-barracuda-7200-7-ncq.yaml
 EXTRA_DIST += models/SOURCES.md
 nobase_dist_pkgdata_DATA += \
 	models/disks/quantum-atlas-10k.yaml \
