@@ -6,7 +6,10 @@ src_librs_a_SOURCES += \
 	src/load/trace.c src/load/trace.h \
 	src/load/trace_parse.c src/load/trace_parse.h \
 	src/load/filecopy.c src/load/filecopy.h \
-	src/load/filecopy_sets.c src/load/filecopy_sets.h
+	src/load/filecopy_sets.c src/load/filecopy_sets.h \
+	src/load/phase.c src/load/phase.h \
+	src/load/cdm.c src/load/cdm.h \
+	src/load/atto.c src/load/atto.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_load
