@@ -34,4 +34,12 @@ tests_unit_check_filecopy_SOURCES = tests/unit/check_filecopy.c
 tests_unit_check_filecopy_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_filecopy_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_benchmarks
+TESTS += tests/unit/check_benchmarks
+tests_unit_check_benchmarks_SOURCES = tests/unit/check_benchmarks.c
+tests_unit_check_benchmarks_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_benchmarks_LDADD = $(UNIT_LDADD)
+endif
 EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace
