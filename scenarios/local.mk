@@ -25,4 +25,7 @@ EXTRA_DIST += \
 	scenarios/tx4200/fileserver.yaml \
 	scenarios/tx4200/webserver.yaml \
 	scenarios/tx4200/filecopy.yaml \
+	scenarios/benchmarks/README.md \
+	scenarios/benchmarks/cdm.yaml \
+	scenarios/benchmarks/atto.yaml \
 	scenarios/find-raidsim.sh
