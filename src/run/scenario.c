@@ -20,7 +20,7 @@ static const struct rs_opt top_opts[] = {
 	{ "device", RS_OPT_NODE, offsetof(struct top, device), NULL, RS_OPT_REQUIRED, 0, 0,
 	  NULL, "the device under test: {model: NAME, ...} or {type: TYPE, ...}" },
 	{ "workload", RS_OPT_NODE, offsetof(struct top, workload), NULL, RS_OPT_REQUIRED, 0, 0,
-	  NULL, "the workload: {iometer: {...}}" },
+	  NULL, "the workload: {TYPE: {...}}, TYPE one of iometer, trace, filecopy, cdm, atto" },
 	{ "sweep", RS_OPT_NODE, offsetof(struct top, sweep), NULL, 0, 0, 0, NULL,
 	  "dotted path: [values...]; every combination is one point" },
 	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
