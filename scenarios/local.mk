@@ -25,7 +25,9 @@ EXTRA_DIST += \
 	scenarios/tx4200/fileserver.yaml \
 	scenarios/tx4200/webserver.yaml \
 	scenarios/tx4200/filecopy.yaml \
+	scenarios/find-raidsim.sh
+
+EXTRA_DIST += \
 	scenarios/benchmarks/README.md \
 	scenarios/benchmarks/cdm.yaml \
-	scenarios/benchmarks/atto.yaml \
-	scenarios/find-raidsim.sh
+	scenarios/benchmarks/atto.yaml
