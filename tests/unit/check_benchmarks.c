@@ -64,7 +64,12 @@ static int run_build(struct run *r, const char *fmt, ...)
 	const struct rs_node *sn = rs_node_get(r->root, "seed");
 	if (sn)
 		seed = strtoull(sn->str, NULL, 10);
+	/* The source tree's models (make check exports top_srcdir). */
+	const char *top = getenv("top_srcdir");
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
 	rs_model_path_init(&r->mp);
+	ck_assert_int_eq(rs_model_path_add(&r->mp, dir, &r->d), 0);
 	r->sim = rs_sim_new(seed);
 	struct rs_build b = { .sim = r->sim, .models = &r->mp, .diag = &r->d };
 	r->dev = rs_dev_build(&b, rs_node_get(r->root, "device"), "device", "device");
@@ -252,6 +257,37 @@ START_TEST(cdm_overrides)
 	}
 	rec_detach(r.dev);
 	run_free(&r);
+}
+END_TEST
+
+/* The reference model: one server, exponential service of mean 1 ms.
+ * Every row gives 1000 IOPS on average (each pass holds thousands of
+ * requests, so a pass is within a few % of it), the best pass at or above
+ * the passes' mean; at QD32 the queue only adds waiting: 32 ms. */
+START_TEST(cdm_ideal_model)
+{
+	static const char *const tests[] = { "4k", "4k-q32t1" };
+	for (int k = 0; k < 2; k++) {
+		struct run r;
+		ck_assert_int_eq(run_build(&r, "device: { model: ideal-1ms }\n"
+						  "workload:\n"
+						  "  cdm: { test: %s, passes: 3, pass_time: 4s, "
+						  "file_size: 64MiB, prepare: false }\n",
+					   tests[k]),
+				 0);
+		run_go(&r);
+		for (int w = 0; w < 2; w++) {
+			double sum = 0;
+			for (size_t p = 0; p < 3; p++)
+				sum += rs_phase_iops(rs_cdm_pass(r.load, w, p));
+			tu_assert_rel(fig(&r, RS_CDM_READ_IOPS + w), 1000, 0.04);
+			ck_assert(fig(&r, RS_CDM_READ_IOPS + w) >= sum / 3);
+			tu_assert_rel(fig(&r, RS_CDM_READ_MBPS + w),
+				      fig(&r, RS_CDM_READ_IOPS + w) * 4096 / 1e6, 1e-12);
+			tu_assert_rel(fig(&r, RS_CDM_READ_LAT_MS + w), k ? 32 : 1, 0.04);
+		}
+		run_free(&r);
+	}
 }
 END_TEST
 
@@ -554,6 +590,24 @@ START_TEST(atto_closed_form)
 }
 END_TEST
 
+/* ATTO on the reference model: 1000 requests per second whatever the
+ * size, so MB/s = 1000 x size / 2^20 (16384 requests of 16 KiB per phase:
+ * within 3 %). */
+START_TEST(atto_ideal_model)
+{
+	struct run r;
+	ck_assert_int_eq(run_build(&r, "device: { model: ideal-1ms }\n"
+					  "workload:\n"
+					  "  atto: { size: 16KiB }\n"),
+			 0);
+	run_go(&r);
+	tu_assert_rel(fig(&r, RS_ATTO_WRITE_MBPS), 1000.0 * 16384 / 1048576, 0.03);
+	tu_assert_rel(fig(&r, RS_ATTO_READ_MBPS), 1000.0 * 16384 / 1048576, 0.03);
+	tu_assert_rel(fig(&r, RS_ATTO_READ_LAT_MS), 4, 0.03);
+	run_free(&r);
+}
+END_TEST
+
 /* The whole length is written once in order, then read once in order,
  * never more than queue_depth in flight; a total that is not a multiple of
  * the size ends on a shorter request. */
@@ -691,6 +745,7 @@ static Suite *benchmarks_suite(void)
 	tcase_add_loop_test(tc, cdm_rows_closed_form, 0,
 			    (int)(sizeof(cdm_rows) / sizeof(cdm_rows[0])));
 	tcase_add_test(tc, cdm_one_server);
+	tcase_add_test(tc, cdm_ideal_model);
 	tcase_add_test(tc, cdm_overrides);
 	tcase_add_test(tc, cdm_pass_timing);
 	tcase_add_test(tc, cdm_pass_edge);
@@ -703,6 +758,7 @@ static Suite *benchmarks_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, atto_closed_form, 0,
 			    (int)(sizeof(atto_sizes) / sizeof(atto_sizes[0])));
+	tcase_add_test(tc, atto_ideal_model);
 	tcase_add_test(tc, atto_order);
 	tcase_add_test(tc, atto_large_is_one_request);
 	tcase_add_test(tc, atto_deterministic);
