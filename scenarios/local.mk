@@ -27,3 +27,8 @@ EXTRA_DIST += \
 	scenarios/tx4200/filecopy.yaml \
 	scenarios/tx4200/pcix.yaml \
 	scenarios/find-raidsim.sh
+
+EXTRA_DIST += \
+	scenarios/benchmarks/README.md \
+	scenarios/benchmarks/cdm.yaml \
+	scenarios/benchmarks/atto.yaml

@@ -42,7 +42,8 @@ static const char usage_main[] =
 	"  -V, --version     show the version\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime failure, 2 bad input.\n"
-	"See 'raidsim help run' for scenario options.\n";
+	"See 'raidsim help run' for scenario options, and 'raidsim models --types'\n"
+	"for the device and workload types (iometer, trace, filecopy, cdm, atto).\n";
 
 static const char usage_run[] =
 	"Usage: raidsim run SCENARIO [OPTIONS]\n"

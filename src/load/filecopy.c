@@ -285,6 +285,11 @@ static int check_unit(const struct rs_node *node, const char *key, uint64_t v, u
 	return 0;
 }
 
+static void fill_figures(struct rs_load *load)
+{
+	load->figures[0].value = rs_filecopy_file_mb_s(load);
+}
+
 static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *params,
 			 const struct rs_node *node, struct rs_diag *d)
 {
@@ -378,8 +383,8 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 	/* Every data block moves once, through its last step. */
 	fc->data_blk_total = data_blk;
 	rs_load_common_apply(load, &p->common);
-	load->metric_name = "file_mb_s";
-	load->metric = rs_filecopy_file_mb_s;
+	rs_load_add_figure(load, "file_mb_s");
+	load->figures_fill = fill_figures;
 	return 0;
 }
 

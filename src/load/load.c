@@ -63,13 +63,26 @@ void rs_load_finish(struct rs_sim *sim, struct rs_load *load)
 	window_close(sim, load);
 }
 
-struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
-			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done)
+struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
+				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx)
 {
-	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, load);
+	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, ctx);
 	load->in_flight++;
 	rs_dev_submit(sim, load->target, io);
 	return io;
+}
+
+struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
+			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done)
+{
+	return rs_load_issue_ctx(sim, load, op, lba, nblk, done, load);
+}
+
+size_t rs_load_add_figure(struct rs_load *load, const char *name)
+{
+	RS_ASSERT(load->nfigures < RS_LOAD_MAX_FIGURES);
+	load->figures[load->nfigures] = (struct rs_load_figure){ name, 0 };
+	return load->nfigures++;
 }
 
 void rs_load_run(struct rs_sim *sim, struct rs_load *load)
@@ -87,6 +100,8 @@ void rs_load_run(struct rs_sim *sim, struct rs_load *load)
 	 * left in flight. */
 	RS_ASSERT(load->stopped);
 	RS_ASSERT(load->in_flight == 0);
+	if (load->figures_fill)
+		load->figures_fill(load);
 }
 
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,

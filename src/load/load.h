@@ -3,9 +3,9 @@
  * A workload issues requests to one target device, counts only what
  * completes inside its measuring window (after the ramp-up, before the end
  * of the run), stops issuing at the end and lets the requests in flight
- * drain, so every request still completes exactly once.  Types (iometer
- * now; CrystalDiskMark, ATTO, trace replay and file copy later) are const
- * tables found by name, the same shape as device types. */
+ * drain, so every request still completes exactly once.  Types (iometer,
+ * trace replay, file copy, CrystalDiskMark, ATTO) are const tables found by
+ * name, the same shape as device types. */
 #ifndef RS_LOAD_LOAD_H
 #define RS_LOAD_LOAD_H
 
@@ -20,6 +20,14 @@
 #include "stats/iostat.h"
 
 struct rs_load;
+
+/* A figure of the workload's own, reported as one more table column
+ * (FC-Test's file MB/s, CrystalDiskMark's read and write MB/s...). */
+#define RS_LOAD_MAX_FIGURES 8
+struct rs_load_figure {
+	const char *name;             /* a string literal: outlives the load */
+	double value;
+};
 
 /* Fields every workload type has: the measuring window. */
 struct rs_load_common {
@@ -71,11 +79,23 @@ struct rs_load {
 	 * service time a trace measured on the real drive).  NULL = none. */
 	void (*log_extra)(const struct rs_load *load, const struct rs_io *io, FILE *out);
 	const char *log_extra_header;         /* e.g. ",measured_s" */
-	/* Optional: one figure of the workload's own, reported as an extra
-	 * table column (FC-Test's file MB/s).  NULL = none. */
-	const char *metric_name;
-	double (*metric)(const struct rs_load *load);
+	/* Optional: the workload's own figures, one table column each, in
+	 * this order.  Names are declared when the workload is built (so a
+	 * dry run knows the columns); values are final once rs_load_run
+	 * returns, filled by the workload as it ends or by figures_fill,
+	 * which rs_load_run calls after the drain (may be NULL). */
+	struct rs_load_figure figures[RS_LOAD_MAX_FIGURES];
+	size_t nfigures;
+	void (*figures_fill)(struct rs_load *load);
+	/* The generic columns (IOPS, MB/s, latency over the window) mean
+	 * nothing for this workload (a benchmark of several phases, each with
+	 * its own score): the table leaves them out and has only the
+	 * figures. */
+	bool figures_only;
 };
+
+/* Declare the next figure (value 0 until filled); returns its index. */
+size_t rs_load_add_figure(struct rs_load *load, const char *name);
 
 /* Write the per-request log's header line (CSV). */
 void rs_load_log_header(const struct rs_load *load, FILE *out);
@@ -98,6 +118,11 @@ void rs_load_finish(struct rs_sim *sim, struct rs_load *load);
  * rs_load_account and then rs_io_free. */
 struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
 			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done);
+/* The same with the request's done_ctx set to `ctx` (e.g. the issuing
+ * thread's state) instead of the load; the done callback then passes the
+ * load to rs_load_account itself. */
+struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
+				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx);
 
 void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c);
 

@@ -6,7 +6,10 @@ src_librs_a_SOURCES += \
 	src/load/trace.c src/load/trace.h \
 	src/load/trace_parse.c src/load/trace_parse.h \
 	src/load/filecopy.c src/load/filecopy.h \
-	src/load/filecopy_sets.c src/load/filecopy_sets.h
+	src/load/filecopy_sets.c src/load/filecopy_sets.h \
+	src/load/phase.c src/load/phase.h \
+	src/load/cdm.c src/load/cdm.h \
+	src/load/atto.c src/load/atto.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_load
@@ -30,5 +33,13 @@ TESTS += tests/unit/check_filecopy
 tests_unit_check_filecopy_SOURCES = tests/unit/check_filecopy.c
 tests_unit_check_filecopy_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_filecopy_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_benchmarks
+TESTS += tests/unit/check_benchmarks
+tests_unit_check_benchmarks_SOURCES = tests/unit/check_benchmarks.c
+tests_unit_check_benchmarks_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_benchmarks_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace

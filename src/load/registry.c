@@ -1,6 +1,8 @@
 /* The const registry of workload types.  A new workload is one line here. */
 #include <string.h>
 
+#include "load/atto.h"
+#include "load/cdm.h"
 #include "load/filecopy.h"
 #include "load/iometer.h"
 #include "load/load.h"
@@ -10,6 +12,8 @@ static const struct rs_load_type *const types[] = {
 	&rs_load_iometer,
 	&rs_load_trace,
 	&rs_load_filecopy,
+	&rs_load_cdm,
+	&rs_load_atto,
 };
 
 size_t rs_load_type_count(void) { return sizeof(types) / sizeof(types[0]); }

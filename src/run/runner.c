@@ -44,21 +44,24 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 		       r->dev.drive_qd, r->dev.drive_qd_max };
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		char cell[64];
-		rs_fmt_double(cell, sizeof(cell), v[i]);
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "\t" : "", cell);
+	if (!sc->figures_only) {
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			char cell[64];
+			rs_fmt_double(cell, sizeof(cell), v[i]);
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "\t" : "",
+						 cell);
+		}
+		used += (size_t)snprintf(buf + used, n - used, "\t%llu\t%llu",
+					 (unsigned long long)s->ops, (unsigned long long)s->errors);
 	}
-	used += (size_t)snprintf(buf + used, n - used, "\t%llu\t%llu",
-				 (unsigned long long)s->ops, (unsigned long long)s->errors);
-	if (sc->metric_col) {
+	for (size_t f = 0; f < sc->nfigure_cols; f++) {
 		char cell[64];
 		/* A point whose workload has no such figure says so. */
-		if (r->metric_name && strcmp(r->metric_name, sc->metric_col) == 0)
-			rs_fmt_double(cell, sizeof(cell), r->metric);
-		else
-			snprintf(cell, sizeof(cell), "nan");
-		snprintf(buf + used, n - used, "\t%s", cell);
+		snprintf(cell, sizeof(cell), "nan");
+		for (size_t k = 0; k < r->nfigures; k++)
+			if (strcmp(r->figures[k].name, sc->figure_cols[f]) == 0)
+				rs_fmt_double(cell, sizeof(cell), r->figures[k].value);
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "\t" : "", cell);
 	}
 }
 
@@ -265,10 +268,10 @@ static int build_table(const struct rs_scenario *sc, char **rows, struct rs_tabl
 	rs_table_init(t);
 	for (size_t a = 0; a < sc->sweep.naxes; a++)
 		rs_table_add_col(t, sc->sweep.axes[a].path, 1);
-	for (size_t m = 0; rs_metric_names[m]; m++)
+	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
 		rs_table_add_col(t, rs_metric_names[m], 0);
-	if (sc->metric_col)
-		rs_table_add_col(t, sc->metric_col, 0);
+	for (size_t f = 0; f < sc->nfigure_cols; f++)
+		rs_table_add_col(t, sc->figure_cols[f], 0);
 	size_t idx[64];
 	for (size_t i = 0; i < sc->npoints; i++) {
 		size_t row = rs_table_add_row(t);

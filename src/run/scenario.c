@@ -20,7 +20,7 @@ static const struct rs_opt top_opts[] = {
 	{ "device", RS_OPT_NODE, offsetof(struct top, device), NULL, RS_OPT_REQUIRED, 0, 0,
 	  NULL, "the device under test: {model: NAME, ...} or {type: TYPE, ...}" },
 	{ "workload", RS_OPT_NODE, offsetof(struct top, workload), NULL, RS_OPT_REQUIRED, 0, 0,
-	  NULL, "the workload: {iometer: {...}}" },
+	  NULL, "the workload: {TYPE: {...}}, TYPE one of iometer, trace, filecopy, cdm, atto" },
 	{ "sweep", RS_OPT_NODE, offsetof(struct top, sweep), NULL, 0, 0, 0, NULL,
 	  "dotted path: [values...]; every combination is one point" },
 	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
@@ -42,8 +42,9 @@ static const struct rs_opt output_opts[] = {
 	  "plot: column on the x axis (default: the first sweep axis)" },
 	{ "series", RS_OPT_STR, offsetof(struct output, series), NULL, 0, 0, 0, NULL,
 	  "plot: one line per value of this column (default: the second sweep axis)" },
-	{ "y", RS_OPT_STR, offsetof(struct output, y), "iops", 0, 0, 0, NULL,
-	  "plot: the metric on the y axis" },
+	{ "y", RS_OPT_STR, offsetof(struct output, y), NULL, 0, 0, 0, NULL,
+	  "plot: the metric on the y axis (default: iops, or the workload's first figure "
+	  "when it has only its own columns)" },
 	{ "logx", RS_OPT_ENUM, offsetof(struct output, logx), "auto", 0, 0, 0, logx_names,
 	  "plot: logarithmic x axis (auto: when x spans a factor of 16 or more)" },
 	{ "requests", RS_OPT_BOOL, offsetof(struct output, requests), "false", 0, 0, 0, NULL,
@@ -113,7 +114,6 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 								    : NULL);
 	sc->plot_series = dup_or_null(out.series ? out.series
 					  : sc->sweep.naxes > 1 ? sc->sweep.axes[1].path : NULL);
-	sc->plot_y = strdup(out.y);
 	sc->plot_logx = out.logx - 1;
 	sc->request_log = out.requests;
 
@@ -123,9 +123,14 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 		struct rs_point_result r;
 		if (rs_scenario_run_point(sc, i, true, NULL, &r, d) != 0)
 			return -1;
-		if (i == 0 && r.metric_name)
-			sc->metric_col = strdup(r.metric_name);
+		if (i == 0) {
+			for (size_t f = 0; f < r.nfigures; f++)
+				sc->figure_cols[f] = strdup(r.figures[f].name);
+			sc->nfigure_cols = r.nfigures;
+			sc->figures_only = r.figures_only && r.nfigures > 0;
+		}
 	}
+	sc->plot_y = strdup(out.y ? out.y : sc->figures_only ? sc->figure_cols[0] : "iops");
 	return 0;
 }
 
@@ -138,7 +143,8 @@ void rs_scenario_free(struct rs_scenario *sc)
 	free(sc->plot_x);
 	free(sc->plot_series);
 	free(sc->plot_y);
-	free(sc->metric_col);
+	for (size_t f = 0; f < sc->nfigure_cols; f++)
+		free(sc->figure_cols[f]);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -151,6 +157,13 @@ static void check_conservation(const struct rs_sim *sim)
 	RS_ASSERT(rs_sim_pending(sim) == 0);
 	RS_ASSERT(sim->ios.live == 0);
 	RS_ASSERT(sim->jobs.live == 0);
+}
+
+static void copy_figures(const struct rs_load *load, struct rs_point_result *r)
+{
+	memcpy(r->figures, load->figures, sizeof(r->figures));
+	r->nfigures = load->nfigures;
+	r->figures_only = load->figures_only;
 }
 
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
@@ -178,7 +191,7 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	if (dry) {
 		if (r) {
 			memset(r, 0, sizeof(*r));
-			r->metric_name = load->metric_name;
+			copy_figures(load, r);
 		}
 		goto out;
 	}
@@ -193,8 +206,7 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	r->dev = load->target_report;
 	r->seed = top.seed;
 	r->events = sim->events_fired;
-	r->metric_name = load->metric_name;
-	r->metric = load->metric ? load->metric(load) : 0;
+	copy_figures(load, r);
 out:
 	rs_load_destroy(load);
 	rs_dev_destroy(dev);

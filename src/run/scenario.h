@@ -29,7 +29,11 @@ struct rs_scenario {
 	char *plot_x, *plot_series, *plot_y;
 	int plot_logx;                /* -1: decide from the data */
 	bool request_log;             /* write NAME.requests.<point>.csv */
-	char *metric_col;             /* the workload's own column (from point 0), or NULL */
+	/* The workload's own columns, from point 0; figures_only: they
+	 * replace the generic ones. */
+	char *figure_cols[RS_LOAD_MAX_FIGURES];
+	size_t nfigure_cols;
+	bool figures_only;
 };
 
 struct rs_assignment {
@@ -50,8 +54,9 @@ struct rs_point_result {
 	struct rs_dev_report dev;
 	uint64_t seed;
 	uint64_t events;
-	const char *metric_name;      /* the workload's own figure, or NULL */
-	double metric;
+	struct rs_load_figure figures[RS_LOAD_MAX_FIGURES];   /* the workload's own */
+	size_t nfigures;
+	bool figures_only;
 };
 
 /* Build (and, unless dry, run) one point, logging every measured request
