@@ -467,3 +467,9 @@ int rs_node_expect_map(const struct rs_node *n, const char *what, struct rs_diag
 				    kind_name(n));
 	return 0;
 }
+
+const struct rs_node *rs_node_get_or(const struct rs_node *map, const char *key)
+{
+	const struct rs_node *n = rs_node_get(map, key);
+	return n ? n : map;
+}

@@ -81,6 +81,9 @@ const char *rs_node_kind_name(const struct rs_node *n);
 /* 0 if n is a map, else -1 and "expected a mapping for WHAT, got a scalar"
  * at n. */
 int rs_node_expect_map(const struct rs_node *n, const char *what, struct rs_diag *d);
+/* The node to blame for a key's value: the key's own value node, else the
+ * map itself (a default was used). */
+const struct rs_node *rs_node_get_or(const struct rs_node *map, const char *key);
 
 /* Keep a copy of a file name for the life of the process. */
 const char *rs_intern(const char *s);

@@ -130,15 +130,15 @@ static int cache_bind(const struct rs_node *n, struct cache_params *cp, struct r
 		return -1;
 	if (cp->mode == CACHE_NONE)
 		return 0;
-	const struct rs_node *at = rs_node_get(n, "size") ? rs_node_get(n, "size") : n;
+	const struct rs_node *at = rs_node_get_or(n, "size");
 	if (cp->size_bytes < cp->line_bytes)
 		return rs_diag_node(d, at, "cache 'size' must hold at least one line (%llu B)",
 				    (unsigned long long)cp->line_bytes);
 	if (cp->line_bytes % 512)
-		return rs_diag_node(d, rs_node_get(n, "line") ? rs_node_get(n, "line") : n,
+		return rs_diag_node(d, rs_node_get_or(n, "line"),
 				    "cache 'line' must be a multiple of 512 B");
 	if (cp->low_pct > cp->high_pct)
-		return rs_diag_node(d, rs_node_get(n, "low") ? rs_node_get(n, "low") : n,
+		return rs_diag_node(d, rs_node_get_or(n, "low"),
 				    "cache 'low' (%g%%) must not exceed 'high' (%g%%)",
 				    cp->low_pct, cp->high_pct);
 	return 0;

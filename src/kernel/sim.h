@@ -114,5 +114,8 @@ gsl_rng *rs_sim_rng(struct rs_sim *sim, const char *purpose, uint32_t instance);
 
 /* The 64-bit seed a stream would get; exposed for tests. */
 uint64_t rs_rng_derive_seed(uint64_t seed, const char *purpose, uint32_t instance);
+/* Uniform integer in [0, n), n > 0, also for n beyond the 32 bits one
+ * draw of a GSL generator gives (rejection keeps it unbiased). */
+uint64_t rs_rng_uniform_u64(gsl_rng *r, uint64_t n);
 
 #endif

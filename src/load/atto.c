@@ -96,38 +96,22 @@ static void atto_start(struct rs_sim *sim, struct rs_load *load)
 	rs_phase_start(sim, &a->ph, &a->spec[0]);
 }
 
-/* The node to blame for a value: the key's own node, else the section. */
-static const struct rs_node *at(const struct rs_node *node, const char *key)
-{
-	const struct rs_node *n = rs_node_get(node, key);
-	return n ? n : node;
-}
-
-static int check_512(const struct rs_node *node, const char *key, uint64_t v,
-		     struct rs_diag *d)
-{
-	if (v % RS_BLOCK_BYTES)
-		return rs_diag_node(d, at(node, key), "'%s' must be a multiple of 512 bytes, got %llu",
-				    key, (unsigned long long)v);
-	return 0;
-}
-
 static int atto_init(struct rs_sim *sim, struct rs_load *load, const void *params,
 		     const struct rs_node *node, struct rs_diag *d)
 {
 	const struct atto_params *p = params;
-	if (check_512(node, "size", p->size, d) ||
-	    check_512(node, "total_length", p->total_length, d) ||
-	    check_512(node, "offset", p->offset, d))
+	if (rs_load_check_sectors(node, "size", p->size, d) ||
+	    rs_load_check_sectors(node, "total_length", p->total_length, d) ||
+	    rs_load_check_sectors(node, "offset", p->offset, d))
 		return -1;
 	if (p->size > p->total_length)
-		return rs_diag_node(d, at(node, "size"),
+		return rs_diag_node(d, rs_node_get_or(node, "size"),
 				    "transfer size %llu bytes is larger than 'total_length' "
 				    "(%llu bytes)",
 				    (unsigned long long)p->size, (unsigned long long)p->total_length);
 	uint64_t cap = load->target->capacity_blk * RS_BLOCK_BYTES;
 	if (p->offset >= cap || p->total_length > cap - p->offset)
-		return rs_diag_node(d, at(node, rs_node_get(node, "total_length") ? "total_length"
+		return rs_diag_node(d, rs_node_get_or(node, rs_node_get(node, "total_length") ? "total_length"
 										  : "offset"),
 				    "test file of %llu bytes at offset %llu ends beyond the device "
 				    "(%llu bytes)",

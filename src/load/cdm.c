@@ -195,22 +195,6 @@ static void cdm_start(struct rs_sim *sim, struct rs_load *load)
 	}
 }
 
-/* The node to blame for a value: the key's own node, else the section. */
-static const struct rs_node *at(const struct rs_node *node, const char *key)
-{
-	const struct rs_node *n = rs_node_get(node, key);
-	return n ? n : node;
-}
-
-static int check_512(const struct rs_node *node, const char *key, uint64_t v,
-		     struct rs_diag *d)
-{
-	if (v % RS_BLOCK_BYTES)
-		return rs_diag_node(d, at(node, key), "'%s' must be a multiple of 512 bytes, got %llu",
-				    key, (unsigned long long)v);
-	return 0;
-}
-
 static int cdm_init(struct rs_sim *sim, struct rs_load *load, const void *params,
 		    const struct rs_node *node, struct rs_diag *d)
 {
@@ -225,16 +209,16 @@ static int cdm_init(struct rs_sim *sim, struct rs_load *load, const void *params
 	if (rs_node_get(node, "pattern"))
 		row.pattern = (enum pattern)p->pattern;
 
-	if (check_512(node, "block", row.block, d) || check_512(node, "file_size", p->file_size, d) ||
-	    check_512(node, "offset", p->offset, d))
+	if (rs_load_check_sectors(node, "block", row.block, d) || rs_load_check_sectors(node, "file_size", p->file_size, d) ||
+	    rs_load_check_sectors(node, "offset", p->offset, d))
 		return -1;
 	if (row.block > p->file_size)
-		return rs_diag_node(d, at(node, "file_size"),
+		return rs_diag_node(d, rs_node_get_or(node, "file_size"),
 				    "'file_size' (%llu bytes) is smaller than one request (%llu bytes)",
 				    (unsigned long long)p->file_size, (unsigned long long)row.block);
 	uint64_t cap = load->target->capacity_blk * RS_BLOCK_BYTES;
 	if (p->offset >= cap || p->file_size > cap - p->offset)
-		return rs_diag_node(d, at(node, rs_node_get(node, "file_size") ? "file_size" : "offset"),
+		return rs_diag_node(d, rs_node_get_or(node, rs_node_get(node, "file_size") ? "file_size" : "offset"),
 				    "test file of %llu bytes at offset %llu ends beyond the device "
 				    "(%llu bytes)",
 				    (unsigned long long)p->file_size, (unsigned long long)p->offset,

@@ -75,19 +75,6 @@ struct iometer {
 	gsl_rng *rng_line, *rng_mix, *rng_random, *rng_offset, *rng_arrival;
 };
 
-/* Uniform integer in [0, n), for n beyond the 32 bits one draw gives. */
-static uint64_t uniform_u64(gsl_rng *r, uint64_t n)
-{
-	if (n <= 0xffffffffull)
-		return gsl_rng_uniform_int(r, (unsigned long)n);
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-	for (;;) {
-		uint64_t x = ((uint64_t)gsl_rng_get(r) << 32) ^ (uint64_t)gsl_rng_get(r);
-		if (x < limit)
-			return x % n;
-	}
-}
-
 static void issue_one(struct rs_sim *sim, struct rs_load *load);
 
 static void request_done(struct rs_sim *sim, struct rs_io *io)
@@ -117,7 +104,7 @@ static void issue_one(struct rs_sim *sim, struct rs_load *load)
 			 (ln->random > 0 && gsl_rng_uniform(im->rng_random) * 100.0 < ln->random);
 	uint64_t lba;
 	if (is_random) {
-		lba = im->start_blk + uniform_u64(im->rng_offset, ln->slots) * ln->align_blk;
+		lba = im->start_blk + rs_rng_uniform_u64(im->rng_offset, ln->slots) * ln->align_blk;
 	} else {
 		if (im->seq_next + ln->nblk > im->start_blk + im->range_blk)
 			im->seq_next = im->start_blk;

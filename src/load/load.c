@@ -174,3 +174,13 @@ void rs_load_log_header(const struct rs_load *load, FILE *out)
 	fprintf(out, "issue_s,op,block,blocks,response_s,status%s\n",
 		load->log_extra_header ? load->log_extra_header : "");
 }
+
+int rs_load_check_sectors(const struct rs_node *node, const char *key, uint64_t bytes,
+			  struct rs_diag *d)
+{
+	if (bytes % RS_BLOCK_BYTES)
+		return rs_diag_node(d, rs_node_get_or(node, key),
+				    "'%s' must be a multiple of 512 bytes, got %llu", key,
+				    (unsigned long long)bytes);
+	return 0;
+}

@@ -125,6 +125,10 @@ struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum r
 				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx);
 
 void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c);
+/* A size given under `key` must be whole sectors (512 B): 0, or -1 with a
+ * diagnostic at the key's node (the section's when the key is absent). */
+int rs_load_check_sectors(const struct rs_node *node, const char *key, uint64_t bytes,
+			  struct rs_diag *d);
 
 const struct rs_load_type *rs_load_type_find(const char *name);
 size_t rs_load_type_count(void);

@@ -19,19 +19,6 @@ double rs_phase_lat_ms(const struct rs_phase_result *r)
 	return r->ops ? (double)r->lat_sum_ns / (double)r->ops / 1e6 : 0;
 }
 
-/* Uniform integer in [0, n), for n beyond the 32 bits one draw gives. */
-static uint64_t uniform_u64(gsl_rng *r, uint64_t n)
-{
-	if (n <= 0xffffffffull)
-		return gsl_rng_uniform_int(r, (unsigned long)n);
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-	for (;;) {
-		uint64_t x = ((uint64_t)gsl_rng_get(r) << 32) ^ (uint64_t)gsl_rng_get(r);
-		if (x < limit)
-			return x % n;
-	}
-}
-
 static void request_done(struct rs_sim *sim, struct rs_io *io);
 
 /* Issue the thread's next request, if the phase still wants one. */
@@ -54,7 +41,7 @@ static bool issue_next(struct rs_sim *sim, struct rs_phase *ph, struct rs_phase_
 		if (sim->now >= ph->res.t_start + sp->duration)
 			return false;
 		if (sp->random) {
-			lba = sp->start_blk + uniform_u64(ph->rng, ph->slots) * nblk;
+			lba = sp->start_blk + rs_rng_uniform_u64(ph->rng, ph->slots) * nblk;
 		} else {
 			if (th->seq_next + nblk > end)
 				th->seq_next = sp->start_blk;
