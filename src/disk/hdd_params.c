@@ -162,12 +162,6 @@ static const struct rs_opt pbn_row = { "slips", RS_OPT_UINT, 0, NULL, 0, 0, 0, N
 
 /* Where to blame a problem with an optional key: the key's value, else the
  * section. */
-static const struct rs_node *at(const struct rs_node *node, const char *key)
-{
-	const struct rs_node *n = rs_node_get(node, key);
-	return n ? n : node;
-}
-
 /* Datasheet rates are sustained: a sequential read loses the skew at every
  * track boundary.  The generator wants the raw per-track rate, so scale by
  * (revolution + mean switch per track) / revolution. */
@@ -185,7 +179,7 @@ static int build_generated(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 	if (rs_schema_bind(zones_opts, p->zones, &z, p->zones, "device.zones", NULL, d))
 		return -1;
 	if (p->capacity_bytes < RS_BLOCK_BYTES)
-		return rs_diag_node(d, at(node, "capacity"),
+		return rs_diag_node(d, rs_node_get_or(node, "capacity"),
 				    "'capacity' is required with generated zones");
 	rs_time_t track_ns = z.track_switch_ns ? z.track_switch_ns : p->head_switch_ns;
 	rs_time_t cyl_ns = z.cyl_switch_ns ? z.cyl_switch_ns : seek1_ns;
@@ -256,7 +250,7 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 	}
 	uint64_t cyls = p->cylinders ? p->cylinders : next;
 	if (cyls != next) {
-		rs_diag_node(d, at(node, "cylinders"), "the zones cover cylinders 0..%" PRIu64
+		rs_diag_node(d, rs_node_get_or(node, "cylinders"), "the zones cover cylinders 0..%" PRIu64
 			     " but 'cylinders' is %" PRIu64, next - 1, cyls);
 		goto out;
 	}
@@ -297,7 +291,7 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 	g->has_layout = true;
 	uint64_t want = p->capacity_bytes / RS_BLOCK_BYTES;
 	if (want > g->layout.mappable_blk) {
-		rs_diag_node(d, at(node, "capacity"), "capacity of %" PRIu64 " blocks is "
+		rs_diag_node(d, rs_node_get_or(node, "capacity"), "capacity of %" PRIu64 " blocks is "
 			     "larger than the %" PRIu64 " blocks the zone table maps", want,
 			     g->layout.mappable_blk);
 		goto out;
@@ -405,7 +399,7 @@ int rs_hdd_geom_build(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 	memset(g, 0, sizeof(*g));
 	char err[256];
 	if (rs_spindle_init(&g->spindle, p->rpm, phase, err, sizeof(err)))
-		return rs_diag_node(d, at(node, "rpm"), "%s", err);
+		return rs_diag_node(d, rs_node_get_or(node, "rpm"), "%s", err);
 	if (p->zones && p->zone_table)
 		return rs_diag_node(d, p->zone_table, "give either 'zones' (generated) or "
 				    "'zone_table' (explicit), not both");

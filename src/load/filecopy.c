@@ -268,18 +268,11 @@ static void filecopy_start(struct rs_sim *sim, struct rs_load *load)
 		rs_load_finish(sim, load);
 }
 
-/* The node to blame for a value: the key's own node, else the section. */
-static const struct rs_node *at(const struct rs_node *node, const char *key)
-{
-	const struct rs_node *n = rs_node_get(node, key);
-	return n ? n : node;
-}
-
 static int check_unit(const struct rs_node *node, const char *key, uint64_t v, uint64_t unit,
 		      const char *unit_name, struct rs_diag *d)
 {
 	if (v % unit)
-		return rs_diag_node(d, at(node, key), "'%s' must be a multiple of %s (%llu bytes), "
+		return rs_diag_node(d, rs_node_get_or(node, key), "'%s' must be a multiple of %s (%llu bytes), "
 						      "got %llu",
 				    key, unit_name, (unsigned long long)unit, (unsigned long long)v);
 	return 0;
@@ -304,7 +297,7 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 	    check_unit(node, "volume_size", p->volume_size, p->cluster, "the cluster", d))
 		return -1;
 	if (p->metadata_size > p->metadata_zone)
-		return rs_diag_node(d, at(node, "metadata_zone"),
+		return rs_diag_node(d, rs_node_get_or(node, "metadata_zone"),
 				    "'metadata_zone' (%llu bytes) cannot hold one metadata write "
 				    "of %llu bytes",
 				    (unsigned long long)p->metadata_zone,
@@ -312,7 +305,7 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 
 	uint64_t cap = load->target->capacity_blk * RS_BLOCK_BYTES;
 	if (p->volume_size > cap / 2)
-		return rs_diag_node(d, at(node, "volume_size"),
+		return rs_diag_node(d, rs_node_get_or(node, "volume_size"),
 				    "two volumes of %llu bytes need %llu bytes, beyond the device "
 				    "(%llu bytes)",
 				    (unsigned long long)p->volume_size,
@@ -345,7 +338,7 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 	data_blk = alloc / RS_BLOCK_BYTES;
 	uint64_t need = p->metadata_zone + alloc * (fc->action == ACT_COPY_NEAR ? 2 : 1);
 	if (need > p->volume_size)
-		return rs_diag_node(d, at(node, "volume_size"),
+		return rs_diag_node(d, rs_node_get_or(node, "volume_size"),
 				    "file set '%s' (%llu files, %llu bytes allocated) and the "
 				    "metadata zone need %llu bytes for %s, beyond the volume "
 				    "(%llu bytes)",
