@@ -1,5 +1,6 @@
 #include "load/load.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,4 +184,12 @@ int rs_load_check_sectors(const struct rs_node *node, const char *key, uint64_t 
 				    "'%s' must be a multiple of 512 bytes, got %llu", key,
 				    (unsigned long long)bytes);
 	return 0;
+}
+
+double rs_load_figure_value(const struct rs_load *load, const char *name)
+{
+	for (size_t i = 0; i < load->nfigures; i++)
+		if (strcmp(load->figures[i].name, name) == 0)
+			return load->figures[i].value;
+	return NAN;
 }

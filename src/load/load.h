@@ -96,6 +96,8 @@ struct rs_load {
 
 /* Declare the next figure (value 0 until filled); returns its index. */
 size_t rs_load_add_figure(struct rs_load *load, const char *name);
+/* A figure's value by name, or NaN if the workload has no such figure. */
+double rs_load_figure_value(const struct rs_load *load, const char *name);
 
 /* Write the per-request log's header line (CSV). */
 void rs_load_log_header(const struct rs_load *load, FILE *out);
