@@ -1,0 +1,37 @@
+#include "stats/timeseries.h"
+
+#include <stdlib.h>
+
+#include "kernel/assert.h"
+
+void rs_ts_init(struct rs_timeseries *ts, rs_time_t interval_ns, rs_time_t horizon_ns)
+{
+	RS_ASSERT(interval_ns > 0);
+	ts->interval_ns = interval_ns;
+	ts->n = (size_t)(horizon_ns / interval_ns) + 2;
+	ts->used = 0;
+	ts->b = calloc(ts->n, sizeof(*ts->b));
+	RS_ASSERT(ts->b);
+}
+
+void rs_ts_free(struct rs_timeseries *ts)
+{
+	free(ts->b);
+	ts->b = NULL;
+	ts->n = ts->used = 0;
+}
+
+void rs_ts_record(struct rs_timeseries *ts, rs_time_t now, uint64_t bytes, int status)
+{
+	size_t i = (size_t)(now / ts->interval_ns);
+	if (i >= ts->n)
+		i = ts->n - 1;
+	if (i + 1 > ts->used)
+		ts->used = i + 1;
+	if (status) {
+		ts->b[i].errors++;
+		return;
+	}
+	ts->b[i].ops++;
+	ts->b[i].bytes += bytes;
+}
