@@ -30,6 +30,7 @@ struct rs_scenario {
 	int plot_logx;                /* -1: decide from the data */
 	bool request_log;             /* write NAME.requests.<point>.csv */
 	char *metric_col;             /* the workload's own column (from point 0), or NULL */
+	rs_time_t series_ns;          /* output.timeseries: interval, 0 = none */
 };
 
 struct rs_assignment {
@@ -58,5 +59,11 @@ struct rs_point_result {
  * to `request_log` when it is not NULL.  0 or -1 with d set. */
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d);
+/* The same, also sampling the run into `series` (initialised with
+ * sc->series_ns and a horizon of the workload's ramp + run) when not NULL. */
+struct rs_timeseries;
+int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, FILE *request_log,
+				 struct rs_timeseries *series, struct rs_point_result *r,
+				 struct rs_diag *d);
 
 #endif

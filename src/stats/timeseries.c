@@ -35,3 +35,15 @@ void rs_ts_record(struct rs_timeseries *ts, rs_time_t now, uint64_t bytes, int s
 	ts->b[i].ops++;
 	ts->b[i].bytes += bytes;
 }
+
+void rs_ts_add(struct rs_timeseries *ts, size_t index, uint64_t ops, uint64_t bytes,
+	       uint64_t errors)
+{
+	if (index >= ts->n)
+		index = ts->n - 1;
+	if (index + 1 > ts->used)
+		ts->used = index + 1;
+	ts->b[index].ops += ops;
+	ts->b[index].bytes += bytes;
+	ts->b[index].errors += errors;
+}
