@@ -11,6 +11,7 @@
 #include "net/adapter.h"
 #include "net/frame.h"
 #include "net/multipath.h"
+#include "run/series.h"
 #include "testutil.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -214,6 +215,82 @@ START_TEST(no_request_lost_in_failover)
 }
 END_TEST
 
+/* The time series shows a pull as it happens: two adapters that hold the
+ * commands of a dead path, load balanced without failover, carry half as
+ * much after port1 is pulled (the half that went to port1 waits there), and
+ * everything again once the link is back and the session has logged in;
+ * the held commands are re-issued, not failed.  Sampled by run/series.h. */
+struct series_hook {
+	struct rs_series_sampler sampler;
+	struct rs_timeseries ts;
+};
+
+static void series_start(struct rs_sim *sim, struct rs_dev *dev, struct rs_load *load,
+			 void *arg)
+{
+	struct series_hook *h = arg;
+	rs_ts_init(&h->ts, 100 * 1000 * 1000, load->ramp_ns + load->run_ns);
+	rs_series_start(&h->sampler, sim, load, &h->ts);
+}
+
+START_TEST(series_shows_pull_and_return)
+{
+	struct series_hook h;
+	memset(&h, 0, sizeof(h));
+	struct tu_run r;
+	tu_run_hook(&r, series_start, &h,
+		    "device:\n"
+		    "  type: multipath\n"
+		    "  policy: load-balance\n"
+		    "  health: false\n"
+		    "  retry: false\n"
+		    "  paths:\n"
+		    "    - {type: iscsi-adapter, read_pdu_cost: 20us, on_path_loss: hold,"
+		    " io_timeout: 10s, relogin: 200ms}\n"
+		    "    - {type: iscsi-adapter, read_pdu_cost: 20us, on_path_loss: hold,"
+		    " io_timeout: 10s, relogin: 200ms}\n"
+		    "  target: {type: iscsi-target}\n"
+		    "  faults: [{at: 0.5s, link: port1, state: down}, {at: 1s, link: port1, state: up}]\n"
+		    "workload: {iometer: {spec: seqread, size: 512, outstanding: 16, run: 2s,"
+		    " range: 1MiB}}\n");
+	const struct rs_timeseries *ts = &h.ts;
+	ck_assert_uint_ge(ts->used, 20);
+	double before = (double)ts->b[3].ops, during = (double)ts->b[8].ops;
+	double after = (double)ts->b[15].ops;
+	printf("series: %.0f before, %.0f with port1 down, %.0f after the re-login (per 100 ms)\n",
+	       before, during, after);
+	tu_assert_rel(during, before / 2, 0.05);
+	tu_assert_rel(after, before, 0.05);
+	ck_assert_uint_eq(r.s.errors, 0);
+	rs_ts_free(&h.ts);
+}
+END_TEST
+
+/* A held command whose session does not return in time fails with a
+ * timeout: counted, not lost. */
+START_TEST(hold_times_out_when_link_stays_down)
+{
+	struct tu_run r;
+	tu_run(&r,
+	       "device:\n"
+	       "  type: multipath\n"
+	       "  policy: round-robin\n"
+	       "  health: false\n"
+	       "  retry: false\n"
+	       "  paths:\n"
+	       "    - {type: iscsi-adapter, on_path_loss: hold, io_timeout: 300ms}\n"
+	       "    - {type: iscsi-adapter, on_path_loss: hold, io_timeout: 300ms}\n"
+	       "  target: {type: iscsi-target}\n"
+	       "  faults: [{at: 0.1s, link: port2, state: down}]\n"
+	       "workload: {iometer: {spec: seqread, size: 4KiB, outstanding: 4, run: 1s,"
+	       " range: 1MiB}}\n");
+	printf("hold/timeout: %llu ok, %llu errors\n", (unsigned long long)r.s.ops,
+	       (unsigned long long)r.s.errors);
+	ck_assert_uint_gt(r.s.errors, 0);
+	ck_assert_uint_gt(r.s.ops, 0);
+}
+END_TEST
+
 static Suite *net_suite(void)
 {
 	Suite *s = suite_create("net");
@@ -232,6 +309,8 @@ static Suite *net_suite(void)
 	TCase *tm = tcase_create("multipath");
 	tcase_set_timeout(tm, 120);
 	tcase_add_loop_test(tm, no_request_lost_in_failover, 0, 12);
+	tcase_add_test(tm, series_shows_pull_and_return);
+	tcase_add_test(tm, hold_times_out_when_link_stays_down);
 	suite_add_tcase(s, tm);
 	return s;
 }
