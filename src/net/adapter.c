@@ -427,8 +427,10 @@ static int adapter_init(struct rs_sim *sim, struct rs_dev *dev, const void *para
 		return -1;
 	struct rs_link_params lp = {
 		.rate_bytes_s = rs_eth_bytes_s(&a->eth),
-		/* Frames of different messages interleave on the wire. */
-		.burst_bytes = rs_eth_wire_bytes(&a->eth, rs_eth_mss(&a->eth)),
+		/* A session is one TCP connection: PDUs go into its byte stream
+		 * whole, so messages of different commands take turns PDU by
+		 * PDU. */
+		.burst_bytes = rs_iscsi_wire_bytes(&a->eth, a->eth.max_segment),
 		.full_duplex = a->eth.full_duplex,
 	};
 	snprintf(a->port_name, sizeof(a->port_name), "port1");

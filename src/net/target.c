@@ -163,7 +163,8 @@ static int target_init(struct rs_sim *sim, struct rs_dev *dev, const void *param
 	RS_ASSERT(t->uplinks && t->fc);
 	struct rs_link_params lp = {
 		.rate_bytes_s = rs_eth_bytes_s(&eth),
-		.burst_bytes = (uint64_t)(rs_eth_frame_ns(&eth) * rs_eth_bytes_s(&eth) / 1e9),
+		/* Messages take turns PDU by PDU, as on the initiator's port. */
+		.burst_bytes = rs_iscsi_wire_bytes(&eth, eth.max_segment),
 		.full_duplex = eth.full_duplex,
 	};
 	for (size_t i = 0; i < p->uplinks; i++)

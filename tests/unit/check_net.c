@@ -78,6 +78,8 @@ END_TEST
 	"  port: {mtu: %d, duplex: %s}\n"                                       \
 	"  target: {type: iscsi-target, fc_rate: 200MB/s, uplink: {mtu: %d, duplex: %s}}\n"
 
+/* Runs of 10 s: with many 1 MiB requests in flight, completions come in
+ * bunches, and a short window would count a bunch more or less. */
 static void stream(struct tu_run *r, int mtu, const char *duplex, const char *size,
 		   const char *read, int outstanding)
 {
@@ -85,7 +87,7 @@ static void stream(struct tu_run *r, int mtu, const char *duplex, const char *si
 	       BARE_DEVICE
 	       "workload:\n"
 	       "  iometer: {spec: seqread, size: %s, read: %s, outstanding: %d,\n"
-	       "            ramp: 0.05s, run: 2s, range: 64MiB}\n",
+	       "            ramp: 0.05s, run: 10s, range: 64MiB}\n",
 	       mtu, duplex, mtu, duplex, size, read, outstanding);
 }
 
@@ -121,7 +123,10 @@ START_TEST(duplex_doubles_half_does_not)
 	stream(&half, 1500, "half", "1MiB", "50%", 32);
 	printf("one way %.1f, full duplex 50/50 %.1f, half duplex 50/50 %.1f MiB/s\n",
 	       one.s.mib_s, full.s.mib_s, half.s.mib_s);
-	ck_assert(full.s.mib_s > 1.9 * one.s.mib_s);
+	/* Twice the one-way figure less the ACKs each direction carries
+	 * for the other (84 B per two 1538 B frames, 2.7 %) and moments when
+	 * the random mix leaves one direction short of work. */
+	ck_assert(full.s.mib_s > 1.85 * one.s.mib_s);
 	ck_assert(half.s.mib_s < 1.02 * one.s.mib_s);
 	ck_assert(half.s.mib_s > 0.9 * one.s.mib_s);
 }
@@ -157,11 +162,13 @@ END_TEST
 
 struct pull {
 	rs_time_t at;
-	struct rs_dev *dev;
+	bool mid_transfer;            /* the port was moving data when pulled */
 };
 
 static void pull_now(struct rs_sim *sim, void *obj, void *arg)
 {
+	struct pull *p = arg;
+	p->mid_transfer = !rs_link_idle(rs_iscsi_adapter_port(obj));
 	rs_iscsi_adapter_set_link(sim, obj, false);
 }
 
@@ -169,8 +176,7 @@ static void pull_now(struct rs_sim *sim, void *obj, void *arg)
 static void pull_hook(struct rs_sim *sim, struct rs_dev *dev, struct rs_load *load, void *arg)
 {
 	struct pull *p = arg;
-	p->dev = dev;
-	rs_sched(sim, p->at, pull_now, dev->members[1], NULL);
+	rs_sched(sim, p->at, pull_now, dev->members[1], p);
 }
 
 static const char *const policies[] = { "failover", "round-robin", "load-balance" };
@@ -204,6 +210,7 @@ START_TEST(no_request_lost_in_failover)
 	printf("%s/%s/retry %s: %llu ok, %llu errors\n", policy, loss, retry,
 	       (unsigned long long)r.s.ops,
 	       (unsigned long long)r.s.errors);
+	ck_assert(p.mid_transfer);
 	ck_assert_uint_gt(r.s.ops, 0);
 	ck_assert_uint_eq(r.io.created, r.io.completed);
 	if (strcmp(policy, "failover") == 0 && strcmp(loss, "fail") == 0 &&
