@@ -9,7 +9,8 @@
  *   io_timeout      with `hold`: how long after issue a command may wait
  *   relogin         session re-login time after the link returns
  *   fail_delay      time to report a command failed on a dead path
- *   target          the target device (absent under a multipath device)
+ *   target          the target device (a multipath device sets `multipath`
+ *                   and attaches the target its paths share)
  *
  * PDUs per command: a read is a SCSI Command and Data-In PDUs (the last one
  * carrying the status, phase-collapsed); a write is a SCSI Command with its
@@ -74,7 +75,7 @@ static const struct rs_opt adapter_opts[] = {
 	{ "fail_delay", RS_OPT_TIME, P(fail_delay_ns), "1ms", RS_OPT_POSITIVE, 0, 0, NULL,
 	  "time to report a command failed on a dead path (driver error path)" },
 	{ "target", RS_OPT_NODE, P(target), NULL, 0, 0, 0, NULL,
-	  "the target device (e.g. type: iscsi-target); absent under multipath" },
+	  "the target device (e.g. type: iscsi-target); under multipath, the shared one" },
 	RS_OPT_END
 };
 #undef P
@@ -313,10 +314,7 @@ static void run(struct rs_sim *sim, struct cmd *c)
 static void adapter_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct adapter *a = dev->priv;
-	if (!a->target) {
-		rs_dev_complete(sim, dev, io, -RS_ERR_ENOPATH);
-		return;
-	}
+	RS_ASSERT(a->target);   /* set at build time or by the multipath device */
 	struct cmd *c = rs_pool_get(&a->cmds);
 	c->a = a;
 	c->io = io;
@@ -448,17 +446,19 @@ static int adapter_init(struct rs_sim *sim, struct rs_dev *dev, const void *para
 	a->write_ns_per_byte = p->write_rate > 0 ? 1e9 / p->write_rate : 0;
 	a->hop_ns = rs_eth_frame_ns(&a->eth) + p->switch_latency_ns;
 	a->online = true;
-	if (p->target) {
-		struct rs_dev *t = rs_dev_build(b, p->target, "target", "target");
-		if (!t)
-			return -1;
-		dev->members = calloc(1, sizeof(*dev->members));
-		RS_ASSERT(dev->members);
-		dev->members[0] = t;
-		dev->nmembers = 1;
-		rs_iscsi_adapter_attach(dev, t, 0);
-	}
-	(void)node;
+	if (!p->target)
+		return rs_diag_node(d, node, "missing required key 'target' in iscsi-adapter "
+				    "(the device it reaches, e.g. target: {type: iscsi-target})");
+	if (p->target->kind == RS_NODE_SCALAR && strcmp(p->target->str, "multipath") == 0)
+		return 0;  /* a multipath device attaches its shared target */
+	struct rs_dev *t = rs_dev_build(b, p->target, "target", "target");
+	if (!t)
+		return -1;
+	dev->members = calloc(1, sizeof(*dev->members));
+	RS_ASSERT(dev->members);
+	dev->members[0] = t;
+	dev->nmembers = 1;
+	rs_iscsi_adapter_attach(dev, t, 0);
 	return 0;
 }
 

@@ -171,6 +171,28 @@ const struct rs_multipath_counters *rs_multipath_counters(const struct rs_dev *d
 	return &((const struct mp *)dev->priv)->n;
 }
 
+/* A path is an adapter section without a target of its own: it is built
+ * with `target: multipath` (attached here afterwards), so that an adapter
+ * on its own must name its target. */
+static struct rs_dev *build_path(struct rs_build *b, const struct rs_node *section,
+				 const char *name, struct rs_diag *d)
+{
+	if (section->kind != RS_NODE_MAP)
+		return rs_dev_build(b, section, "paths", name);  /* says what is wrong */
+	const struct rs_node *own = rs_node_get(section, "target");
+	if (own) {
+		rs_diag_node(d, own, "a path has no target of its own: the multipath "
+			     "device's 'target' is shared by all paths");
+		return NULL;
+	}
+	struct rs_node *s = rs_node_clone(section);
+	rs_node_put(s, rs_node_new_scalar(section->file, section->line, section->col, "target"),
+		    rs_node_new_scalar(section->file, section->line, section->col, "multipath"));
+	struct rs_dev *a = rs_dev_build(b, s, "paths", name);
+	rs_node_free(s);
+	return a;
+}
+
 static int mp_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		   const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
 {
@@ -196,7 +218,7 @@ static int mp_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	for (size_t i = 0; i < m->npaths; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "path%zu", i + 1);
-		struct rs_dev *a = rs_dev_build(b, p->paths->items[i], "paths", name);
+		struct rs_dev *a = build_path(b, p->paths->items[i], name, d);
 		if (!a)
 			return -1;
 		dev->members[dev->nmembers++] = a;

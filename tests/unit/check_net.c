@@ -111,6 +111,29 @@ START_TEST(gbe_read_stream_mtu9000)
 }
 END_TEST
 
+/* The payload scales with the line rate: 100 Mb/s and 10 Gb/s links give
+ * a tenth and ten times the GbE figure (1 MiB reads, MTU 1500). */
+static const struct { const char *rate; double mib_s; } rates[] = {
+	{ "100Mb/s", 11.308 }, { "10Gb/s", 1130.8 },
+};
+
+START_TEST(line_rates)
+{
+	struct tu_run r;
+	tu_run(&r,
+	       "device:\n"
+	       "  type: iscsi-adapter\n"
+	       "  port: {rate: %s}\n"
+	       "  target: {type: iscsi-target, fc_rate: 4GB/s, uplink: {rate: %s}}\n"
+	       "workload:\n"
+	       "  iometer: {spec: seqread, size: 1MiB, outstanding: 8, ramp: 0.5s, run: 20s,"
+	       " range: 64MiB}\n",
+	       rates[_i].rate, rates[_i].rate);
+	printf("1 MiB reads at %s: %.2f MiB/s\n", rates[_i].rate, r.s.mib_s);
+	tu_assert_rel(r.s.mib_s, rates[_i].mib_s, 0.01);
+}
+END_TEST
+
 /* 50/50 reads and writes: full duplex carries each direction at the
  * one-way rate (less the other side's ACKs), half duplex shares one. */
 START_TEST(duplex_doubles_half_does_not)
@@ -311,6 +334,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tl, gbe_read_stream_mtu1500);
 	tcase_add_test(tl, gbe_read_stream_mtu9000);
 	tcase_add_test(tl, duplex_doubles_half_does_not);
+	tcase_add_loop_test(tl, line_rates, 0, (int)(sizeof(rates) / sizeof(rates[0])));
 	tcase_add_test(tl, per_pdu_cost_limits_iops);
 	suite_add_tcase(s, tl);
 	TCase *tm = tcase_create("multipath");
