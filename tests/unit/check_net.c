@@ -181,6 +181,28 @@ START_TEST(per_pdu_cost_limits_iops)
 }
 END_TEST
 
+/* The target's cache serves its first cache_size bytes; requests beyond
+ * fall through to the disks behind it (here an ideal 1 ms device). */
+START_TEST(target_cache_and_disks)
+{
+	struct tu_run hit, miss;
+	const char *fmt =
+		"device:\n"
+		"  type: iscsi-adapter\n"
+		"  target:\n"
+		"    type: iscsi-target\n"
+		"    cache_size: 1MiB\n"
+		"    disks: {type: ideal, mean: 1ms}\n"
+		"workload: {iometer: {spec: seqread, size: 4KiB, random: 100%%, outstanding: 4,"
+		" run: 2s, offset: %s, range: 1MiB}}\n";
+	tu_run(&hit, fmt, "0B");
+	tu_run(&miss, fmt, "1MiB");
+	printf("cache hits %.0f IOPS, beyond the cache %.0f IOPS\n", hit.s.iops, miss.s.iops);
+	tu_assert_rel(miss.s.iops, 1000.0, 0.02);
+	ck_assert(hit.s.iops > 10 * miss.s.iops);
+}
+END_TEST
+
 /* ---- failover --------------------------------------------------------- */
 
 struct pull {
@@ -336,6 +358,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tl, duplex_doubles_half_does_not);
 	tcase_add_loop_test(tl, line_rates, 0, (int)(sizeof(rates) / sizeof(rates[0])));
 	tcase_add_test(tl, per_pdu_cost_limits_iops);
+	tcase_add_test(tl, target_cache_and_disks);
 	suite_add_tcase(s, tl);
 	TCase *tm = tcase_create("multipath");
 	tcase_set_timeout(tm, 120);
