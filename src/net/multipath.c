@@ -12,7 +12,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "config/models.h"
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "net/adapter.h"
@@ -185,6 +187,19 @@ static struct rs_dev *build_path(struct rs_build *b, const struct rs_node *secti
 			     "device's 'target' is shared by all paths");
 		return NULL;
 	}
+	/* The type may come from a model: look at the merged section. */
+	struct rs_node *merged = rs_model_resolve(b->models, section, d);
+	if (!merged)
+		return NULL;
+	const struct rs_node *type = rs_node_get(merged, "type");
+	bool adapter = type && type->kind == RS_NODE_SCALAR &&
+		       strcmp(type->str, rs_dev_iscsi_adapter.name) == 0;
+	rs_node_free(merged);
+	if (!adapter) {
+		rs_diag_node(d, section, "a path must be an iSCSI adapter (type: iscsi-adapter "
+			     "or an adapter model)");
+		return NULL;
+	}
 	struct rs_node *s = rs_node_clone(section);
 	rs_node_put(s, rs_node_new_scalar(section->file, section->line, section->col, "target"),
 		    rs_node_new_scalar(section->file, section->line, section->col, "multipath"));
@@ -222,9 +237,6 @@ static int mp_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		if (!a)
 			return -1;
 		dev->members[dev->nmembers++] = a;
-		if (a->type != &rs_dev_iscsi_adapter)
-			return rs_diag_node(d, p->paths->items[i], "a path must be an iSCSI adapter "
-					    "(type: iscsi-adapter or an adapter model)");
 		snprintf(name, sizeof(name), "port%zu", i + 1);
 		rs_iscsi_adapter_set_port_name(a, name);
 		rs_iscsi_adapter_attach(a, target, (uint32_t)i);
