@@ -5,9 +5,7 @@
  *   health      whether the manager notices dead links at all
  *   detect      how long it takes to notice one
  *   retry       re-send a failed request on another usable path
- *   faults      scripted cable pulls (net/faults.h)
- *   timeseries  interval of the per-interval record; 0 = none
- *   horizon     the run length the record must cover */
+ *   faults      scripted cable pulls (net/faults.h) */
 #include "net/multipath.h"
 
 #include <stdio.h>
@@ -28,7 +26,6 @@ struct mp_params {
 	int policy;
 	bool health, retry;
 	rs_time_t detect_ns;
-	rs_time_t interval_ns, horizon_ns;
 };
 
 #define P(f) offsetof(struct mp_params, f)
@@ -47,10 +44,6 @@ static const struct rs_opt mp_opts[] = {
 	  "re-send a request that failed on one path on another usable path" },
 	{ "faults", RS_OPT_NODE, P(faults), NULL, 0, 0, 0, NULL,
 	  "scripted faults: [{at: 120s, link: port1, state: down}, ...]" },
-	{ "timeseries", RS_OPT_TIME, P(interval_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
-	  "interval of the per-interval record of requests, MiB and errors; 0 = off" },
-	{ "horizon", RS_OPT_TIME, P(horizon_ns), "10min", RS_OPT_POSITIVE, 0, 0, NULL,
-	  "run length the time series covers (later completions go to its last interval)" },
 	RS_OPT_END
 };
 #undef P
@@ -63,8 +56,6 @@ struct mp {
 	size_t npaths;
 	size_t next;                  /* round-robin position */
 	struct rs_multipath_counters n;
-	struct rs_timeseries ts;
-	bool recording;
 };
 
 static bool usable(const struct mp *m, size_t i, rs_time_t now)
@@ -109,8 +100,6 @@ static void done(struct rs_sim *sim, struct mp *m, struct rs_io *io, int status)
 {
 	if (status)
 		m->n.errors++;
-	if (m->recording)
-		rs_ts_record(&m->ts, sim->now, status ? 0 : rs_io_bytes(io), status);
 	rs_dev_complete(sim, m->dev, io, status);
 }
 
@@ -151,21 +140,6 @@ static void mp_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	/* Nothing looks usable: the request still goes somewhere and fails
 	 * or waits there as that adapter does. */
 	send(sim, m, io, i < m->npaths ? i : 0);
-}
-
-void rs_multipath_record_series(struct rs_dev *dev, rs_time_t interval, rs_time_t horizon)
-{
-	struct mp *m = dev->priv;
-	if (m->recording)
-		rs_ts_free(&m->ts);
-	rs_ts_init(&m->ts, interval, horizon);
-	m->recording = true;
-}
-
-const struct rs_timeseries *rs_multipath_series(const struct rs_dev *dev)
-{
-	const struct mp *m = dev->priv;
-	return m->recording ? &m->ts : NULL;
 }
 
 const struct rs_multipath_counters *rs_multipath_counters(const struct rs_dev *dev)
@@ -243,12 +217,8 @@ static int mp_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		m->path[i] = a;
 	}
 	dev->capacity_blk = target->capacity_blk;
-	if (rs_net_faults_apply(sim, dev, p->faults, d))
-		return -1;
-	if (p->interval_ns > 0)
-		rs_multipath_record_series(dev, p->interval_ns, p->horizon_ns);
 	(void)node;
-	return 0;
+	return rs_net_faults_apply(sim, dev, p->faults, d);
 }
 
 static void mp_destroy(struct rs_dev *dev)
@@ -256,8 +226,6 @@ static void mp_destroy(struct rs_dev *dev)
 	struct mp *m = dev->priv;
 	if (!m)
 		return;
-	if (m->recording)
-		rs_ts_free(&m->ts);
 	free(m->path);
 	free(m->inflight);
 	free(m);

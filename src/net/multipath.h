@@ -12,15 +12,14 @@
  * when its link dies; its `relogin` when it may be used again.
  *
  * `faults:` schedules cable pulls and restores by port name (port1 is the
- * first path's port), and `timeseries:` records per-interval requests,
- * bytes and errors at this device (net/faults.h, stats/timeseries.h). */
+ * first path's port; net/faults.h), as a scenario's top-level `faults:`
+ * does. */
 #ifndef RS_NET_MULTIPATH_H
 #define RS_NET_MULTIPATH_H
 
 #include <stdint.h>
 
 #include "dev/dev.h"
-#include "stats/timeseries.h"
 
 extern const struct rs_dev_type rs_dev_multipath;
 
@@ -30,10 +29,5 @@ struct rs_multipath_counters {
 };
 
 const struct rs_multipath_counters *rs_multipath_counters(const struct rs_dev *dev);
-/* The time series, or NULL when `timeseries` is off. */
-const struct rs_timeseries *rs_multipath_series(const struct rs_dev *dev);
-/* Record every completion from now on into a series of this interval,
- * sized for `horizon` (replaces the one the section asked for). */
-void rs_multipath_record_series(struct rs_dev *dev, rs_time_t interval, rs_time_t horizon);
 
 #endif

@@ -21,21 +21,6 @@ void rs_ts_free(struct rs_timeseries *ts)
 	ts->n = ts->used = 0;
 }
 
-void rs_ts_record(struct rs_timeseries *ts, rs_time_t now, uint64_t bytes, int status)
-{
-	size_t i = (size_t)(now / ts->interval_ns);
-	if (i >= ts->n)
-		i = ts->n - 1;
-	if (i + 1 > ts->used)
-		ts->used = i + 1;
-	if (status) {
-		ts->b[i].errors++;
-		return;
-	}
-	ts->b[i].ops++;
-	ts->b[i].bytes += bytes;
-}
-
 void rs_ts_add(struct rs_timeseries *ts, size_t index, uint64_t ops, uint64_t bytes,
 	       uint64_t errors)
 {

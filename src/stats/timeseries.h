@@ -27,8 +27,6 @@ struct rs_timeseries {
 /* interval > 0; `horizon` is the run length the buckets must cover. */
 void rs_ts_init(struct rs_timeseries *ts, rs_time_t interval_ns, rs_time_t horizon_ns);
 void rs_ts_free(struct rs_timeseries *ts);
-/* One completed request (status 0) or error, in the interval of `now`. */
-void rs_ts_record(struct rs_timeseries *ts, rs_time_t now, uint64_t bytes, int status);
 /* Counts for interval `index` at once (a sampler's tick). */
 void rs_ts_add(struct rs_timeseries *ts, size_t index, uint64_t ops, uint64_t bytes,
 	       uint64_t errors);

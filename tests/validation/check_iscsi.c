@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "net/multipath.h"
+#include "run/series.h"
 #include "validation.h"
 
 static const struct finding findings[] = {
@@ -194,6 +194,34 @@ static void phase_of(const struct rs_timeseries *ts, size_t from, size_t to, str
 	ph->errors = errors;
 }
 
+/* vd_run with the run sampled every second (run/series.h), as a
+ * scenario's `output: {timeseries: 1s}` does. */
+static void run_sampled(const char *text, size_t n, struct rs_timeseries *ts)
+{
+	struct vd_point p;
+	rs_diag_init(&p.d);
+	p.root = rs_yaml_load_string("failover.yaml", text, n, &p.d);
+	if (!p.root)
+		rs_diag_print(&p.d, stderr);
+	ck_assert_ptr_nonnull(p.root);
+	vd_model_path(&p.mp, &p.d);
+	p.sim = rs_sim_new(1);
+	p.b = (struct rs_build){ .sim = p.sim, .models = &p.mp, .diag = &p.d };
+	p.dev = rs_dev_build(&p.b, rs_node_get(p.root, "device"), "device", "device");
+	if (!p.dev)
+		rs_diag_print(&p.d, stderr);
+	ck_assert_ptr_nonnull(p.dev);
+	p.load = rs_load_build(p.sim, rs_node_get(p.root, "workload"), p.dev, &p.d);
+	ck_assert_ptr_nonnull(p.load);
+	struct rs_series_sampler sampler;
+	rs_ts_init(ts, 1000 * 1000 * 1000, p.load->ramp_ns + p.load->run_ns);
+	rs_series_start(&sampler, p.sim, p.load, ts);
+	rs_load_run(p.sim, p.load);
+	tu_check_conservation(p.sim);
+	ck_assert_uint_eq(p.dev->submitted, p.dev->completed);
+	vd_free(&p);
+}
+
 static void failover(int a)
 {
 	if (fo_have[a])
@@ -207,8 +235,6 @@ static void failover(int a)
 			 "  target: {model: mcdata-ips3300-lsi-df4000r}\n"
 			 "  faults: [{at: 10s, link: port1, state: down}, {at: 70s, link: port1, state: up},\n"
 			 "           {at: 80s, link: port2, state: down}]\n"
-			 "  timeseries: 1s\n"
-			 "  horizon: 90s\n"
 			 "workload:\n"
 			 "  iometer: {spec: seqread, read: 100%%, size: 512, outstanding: 32,"
 			 " range: 64MiB, run: 90s}\n",
@@ -226,15 +252,13 @@ static void failover(int a)
 	for (char *tok = strtok(keys, ","); tok; tok = strtok(NULL, ","))
 		add(&k, "  %s\n", tok[0] == ' ' ? tok + 1 : tok);
 	n = snprintf(flat, sizeof(flat), "%.*s%s%s", (int)pre, text, k.s, end + 2);
-	struct vd_point p;
-	vd_run(&p, "failover.yaml", flat, (size_t)n, "device");
-	const struct rs_timeseries *ts = rs_multipath_series(p.dev);
-	ck_assert_ptr_nonnull(ts);
-	phase_of(ts, 5, 10, &fo[a][0]);
-	phase_of(ts, 60, 70, &fo[a][1]);
-	phase_of(ts, 85, 90, &fo[a][2]);
+	struct rs_timeseries ts;
+	run_sampled(flat, (size_t)n, &ts);
+	phase_of(&ts, 5, 10, &fo[a][0]);
+	phase_of(&ts, 60, 70, &fo[a][1]);
+	phase_of(&ts, 85, 90, &fo[a][2]);
 	fo_have[a] = true;
-	vd_free(&p);
+	rs_ts_free(&ts);
 }
 
 static const double f_iops[3][NAD] = {
