@@ -203,6 +203,29 @@ START_TEST(target_cache_and_disks)
 }
 END_TEST
 
+/* Link aggregation at the switch: two adapters reading 1 MiB requests
+ * share the gateway's single GbE port, or get one each of two aggregated
+ * ports (sessions hash to ports). */
+START_TEST(uplink_aggregation)
+{
+	struct tu_run one, two;
+	const char *fmt =
+		"device:\n"
+		"  type: multipath\n"
+		"  policy: round-robin\n"
+		"  paths: [{type: iscsi-adapter}, {type: iscsi-adapter}]\n"
+		"  target: {type: iscsi-target, uplinks: %d, fc_links: 4, fc_rate: 200MB/s}\n"
+		"workload: {iometer: {spec: seqread, size: 1MiB, outstanding: 8, ramp: 0.1s,"
+		" run: 10s, range: 64MiB}}\n";
+	tu_run(&one, fmt, 1);
+	tu_run(&two, fmt, 2);
+	printf("two adapters, 1 uplink %.1f MiB/s, 2 aggregated uplinks %.1f MiB/s\n",
+	       one.s.mib_s, two.s.mib_s);
+	tu_assert_rel(one.s.mib_s, 113.0, 0.02);
+	tu_assert_rel(two.s.mib_s, 226.0, 0.02);
+}
+END_TEST
+
 /* ---- failover --------------------------------------------------------- */
 
 struct pull {
@@ -359,6 +382,7 @@ static Suite *net_suite(void)
 	tcase_add_loop_test(tl, line_rates, 0, (int)(sizeof(rates) / sizeof(rates[0])));
 	tcase_add_test(tl, per_pdu_cost_limits_iops);
 	tcase_add_test(tl, target_cache_and_disks);
+	tcase_add_test(tl, uplink_aggregation);
 	suite_add_tcase(s, tl);
 	TCase *tm = tcase_create("multipath");
 	tcase_set_timeout(tm, 120);
