@@ -33,3 +33,8 @@ nobase_dist_pkgdata_DATA += \
 	models/controllers/promise-sx4000.yaml \
 	models/controllers/promise-tx4000.yaml \
 	models/controllers/promise-tx4200.yaml
+nobase_dist_pkgdata_DATA += \
+	models/adapters/adaptec-7211c.yaml \
+	models/adapters/alacritech-ses1001t.yaml \
+	models/adapters/intel-pro1000t-ipsa.yaml \
+	models/targets/mcdata-ips3300-lsi-df4000r.yaml

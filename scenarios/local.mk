@@ -26,6 +26,14 @@ EXTRA_DIST += \
 	scenarios/tx4200/webserver.yaml \
 	scenarios/tx4200/filecopy.yaml \
 	scenarios/tx4200/pcix.yaml \
+	scenarios/iscsi/README.md \
+	scenarios/iscsi/run.sh \
+	scenarios/iscsi/duplex.yaml \
+	scenarios/iscsi/read.yaml \
+	scenarios/iscsi/write.yaml \
+	scenarios/iscsi/failover-alacritech.yaml \
+	scenarios/iscsi/failover-adaptec.yaml \
+	scenarios/iscsi/failover-intel.yaml \
 	scenarios/find-raidsim.sh
 
 EXTRA_DIST += \

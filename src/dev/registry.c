@@ -5,6 +5,9 @@
 #include "dev/dev.h"
 #include "dev/ideal.h"
 #include "disk/hdd.h"
+#include "net/adapter.h"
+#include "net/multipath.h"
+#include "net/target.h"
 #include "raid/volume.h"
 
 static const struct rs_dev_type *const types[] = {
@@ -12,6 +15,9 @@ static const struct rs_dev_type *const types[] = {
 	&rs_dev_hdd,
 	&rs_dev_controller,
 	&rs_dev_array,
+	&rs_dev_iscsi_adapter,
+	&rs_dev_iscsi_target,
+	&rs_dev_multipath,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }

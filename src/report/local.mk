@@ -5,7 +5,8 @@ src_librs_a_SOURCES += \
 	src/report/render.c \
 	src/report/report.h \
 	src/report/table.c src/report/table.h \
-	src/report/tsv.c
+	src/report/tsv.c \
+	src/report/series.c src/report/series.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_report

@@ -14,6 +14,7 @@
 
 #include "kernel/assert.h"
 #include "report/report.h"
+#include "report/series.h"
 #include "report/table.h"
 
 #ifdef HAVE_CONFIG_H
@@ -80,6 +81,29 @@ static FILE *open_request_log(const struct rs_scenario *sc, const char *dir, siz
 	return f;
 }
 
+static int make_dir(const char *dir);
+
+/* NAME.series.POINT.tsv and its gnuplot script (report/series.h). */
+static int write_series(const struct rs_scenario *sc, const char *out_dir, size_t i,
+			struct rs_timeseries *ts)
+{
+	char tsv[4096], gp[4096], tsv_name[1024], png_name[1024], title[1100];
+	snprintf(tsv_name, sizeof(tsv_name), "%s.series.%zu.tsv", sc->out_name, i);
+	snprintf(png_name, sizeof(png_name), "%s.series.%zu.png", sc->out_name, i);
+	snprintf(tsv, sizeof(tsv), "%s/%s", out_dir, tsv_name);
+	snprintf(gp, sizeof(gp), "%s/%s.series.%zu.gp", out_dir, sc->out_name, i);
+	snprintf(title, sizeof(title), "%s, point %zu", sc->name, i);
+	struct rs_report_err err;
+	snprintf(err.msg, sizeof(err.msg), "%s: cannot create the directory", out_dir);
+	int rc = make_dir(out_dir) != 0 ||
+		 rs_report_write_series_tsv(ts, tsv, &err) != 0 ||
+		 rs_report_write_series_gnuplot(gp, tsv_name, png_name, title, &err) != 0;
+	if (rc)
+		fprintf(stderr, "raidsim: %s\n", err.msg);
+	rs_ts_free(ts);
+	return rc ? -1 : 0;
+}
+
 static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, char *buf,
 		   size_t n)
 {
@@ -93,7 +117,8 @@ static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, 
 		if (!log)
 			return -1;
 	}
-	if (rs_scenario_run_point(sc, i, false, log, &r, &d) != 0) {
+	struct rs_timeseries ts = { 0 };
+	if (rs_scenario_run_point_series(sc, i, log, sc->series_ns ? &ts : NULL, &r, &d) != 0) {
 		/* Every point was checked before the run; this is a model bug. */
 		rs_diag_print(&d, stderr);
 		if (log) {
@@ -110,7 +135,7 @@ static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, 
 		}
 	}
 	format_metrics(sc, &r, buf, n);
-	return 0;
+	return sc->series_ns ? write_series(sc, out_dir, i, &ts) : 0;
 }
 
 struct progress {

@@ -5,11 +5,13 @@
 
 #include "dev/build.h"
 #include "kernel/assert.h"
+#include "net/faults.h"
+#include "run/series.h"
 
 struct top {
 	uint64_t seed;
 	const char *description;
-	const struct rs_node *device, *workload, *sweep, *output;
+	const struct rs_node *device, *workload, *sweep, *output, *faults;
 };
 
 static const struct rs_opt top_opts[] = {
@@ -25,6 +27,8 @@ static const struct rs_opt top_opts[] = {
 	  "dotted path: [values...]; every combination is one point" },
 	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
 	  "file names and the plot" },
+	{ "faults", RS_OPT_NODE, offsetof(struct top, faults), NULL, 0, 0, 0, NULL,
+	  "scripted link faults: [{at: 120s, link: port1, state: down}, ...]" },
 	RS_OPT_END
 };
 
@@ -32,6 +36,7 @@ struct output {
 	const char *name, *x, *series, *y;
 	int logx;
 	bool requests;
+	rs_time_t series_ns;
 };
 static const char *const logx_names[] = { "auto", "no", "yes", NULL };
 
@@ -49,6 +54,9 @@ static const struct rs_opt output_opts[] = {
 	  "plot: logarithmic x axis (auto: when x spans a factor of 16 or more)" },
 	{ "requests", RS_OPT_BOOL, offsetof(struct output, requests), "false", 0, 0, 0, NULL,
 	  "also write every measured request to NAME.requests.POINT.csv" },
+	{ "timeseries", RS_OPT_TIME, offsetof(struct output, series_ns), "0s", RS_OPT_HAS_MIN, 0,
+	  0, NULL, "also write per-interval IOPS, MiB/s and errors to NAME.series.POINT.tsv "
+	  "(and a gnuplot script); the interval, 0 = none" },
 	RS_OPT_END
 };
 
@@ -116,6 +124,7 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 					  : sc->sweep.naxes > 1 ? sc->sweep.axes[1].path : NULL);
 	sc->plot_logx = out.logx - 1;
 	sc->request_log = out.requests;
+	sc->series_ns = out.series_ns;
 
 	/* Check every point before running any, so a bad value anywhere in a
 	 * sweep stops the run before a single result is written. */
@@ -166,8 +175,24 @@ static void copy_figures(const struct rs_load *load, struct rs_point_result *r)
 	r->figures_only = load->figures_only;
 }
 
+static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE *request_log,
+		     struct rs_timeseries *series, struct rs_point_result *r, struct rs_diag *d);
+
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d)
+{
+	return run_point(sc, index, dry, request_log, NULL, r, d);
+}
+
+int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, FILE *request_log,
+				 struct rs_timeseries *series, struct rs_point_result *r,
+				 struct rs_diag *d)
+{
+	return run_point(sc, index, false, request_log, series, r, d);
+}
+
+static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE *request_log,
+		     struct rs_timeseries *series, struct rs_point_result *r, struct rs_diag *d)
 {
 	struct rs_node *tree = rs_sweep_apply(&sc->sweep, sc->root, index, d);
 	if (!tree)
@@ -187,6 +212,8 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	load = rs_load_build(sim, top.workload, dev, d);
 	if (!load)
 		goto out;
+	if (rs_net_faults_apply(dry ? NULL : sim, dev, top.faults, d) != 0)
+		goto out;
 	rc = 0;
 	if (dry) {
 		if (r) {
@@ -198,6 +225,11 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 	if (request_log) {
 		load->request_log = request_log;
 		rs_load_log_header(load, request_log);
+	}
+	struct rs_series_sampler sampler;
+	if (series) {
+		rs_ts_init(series, sc->series_ns, load->ramp_ns + load->run_ns);
+		rs_series_start(&sampler, sim, load, series);
 	}
 	rs_load_run(sim, load);
 	check_conservation(sim);

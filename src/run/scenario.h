@@ -34,6 +34,7 @@ struct rs_scenario {
 	char *figure_cols[RS_LOAD_MAX_FIGURES];
 	size_t nfigure_cols;
 	bool figures_only;
+	rs_time_t series_ns;          /* output.timeseries: interval, 0 = none */
 };
 
 struct rs_assignment {
@@ -63,5 +64,11 @@ struct rs_point_result {
  * to `request_log` when it is not NULL.  0 or -1 with d set. */
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d);
+/* The same, also sampling the run into `series` (initialised with
+ * sc->series_ns and a horizon of the workload's ramp + run) when not NULL. */
+struct rs_timeseries;
+int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, FILE *request_log,
+				 struct rs_timeseries *series, struct rs_point_result *r,
+				 struct rs_diag *d);
 
 #endif

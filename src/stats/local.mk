@@ -2,6 +2,7 @@ src_librs_a_SOURCES += \
 	src/stats/hist.c src/stats/hist.h \
 	src/stats/iostat.c src/stats/iostat.h \
 	src/stats/tavg.c src/stats/tavg.h \
+	src/stats/timeseries.c src/stats/timeseries.h \
 	src/stats/welford.c src/stats/welford.h
 
 if HAVE_CHECK

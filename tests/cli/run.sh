@@ -64,6 +64,14 @@ check "run --help" sh -c "'$raidsim' run --help | grep -q -- '--jobs'"
 check "--version" sh -c "'$raidsim' --version | grep -q '^raidsim '"
 check "models lists the reference device" sh -c "RAIDSIM_MODELS='$here/../../models' '$raidsim' models | grep -q '^ideal-1ms'"
 check "unknown command exits 2" sh -c "'$raidsim' frobnicate 2>/dev/null; [ \$? -eq 2 ]"
+# A time series per point (output.timeseries), the table unchanged.
+run -o "$tmp/t" -j 2 --set output.timeseries=0.5s
+check "time series per point" test -s "$tmp/t/small.series.5.tsv"
+check "time series header" sh -c "head -n 1 '$tmp/t/small.series.0.tsv' | grep -qx 't_s	iops	mib_s	errors	errors_total'"
+check "time series: one line per 0.5 s of a 2 s run" sh -c "[ \$(wc -l < '$tmp/t/small.series.0.tsv') -eq 5 ]"
+check "time series script" grep -q "small.series.3.tsv" "$tmp/t/small.series.3.gp"
+check "time series leaves the table unchanged" cmp -s "$tmp/a/small.tsv" "$tmp/t/small.tsv"
+
 if command -v gnuplot >/dev/null 2>&1; then
 	run -o "$tmp/p" -j 1 --plot
 	check "PNG rendered" sh -c "head -c 4 '$tmp/p/small.png' | grep -q PNG"

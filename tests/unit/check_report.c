@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "report/series.h"
 #include "report/table.h"
 
 static char dir[64];
@@ -502,6 +503,33 @@ START_TEST(gnuplot_render)
 }
 END_TEST
 
+/* A time series: one line per interval, rates per second, errors per
+ * interval and so far; later completions than the horizon go to the last
+ * interval. */
+START_TEST(series_tsv)
+{
+	struct rs_timeseries ts;
+	rs_ts_init(&ts, 500 * 1000 * 1000, 1000 * 1000 * 1000);
+	rs_ts_add(&ts, 0, 100, 100 * 1048576ull, 0);
+	rs_ts_add(&ts, 1, 50, 25 * 1048576ull, 3);
+	rs_ts_add(&ts, 99, 0, 0, 1);
+	ck_assert_int_eq(rs_report_write_series_tsv(&ts, path_of("s.tsv"), NULL), 0);
+	assert_file(path_of("s.tsv"),
+		    "t_s\tiops\tmib_s\terrors\terrors_total\n"
+		    "0.5\t200\t200\t0\t0\n"
+		    "1\t100\t50\t3\t3\n"
+		    "1.5\t0\t0\t0\t3\n"
+		    "2\t0\t0\t1\t4\n");
+	ck_assert_int_eq(rs_report_write_series_gnuplot(path_of("s.gp"), "s.tsv", "s.png", "t",
+							NULL), 0);
+	char *gp = slurp(path_of("s.gp"), NULL);
+	ck_assert_ptr_nonnull(strstr(gp, "set output 's.png'"));
+	ck_assert_ptr_nonnull(strstr(gp, "plot 's.tsv' using 1:4"));
+	free(gp);
+	rs_ts_free(&ts);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -519,6 +547,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, gnuplot_series);
 	tcase_add_test(tc, gnuplot_categories);
 	tcase_add_test(tc, gnuplot_render);
+	tcase_add_test(tc, series_tsv);
 	suite_add_tcase(s, tc);
 	return s;
 }

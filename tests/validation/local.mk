@@ -38,3 +38,17 @@ tests_validation_check_tx4200_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_tx4200_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings-tx4200.tsv
+
+# The iSCSI adapters study (Express-Electronika, 2004): findings
+# ISCSI-N1..N6 and ISCSI-F1..F3 (tests/validation/check_iscsi.c,
+# scenarios/iscsi/), same mechanism, results in
+# tests/validation/findings-iscsi.tsv.  Tagged "slow".
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_iscsi
+TESTS += tests/validation/check_iscsi
+tests_validation_check_iscsi_SOURCES = tests/validation/check_iscsi.c \
+	tests/validation/validation.h
+tests_validation_check_iscsi_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_iscsi_LDADD = $(UNIT_LDADD)
+endif
+CLEANFILES += tests/validation/findings-iscsi.tsv

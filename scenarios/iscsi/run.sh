@@ -1,0 +1,124 @@
+#!/bin/sh
+# The whole iSCSI adapters study (Express-Electronika, 2004) in one command:
+# each adapter alone with 512 B .. 1 MiB requests in 50/50 duplex, 100 %
+# read and 100 % write (cached), then the failover run of each adapter type;
+# the study's figures 1-6 (MB/s and IOPS versus request size per adapter),
+# a table of the peaks beside the study's, and the failover time series.
+#
+#   scenarios/iscsi/run.sh [-o DIR] [-j N] [--no-plot]
+#
+# DIR defaults to out/iscsi (relative to the current directory).  raidsim
+# is $RAIDSIM, else src/raidsim of the source tree this script lives in,
+# else raidsim on $PATH; the models come from <srcdir>/models.  Writes
+#   duplex.tsv read.tsv write.tsv   raidsim's tables (model, size, iops, mib_s, ...)
+#   peaks.tsv                       peak MB/s (MiB/s) and 512 B IOPS per adapter, with the study's
+#   failover-ADAPTER.series.0.tsv   per-second IOPS, MiB/s and errors of the failover runs
+#   fig1..fig6-*.png, failover-*.png   the figures (needs gnuplot; --no-plot skips them)
+# Simulated times are short (2 s per point, 90 s per failover run): cached
+# closed-loop runs are steady within milliseconds; see the scenario files.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+out=out/iscsi
+jobs=2
+plot=yes
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o|--output) out=$2; shift 2 ;;
+	-j|--jobs) jobs=$2; shift 2 ;;
+	--jobs=*) jobs=${1#--jobs=}; shift ;;
+	--no-plot) plot=no; shift ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	esac
+done
+
+# shellcheck source=../find-raidsim.sh
+. "$srcdir/scenarios/find-raidsim.sh"
+
+mkdir -p "$out"
+start=$(date +%s)
+for s in duplex read write; do
+	"$rs" run "$here/$s.yaml" -M "$srcdir/models" -o "$out" --jobs "$jobs" -q
+done
+echo "run.sh: sweeps done ($(($(date +%s) - start)) s)" >&2
+# The three failover runs are single points: run them side by side.
+pids=
+for a in alacritech adaptec intel; do
+	"$rs" run "$here/failover-$a.yaml" -M "$srcdir/models" -o "$out" -q &
+	pids="$pids $!"
+done
+for p in $pids; do wait "$p"; done
+echo "run.sh: failover runs done ($(($(date +%s) - start)) s)" >&2
+
+# Peaks beside the study's figures (ISCSI-N1..N6; MB/s are MiB/s).
+{
+	printf 'workload\tadapter\tpeak_mib_s\tat_size\tiops_512\tstudy_peak_mib_s\tstudy_iops_512\n'
+	for s in duplex read write; do
+		awk -F '\t' -v w=$s '
+		BEGIN {
+			study["duplex", "alacritech-ses1001t"] = "211.6\t47690.5"
+			study["duplex", "adaptec-7211c"] = "134.4\t10728.2"
+			study["duplex", "intel-pro1000t-ipsa"] = "129.1\t14486.9"
+			study["read", "alacritech-ses1001t"] = "113.1\t46001.5"
+			study["read", "adaptec-7211c"] = "93.7\t11657.2"
+			study["read", "intel-pro1000t-ipsa"] = "76.4\t14491.7"
+			study["write", "alacritech-ses1001t"] = "113.2\t23733"
+			study["write", "adaptec-7211c"] = "109.9\t9354"
+			study["write", "intel-pro1000t-ipsa"] = "113.1\t16992.3"
+		}
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{
+			m = $col["device.model"]
+			if (!(m in order)) { order[m] = ++n; name[n] = m }
+			v = $col["mib_s"] + 0
+			if (v > peak[m]) { peak[m] = v; at[m] = $col["workload.iometer.size"] }
+			if ($col["workload.iometer.size"] == "512") iops[m] = $col["iops"]
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				m = name[i]
+				printf "%s\t%s\t%.1f\t%s\t%.0f\t%s\n", w, m, peak[m], at[m], iops[m], study[w, m]
+			}
+		}' "$out/$s.tsv"
+	done
+} >"$out/peaks.tsv"
+
+[ $plot = yes ] || exit 0
+if ! command -v gnuplot >/dev/null 2>&1; then
+	echo "run.sh: gnuplot not found, no figures" >&2
+	exit 0
+fi
+# Figures 1-6: MB/s and IOPS versus request size, one line per adapter.
+n=0
+for s in duplex read write; do
+	case $s in
+	duplex) what='50/50 read/write, full duplex' ;;
+	read) what='100 % read' ;;
+	write) what='100 % write' ;;
+	esac
+	for m in mib_s iops; do
+		n=$((n + 1))
+		if [ $m = mib_s ]; then yl='MB/s (MiB/s)'; else yl='IOPS'; fi
+		gnuplot <<GP
+set terminal pngcairo size 800,500 noenhanced
+set output '$out/fig$n-$s-$m.png'
+set datafile separator '\t'
+set title 'Figure $n: $what, $yl vs request size'
+set xlabel 'request size'
+set ylabel '$yl'
+set yrange [0:*]
+set grid
+set key top left
+col = '$m' eq 'iops' ? 3 : 4
+plot for [a in 'alacritech-ses1001t adaptec-7211c intel-pro1000t-ipsa'] \
+	sprintf("< awk -F '\t' '\$1 == \"%s\"' '$out/$s.tsv'", a) \
+	using 0:col:xtic(2) with linespoints title a
+GP
+	done
+done
+for a in alacritech adaptec intel; do
+	(cd "$out" && gnuplot "failover-$a.series.0.gp" && mv "failover-$a.series.0.png" "failover-$a.png")
+done
+echo "run.sh: figures done ($(($(date +%s) - start)) s)" >&2

@@ -1,0 +1,503 @@
+/* Keys:
+ *   port            Ethernet section (net/frame.h): rate, duplex, mtu, ...
+ *   host_bus        link section (a bus model, e.g. pci-64-66); absent = none
+ *   engines         shared | split: one processor for both paths, or one each
+ *   read_pdu_cost, write_pdu_cost    processor time per PDU of each path
+ *   read_rate, write_rate            processor bytes/s of each path (0 = free)
+ *   switch_latency  switch delay beyond one store-and-forward frame time
+ *   on_path_loss    fail | hold
+ *   io_timeout      with `hold`: how long after issue a command may wait
+ *   relogin         session re-login time after the link returns
+ *   fail_delay      time to report a command failed on a dead path
+ *   target          the target device (a multipath device sets `multipath`
+ *                   and attaches the target its paths share)
+ *
+ * PDUs per command: a read is a SCSI Command and Data-In PDUs (the last one
+ * carrying the status, phase-collapsed); a write is a SCSI Command with its
+ * data as unsolicited Data-Out PDUs (no R2T round trip) and a SCSI Response.
+ * A header-only read of 0 bytes still has one Data-In/status PDU. */
+#include "net/adapter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctrl/bus.h"
+#include "dev/build.h"
+#include "dev/server.h"
+#include "kernel/assert.h"
+#include "kernel/pool.h"
+#include "net/frame.h"
+#include "net/target.h"
+
+enum { ENG_SHARED, ENG_SPLIT };
+enum { LOSS_FAIL, LOSS_HOLD };
+static const char *const engine_names[] = { "shared", "split", NULL };
+static const char *const loss_names[] = { "fail", "hold", NULL };
+
+struct adapter_params {
+	const struct rs_node *port, *host_bus, *target;
+	int engines;
+	rs_time_t read_pdu_ns, write_pdu_ns;
+	double read_rate, write_rate;
+	rs_time_t switch_latency_ns;
+	int on_loss;
+	rs_time_t io_timeout_ns;
+	rs_time_t relogin_ns;
+	rs_time_t fail_delay_ns;
+};
+
+#define P(f) offsetof(struct adapter_params, f)
+static const struct rs_opt adapter_opts[] = {
+	{ "port", RS_OPT_NODE, P(port), NULL, 0, 0, 0, NULL,
+	  "Ethernet port: {rate, duplex, mtu, timestamps, header_digest, data_digest, "
+	  "max_segment, ack_every}" },
+	{ "host_bus", RS_OPT_NODE, P(host_bus), NULL, 0, 0, 0, NULL,
+	  "host bus: a bus model name or an inline link; absent = not modelled" },
+	{ "engines", RS_OPT_ENUM, P(engines), "shared", 0, 0, 0, engine_names,
+	  "shared: reads and writes take turns on one processor; split: one each" },
+	{ "read_pdu_cost", RS_OPT_TIME, P(read_pdu_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "processor time per PDU of a read" },
+	{ "write_pdu_cost", RS_OPT_TIME, P(write_pdu_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "processor time per PDU of a write" },
+	{ "read_rate", RS_OPT_RATE, P(read_rate), "0B/s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "processor data rate of reads (per-byte cost); 0 = no per-byte cost" },
+	{ "write_rate", RS_OPT_RATE, P(write_rate), "0B/s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "processor data rate of writes (per-byte cost); 0 = no per-byte cost" },
+	{ "switch_latency", RS_OPT_TIME, P(switch_latency_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "switch delay per message beyond one store-and-forward frame time" },
+	{ "on_path_loss", RS_OPT_ENUM, P(on_loss), "fail", 0, 0, 0, loss_names,
+	  "a command whose path dies: fail now, or hold it for a re-login (at most io_timeout)" },
+	{ "io_timeout", RS_OPT_TIME, P(io_timeout_ns), "30s", RS_OPT_POSITIVE, 0, 0, NULL,
+	  "on_path_loss: hold: how long after issue a command may wait, then it fails" },
+	{ "relogin", RS_OPT_TIME, P(relogin_ns), "2s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "session re-login time after the link returns" },
+	{ "fail_delay", RS_OPT_TIME, P(fail_delay_ns), "1ms", RS_OPT_POSITIVE, 0, 0, NULL,
+	  "time to report a command failed on a dead path (driver error path)" },
+	{ "target", RS_OPT_NODE, P(target), NULL, 0, 0, 0, NULL,
+	  "the target device (e.g. type: iscsi-target); under multipath, the shared one" },
+	RS_OPT_END
+};
+#undef P
+
+/* One command in the adapter.  The first word is the pool's free link. */
+struct cmd {
+	struct cmd *next, *prev;      /* parked list */
+	struct adapter *a;
+	struct rs_io *io;
+	struct rs_event *timer;
+	rs_time_t t_start;
+	uint8_t stage;
+	uint8_t pending;
+	int status;
+};
+
+struct adapter {
+	struct adapter_params p;
+	struct rs_eth_params eth;
+	struct rs_dev *dev;
+	struct rs_link port;
+	struct rs_link bus;
+	bool has_bus;
+	struct rs_server engine[2];
+	struct rs_dev *target;
+	struct rs_link *uplink;
+	rs_time_t hop_ns;             /* switch: one frame + latency */
+	bool online;
+	rs_time_t t_down;
+	struct rs_event *login_ev;
+	struct cmd parked;            /* list head */
+	struct rs_pool cmds;
+	char port_name[16];
+	double read_ns_per_byte, write_ns_per_byte;
+	struct rs_iscsi_adapter_counters n;
+};
+
+enum kind { K_ENGINE, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
+static const uint8_t read_plan[] = { K_ENGINE, K_OUT, K_TARGET, K_IN, K_BUS, K_DONE };
+static const uint8_t write_plan[] = { K_ENGINE, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
+
+static void run(struct rs_sim *sim, struct cmd *c);
+
+static void finish(struct rs_sim *sim, struct cmd *c, int status)
+{
+	struct adapter *a = c->a;
+	struct rs_io *io = c->io;
+	rs_pool_put(&a->cmds, c);
+	rs_dev_complete(sim, a->dev, io, status);
+}
+
+static void park(struct cmd *c)
+{
+	struct adapter *a = c->a;
+	c->next = &a->parked;
+	c->prev = a->parked.prev;
+	a->parked.prev->next = c;
+	a->parked.prev = c;
+}
+
+static void unpark(struct cmd *c)
+{
+	c->prev->next = c->next;
+	c->next->prev = c->prev;
+	c->next = c->prev = NULL;
+}
+
+static void failed_later(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct cmd *c = arg;
+	finish(sim, c, c->status);
+}
+
+static void timed_out(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct cmd *c = arg;
+	c->timer = NULL;
+	unpark(c);
+	c->a->n.timeouts++;
+	finish(sim, c, -RS_ERR_ETIMEDOUT);
+}
+
+/* The command's path failed under it. */
+static void lost(struct rs_sim *sim, struct cmd *c, int status)
+{
+	struct adapter *a = c->a;
+	a->n.lost++;
+	switch (a->p.on_loss) {
+	case LOSS_FAIL:
+		/* Never at once: a caller that re-issues on every error would
+		 * otherwise spin without simulated time passing. */
+		c->status = status;
+		rs_sched(sim, a->p.fail_delay_ns, failed_later, a, c);
+		return;
+	default: {
+		park(c);
+		rs_time_t at = c->t_start + a->p.io_timeout_ns;
+		c->timer = rs_sched_at(sim, at > sim->now ? at : sim->now, timed_out, a, c);
+	}
+	}
+}
+
+static void advance(struct rs_sim *sim, struct cmd *c, int status)
+{
+	if (status) {
+		lost(sim, c, status);
+		return;
+	}
+	c->stage++;
+	run(sim, c);
+}
+
+static void job_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	advance(sim, arg, status);
+}
+
+static void hop_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	advance(sim, arg, 0);
+}
+
+/* Both links of a network crossing (port and uplink) report here. */
+static void wire_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct cmd *c = arg;
+	if (status && !c->status)
+		c->status = status;
+	if (--c->pending)
+		return;
+	status = c->status;
+	c->status = 0;
+	if (status)
+		lost(sim, c, status);
+	else
+		rs_sched(sim, c->a->hop_ns, hop_done, c->a, c);
+}
+
+static void ack_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	/* ACKs carry no request; one lost with a pulled cable is no matter. */
+}
+
+static void target_done(struct rs_sim *sim, struct rs_io *child)
+{
+	struct cmd *c = child->done_ctx;
+	int status = child->status;
+	c->io->pending--;
+	rs_io_free(sim, child);
+	advance(sim, c, status);
+}
+
+/* TCP stream bytes of the messages of one crossing. */
+static uint64_t crossing_stream(const struct adapter *a, const struct rs_io *io, bool out)
+{
+	uint64_t bytes = rs_io_bytes(io);
+	if (io->op == RS_READ)
+		return rs_iscsi_stream_bytes(&a->eth, out ? 0 : bytes);
+	if (!out)
+		return rs_iscsi_stream_bytes(&a->eth, 0);
+	/* The command and its unsolicited data, one stream. */
+	return rs_iscsi_stream_bytes(&a->eth, 0) + (bytes ? rs_iscsi_stream_bytes(&a->eth, bytes) : 0);
+}
+
+static void cross(struct rs_sim *sim, struct cmd *c, bool out)
+{
+	struct adapter *a = c->a;
+	if (!a->online) {
+		lost(sim, c, -RS_ERR_ELINKDOWN);
+		return;
+	}
+	uint64_t stream = crossing_stream(a, c->io, out);
+	uint64_t wire = rs_eth_wire_bytes(&a->eth, stream);
+	enum rs_dir dir = out ? RS_DIR_OUT : RS_DIR_IN;
+	enum rs_dir back = out ? RS_DIR_IN : RS_DIR_OUT;
+	/* A one-segment message's ACK rides on the reply; longer ones are
+	 * acknowledged every ack_every segments. */
+	uint64_t segs = rs_eth_segments(&a->eth, stream);
+	uint64_t acks = segs >= a->eth.segments_per_ack ? rs_eth_ack_wire_bytes(&a->eth, segs) : 0;
+	c->pending = a->uplink ? 2 : 1;
+	c->status = 0;
+	rs_link_xfer(sim, &a->port, dir, wire, wire_done, a, c);
+	if (acks)
+		rs_link_xfer(sim, &a->port, back, acks, ack_done, NULL, NULL);
+	if (a->uplink) {
+		rs_link_xfer(sim, a->uplink, dir, wire, wire_done, a, c);
+		if (acks)
+			rs_link_xfer(sim, a->uplink, back, acks, ack_done, NULL, NULL);
+	}
+}
+
+static rs_time_t engine_time(const struct adapter *a, const struct rs_io *io)
+{
+	uint64_t bytes = rs_io_bytes(io);
+	uint64_t pdus = rs_iscsi_pdus(&a->eth, bytes);
+	if (io->op == RS_READ)
+		return (rs_time_t)(pdus + 1) * a->p.read_pdu_ns +
+		       (rs_time_t)((double)bytes * a->read_ns_per_byte + 0.5);
+	return (rs_time_t)(pdus + 2) * a->p.write_pdu_ns +
+	       (rs_time_t)((double)bytes * a->write_ns_per_byte + 0.5);
+}
+
+static void run(struct rs_sim *sim, struct cmd *c)
+{
+	struct adapter *a = c->a;
+	struct rs_io *io = c->io;
+	bool is_read = io->op == RS_READ;
+	switch ((is_read ? read_plan : write_plan)[c->stage]) {
+	case K_ENGINE: {
+		struct rs_server *e = &a->engine[a->p.engines == ENG_SPLIT && !is_read];
+		rs_server_submit(sim, e, engine_time(a, io), job_done, a, c);
+		return;
+	}
+	case K_BUS:
+		if (a->has_bus && rs_io_bytes(io))
+			rs_link_xfer(sim, &a->bus, is_read ? RS_DIR_IN : RS_DIR_OUT,
+				     rs_io_bytes(io), job_done, a, c);
+		else
+			advance(sim, c, 0);
+		return;
+	case K_OUT:
+	case K_IN:
+		cross(sim, c, (is_read ? read_plan : write_plan)[c->stage] == K_OUT);
+		return;
+	case K_TARGET: {
+		struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk,
+						  target_done, c);
+		rs_dev_submit(sim, a->target, child);
+		return;
+	}
+	default:
+		finish(sim, c, 0);
+	}
+}
+
+static void adapter_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct adapter *a = dev->priv;
+	RS_ASSERT(a->target);   /* set at build time or by the multipath device */
+	struct cmd *c = rs_pool_get(&a->cmds);
+	c->a = a;
+	c->io = io;
+	c->t_start = sim->now;
+	run(sim, c);
+}
+
+/* ---- the session --------------------------------------------------------- */
+
+static void logged_in(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct adapter *a = obj;
+	a->login_ev = NULL;
+	a->online = true;
+	a->n.logins++;
+	/* Re-issue what waited, oldest first. */
+	while (a->parked.next != &a->parked) {
+		struct cmd *c = a->parked.next;
+		unpark(c);
+		if (c->timer) {
+			rs_cancel(sim, c->timer);
+			c->timer = NULL;
+		}
+		a->n.resumed++;
+		c->stage = 0;
+		run(sim, c);
+	}
+}
+
+void rs_iscsi_adapter_set_link(struct rs_sim *sim, struct rs_dev *dev, bool up)
+{
+	struct adapter *a = dev->priv;
+	if (a->port.up == up)
+		return;
+	if (up) {
+		rs_link_set_up(sim, &a->port, true);
+		a->login_ev = rs_sched(sim, a->p.relogin_ns, logged_in, a, NULL);
+		return;
+	}
+	a->online = false;
+	a->t_down = sim->now;
+	if (a->login_ev) {
+		rs_cancel(sim, a->login_ev);
+		a->login_ev = NULL;
+	}
+	rs_link_set_up(sim, &a->port, false);
+}
+
+bool rs_iscsi_adapter_usable(const struct rs_dev *dev, rs_time_t now, rs_time_t detect)
+{
+	const struct adapter *a = dev->priv;
+	if (a->online)
+		return true;
+	/* Down, but the path manager has not noticed yet. */
+	return !a->port.up && now - a->t_down < detect;
+}
+
+bool rs_iscsi_adapter_online(const struct rs_dev *dev)
+{
+	return ((const struct adapter *)dev->priv)->online;
+}
+
+const struct rs_iscsi_adapter_counters *rs_iscsi_adapter_counters(const struct rs_dev *dev)
+{
+	return &((const struct adapter *)dev->priv)->n;
+}
+
+struct rs_link *rs_iscsi_adapter_port(struct rs_dev *dev)
+{
+	return &((struct adapter *)dev->priv)->port;
+}
+
+void rs_iscsi_adapter_attach(struct rs_dev *dev, struct rs_dev *target, uint32_t session)
+{
+	struct adapter *a = dev->priv;
+	a->target = target;
+	a->uplink = rs_iscsi_target_uplink(target, session);
+	dev->capacity_blk = target->capacity_blk;
+}
+
+void rs_iscsi_adapter_set_port_name(struct rs_dev *dev, const char *name)
+{
+	struct adapter *a = dev->priv;
+	snprintf(a->port_name, sizeof(a->port_name), "%s", name);
+	a->port.name = a->port_name;
+}
+
+const char *rs_iscsi_adapter_port_name(const struct rs_dev *dev)
+{
+	return ((const struct adapter *)dev->priv)->port_name;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static int adapter_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
+			const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
+{
+	const struct adapter_params *p = params;
+	rs_time_t now = sim ? rs_now(sim) : 0;
+	struct adapter *a = calloc(1, sizeof(*a));
+	RS_ASSERT(a);
+	dev->priv = a;
+	a->dev = dev;
+	a->p = *p;
+	a->parked.next = a->parked.prev = &a->parked;
+	rs_pool_init(&a->cmds, sizeof(struct cmd), 256);
+	if (rs_eth_bind(p->port, "port", &a->eth, d))
+		return -1;
+	struct rs_link_params lp = {
+		.rate_bytes_s = rs_eth_bytes_s(&a->eth),
+		/* A session is one TCP connection: PDUs go into its byte stream
+		 * whole, so messages of different commands take turns PDU by
+		 * PDU. */
+		.burst_bytes = rs_iscsi_wire_bytes(&a->eth, a->eth.max_segment),
+		.full_duplex = a->eth.full_duplex,
+	};
+	snprintf(a->port_name, sizeof(a->port_name), "port1");
+	rs_link_init(&a->port, a->port_name, &lp, now);
+	if (p->host_bus) {
+		struct rs_link_params bp;
+		if (rs_bus_params(b->models, p->host_bus, "host_bus", &bp, d))
+			return -1;
+		rs_link_init(&a->bus, "host_bus", &bp, now);
+		a->has_bus = true;
+	}
+	rs_server_init(&a->engine[0], "engine", 1, now);
+	rs_server_init(&a->engine[1], "write_engine", 1, now);
+	a->read_ns_per_byte = p->read_rate > 0 ? 1e9 / p->read_rate : 0;
+	a->write_ns_per_byte = p->write_rate > 0 ? 1e9 / p->write_rate : 0;
+	a->hop_ns = rs_eth_frame_ns(&a->eth) + p->switch_latency_ns;
+	a->online = true;
+	if (!p->target)
+		return rs_diag_node(d, node, "missing required key 'target' in iscsi-adapter "
+				    "(the device it reaches, e.g. target: {type: iscsi-target})");
+	if (p->target->kind == RS_NODE_SCALAR && strcmp(p->target->str, "multipath") == 0)
+		return 0;  /* a multipath device attaches its shared target */
+	struct rs_dev *t = rs_dev_build(b, p->target, "target", "target");
+	if (!t)
+		return -1;
+	dev->members = calloc(1, sizeof(*dev->members));
+	RS_ASSERT(dev->members);
+	dev->members[0] = t;
+	dev->nmembers = 1;
+	rs_iscsi_adapter_attach(dev, t, 0);
+	return 0;
+}
+
+static void adapter_restart(struct rs_dev *dev, rs_time_t now)
+{
+	struct adapter *a = dev->priv;
+	rs_link_restart_stats(&a->port, now);
+	if (a->has_bus)
+		rs_link_restart_stats(&a->bus, now);
+	rs_server_restart_stats(&a->engine[0], now);
+	rs_server_restart_stats(&a->engine[1], now);
+}
+
+static void adapter_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
+{
+	const struct adapter *a = dev->priv;
+	double u = rs_server_utilisation(&a->engine[0], now);
+	double w = rs_server_utilisation(&a->engine[1], now);
+	r->utilisation = u > w ? u : w;
+	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
+}
+
+static void adapter_destroy(struct rs_dev *dev)
+{
+	struct adapter *a = dev->priv;
+	if (!a)
+		return;
+	rs_pool_destroy(&a->cmds);
+	free(a);
+}
+
+const struct rs_dev_type rs_dev_iscsi_adapter = {
+	.name = "iscsi-adapter",
+	.help = "iSCSI initiator with TCP offload: per-PDU/per-byte costs, host bus, GbE port",
+	.opts = adapter_opts,
+	.params_size = sizeof(struct adapter_params),
+	.init = adapter_init,
+	.submit = adapter_submit,
+	.restart_stats = adapter_restart,
+	.report = adapter_report,
+	.destroy = adapter_destroy,
+};
