@@ -32,3 +32,5 @@ nobase_dist_pkgdata_DATA += \
 	models/controllers/promise-sx4000.yaml \
 	models/controllers/promise-tx4000.yaml \
 	models/controllers/promise-tx4200.yaml
+nobase_dist_pkgdata_DATA += \
+	models/ssds/intel-dc-s3700-100g.yaml

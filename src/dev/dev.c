@@ -15,6 +15,8 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 {
 	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
 	r->utilisation = 0;
+	r->extra_name = NULL;
+	r->extra = 0;
 	if (dev->type->report)
 		dev->type->report(dev, now, r);
 }

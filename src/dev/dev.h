@@ -25,6 +25,10 @@ struct rs_build;
 struct rs_dev_report {
 	double queue_depth;           /* mean requests inside the device */
 	double utilisation;           /* busy fraction, 0..1 */
+	/* One figure of the device's own, reported as an extra table column
+	 * (an SSD's write amplification "wa"); extra_name NULL = none. */
+	const char *extra_name;
+	double extra;
 };
 
 struct rs_dev_type {

@@ -6,12 +6,14 @@
 #include "dev/ideal.h"
 #include "disk/hdd.h"
 #include "raid/volume.h"
+#include "ssd/ssd.h"
 
 static const struct rs_dev_type *const types[] = {
 	&rs_dev_ideal,
 	&rs_dev_hdd,
 	&rs_dev_controller,
 	&rs_dev_array,
+	&rs_dev_ssd,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }

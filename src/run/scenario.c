@@ -125,6 +125,8 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 			return -1;
 		if (i == 0 && r.metric_name)
 			sc->metric_col = strdup(r.metric_name);
+		if (i == 0 && r.dev.extra_name)
+			sc->dev_col = strdup(r.dev.extra_name);
 	}
 	return 0;
 }
@@ -139,6 +141,7 @@ void rs_scenario_free(struct rs_scenario *sc)
 	free(sc->plot_series);
 	free(sc->plot_y);
 	free(sc->metric_col);
+	free(sc->dev_col);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -179,6 +182,7 @@ int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 		if (r) {
 			memset(r, 0, sizeof(*r));
 			r->metric_name = load->metric_name;
+			rs_dev_report(dev, rs_now(sim), &r->dev);  /* for its column name */
 		}
 		goto out;
 	}

@@ -30,6 +30,7 @@ struct rs_scenario {
 	int plot_logx;                /* -1: decide from the data */
 	bool request_log;             /* write NAME.requests.<point>.csv */
 	char *metric_col;             /* the workload's own column (from point 0), or NULL */
+	char *dev_col;                /* the device's own column (from point 0), or NULL */
 };
 
 struct rs_assignment {
