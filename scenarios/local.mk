@@ -26,3 +26,11 @@ EXTRA_DIST += \
 	scenarios/tx4200/webserver.yaml \
 	scenarios/tx4200/filecopy.yaml \
 	scenarios/find-raidsim.sh
+EXTRA_DIST += \
+	scenarios/ssd/README.md \
+	scenarios/ssd/random-read.yaml \
+	scenarios/ssd/random-write.yaml \
+	scenarios/ssd/sequential.yaml \
+	scenarios/ssd/latency.yaml \
+	scenarios/ssd/gc-onset.yaml \
+	scenarios/ssd/raid0-c226.yaml

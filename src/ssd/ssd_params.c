@@ -71,6 +71,24 @@ static const struct rs_node *at(const struct rs_node *node, const char *key)
 	return n ? n : node;
 }
 
+/* The key to blame for a pool too small for the capacity: of the keys
+ * that size it, the first one set somewhere else than the model file (an
+ * override: the device's `type` comes from the model when there is one);
+ * else 'capacity'. */
+static const struct rs_node *pool_culprit(const struct rs_node *node)
+{
+	static const char *const keys[] = { "capacity", "reserved", "blocks_per_plane",
+					     "dies_per_channel", "channels", "planes",
+					     "pages_per_block", "page_size", "gc_high", NULL };
+	const struct rs_node *t = rs_node_get(node, "type");
+	for (size_t i = 0; t && keys[i]; i++) {
+		const struct rs_node *n = rs_node_get(node, keys[i]);
+		if (n && n->file != t->file)
+			return n;
+	}
+	return at(node, "capacity");
+}
+
 int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node,
 		       struct rs_ssd_geom *g, struct rs_diag *d)
 {
@@ -78,10 +96,6 @@ int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node
 		return rs_diag_node(d, at(node, "page_size"),
 				    "'page_size' must be a multiple of 4KiB, got %llu bytes",
 				    (unsigned long long)p->page_bytes);
-	if (p->capacity_bytes % RS_SSD_UNIT_BYTES)
-		return rs_diag_node(d, at(node, "capacity"),
-				    "'capacity' must be a multiple of 4KiB, got %llu bytes",
-				    (unsigned long long)p->capacity_bytes);
 	if (p->gc_high < p->gc_low)
 		return rs_diag_node(d, at(node, "gc_high"),
 				    "'gc_high' (%llu) must not be below 'gc_low' (%llu)",
@@ -96,7 +110,9 @@ int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node
 	g->units_per_block = (uint32_t)upb;
 	g->blocks_per_die =
 		(uint32_t)((double)p->blocks_per_plane * (1.0 - p->reserved_pct / 100.0));
-	g->logical_units = p->capacity_bytes / RS_SSD_UNIT_BYTES;
+	/* A capacity that is not a whole number of units ends in a partial
+	 * one, mapped like the others. */
+	g->logical_units = (p->capacity_bytes + RS_SSD_UNIT_BYTES - 1) / RS_SSD_UNIT_BYTES;
 	g->physical_units = (uint64_t)g->ndies * g->blocks_per_die * g->units_per_block;
 	if (g->physical_units >= 0x7fffffffull)
 		return rs_diag_node(d, at(node, "blocks_per_plane"),
@@ -109,7 +125,7 @@ int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node
 	uint64_t room = g->blocks_per_die > p->gc_high + 1
 		? (uint64_t)(g->blocks_per_die - p->gc_high - 1) * g->units_per_block : 0;
 	if (per_die + g->units_per_block > room)
-		return rs_diag_node(d, at(node, "capacity"),
+		return rs_diag_node(d, pool_culprit(node),
 				    "no spare blocks: %.4g GB of user capacity needs more than the "
 				    "%.4g GB the flash array offers after the reserve and the GC "
 				    "watermarks (add blocks, or lower capacity or 'reserved')",
