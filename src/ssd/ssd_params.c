@@ -108,6 +108,14 @@ int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node
 				    "a block of %llu 4KiB units is too large (at most 65535: "
 				    "planes x page_size x pages_per_block)", (unsigned long long)upb);
 	g->units_per_block = (uint32_t)upb;
+	/* Programs take whole multi-plane pages from the buffer: it must hold
+	 * two, or a full buffer could wait for a page it cannot fill. */
+	if (p->write_buffer_bytes / RS_SSD_UNIT_BYTES < 2ull * g->units_per_page)
+		return rs_diag_node(d, at(node, "write_buffer"),
+				    "'write_buffer' must hold at least two multi-plane pages "
+				    "(%llu bytes: planes x page_size x 2)",
+				    (unsigned long long)(2ull * g->units_per_page *
+							 RS_SSD_UNIT_BYTES));
 	g->blocks_per_die =
 		(uint32_t)((double)p->blocks_per_plane * (1.0 - p->reserved_pct / 100.0));
 	/* A capacity that is not a whole number of units ends in a partial

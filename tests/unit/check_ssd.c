@@ -360,6 +360,9 @@ static const struct bad_case bad_cases[] = {
 	{ "gc_high below gc_low", "type: ssd\ngc_low: 8\ngc_high: 4\n", 3, 10, "gc_high" },
 	{ "unknown state", "type: ssd\nstate: used\n", 2, 8, NULL },
 	{ "queue depth 33", "type: ssd\nqueue_depth: 33\n", 2, 14, NULL },
+	{ "buffer smaller than two pages",
+	  "type: ssd\nplanes: 4\npage_size: 16KiB\nwrite_buffer: 64KiB\n", 4, 15,
+	  "two multi-plane pages" },
 };
 
 START_TEST(bad_parameters)
