@@ -33,11 +33,6 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 	complete_cmd(sim, obj, io, io->status);
 }
 
-static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status)
-{
-	complete_cmd(sim, obj, arg, status);
-}
-
 /* ---- reads --------------------------------------------------------------- */
 
 static uint32_t first_unit(const struct rs_io *io)
@@ -51,32 +46,78 @@ static uint32_t end_unit(const struct rs_io *io)
 	return (uint32_t)((io->lba + io->nblk + per - 1) / per);
 }
 
-void ssd_read_units_done(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
+/* A read's units go to the host as each arrives (the controller streams
+ * them; the link carries one command's data in order, which the model
+ * does not enforce).  io->tag counts the units not yet sent. */
+static void unit_sent(struct rs_sim *sim, void *obj, void *arg, int status)
 {
+	struct ssd *s = obj;
+	struct flash_op *op = arg;
+	struct rs_io *io = op->io;
+	rs_pool_put(&s->ops, op);
+	if (status && !io->status)
+		io->status = status;
+	RS_ASSERT(io->tag > 0);
+	if (--io->tag == 0)
+		complete_cmd(sim, s, io, io->status);
+}
+
+static void unit_through_controller(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct flash_op *op = arg;
 	if (s->has_link)
-		rs_link_xfer(sim, &s->link, RS_DIR_IN, rs_io_bytes(io), xfer_complete, s, io);
+		rs_link_xfer(sim, &s->link, RS_DIR_IN, op->bytes, unit_sent, s, op);
 	else
-		complete_cmd(sim, s, io, 0);
+		unit_sent(sim, s, op, 0);
+}
+
+void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
+{
+	if (s->ns_per_byte > 0)
+		rs_server_submit(sim, &s->ctrl, (rs_time_t)(s->ns_per_byte * op->bytes),
+				 unit_through_controller, s, op);
+	else
+		unit_through_controller(sim, s, op, 0);
+}
+
+static uint32_t unit_bytes(const struct rs_io *io, uint32_t u)
+{
+	uint64_t per = RS_SSD_UNIT_BYTES / RS_BLOCK_BYTES;
+	uint64_t a = (uint64_t)u * per, b = a + per, end = io->lba + io->nblk;
+	if (a < io->lba)
+		a = io->lba;
+	if (b > end)
+		b = end;
+	return (uint32_t)((b - a) * RS_BLOCK_BYTES);
 }
 
 static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ssd *s = obj;
 	struct rs_io *io = arg;
-	/* io->tag counts the units still with the dies; the extra one held
-	 * here keeps the read from finishing while its units are handed out. */
+	/* The extra count held here keeps the read from finishing while its
+	 * units are handed out. */
 	io->tag = 1;
 	for (uint32_t u = first_unit(io), end = end_unit(io); u < end; u++) {
 		uint32_t e = s->ftl.map[u];
-		if (ftl_is_flash(e))
-			ssd_read_unit(sim, s, io, e);
-		else if (e == FTL_NONE)
+		struct flash_op *op = rs_pool_get_raw(&s->ops);
+		op->io = io;
+		op->ppn = e;
+		op->bytes = unit_bytes(io, u);
+		io->tag++;
+		if (ftl_is_flash(e)) {
+			ssd_read_unit(sim, s, op);
+			continue;
+		}
+		if (e == FTL_NONE)
 			s->c.units_read_unmapped++;
 		else
 			s->c.units_read_buffer++;
+		ssd_unit_ready(sim, s, op);
 	}
 	if (--io->tag == 0)
-		ssd_read_units_done(sim, s, io);
+		complete_cmd(sim, s, io, io->status);
 }
 
 /* ---- writes --------------------------------------------------------------- */
@@ -182,7 +223,9 @@ static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 		return;
 	}
 	rs_time_t cost = s->p.command_cost_ns;
-	if (io->op != RS_FLUSH)
+	/* A write's data passes the data path on its way in; a read's pays
+	 * unit by unit on its way out (ssd_unit_ready). */
+	if (io->op == RS_WRITE)
 		cost += (rs_time_t)(s->ns_per_byte * (double)rs_io_bytes(io));
 	rs_job_fn *next = io->op == RS_READ ? read_ctrl_done
 			: io->op == RS_WRITE ? write_ctrl_done : flush_ctrl_done;

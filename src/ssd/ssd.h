@@ -5,8 +5,9 @@
  * controller_cores: command_cost plus bytes / controller_rate), then:
  *  - a read asks each of its 4 KiB units from where the map says it is:
  *    the write buffer or nowhere (no flash work), or its die (tR, then the
- *    unit over the die's channel); when all are in, the data crosses the
- *    host link;
+ *    unit over the die's channel); each unit then takes the controller's
+ *    data path (bytes / controller_rate) and crosses the host link, and
+ *    the read completes with its last unit;
  *  - a write crosses the host link, then its units go into the DRAM write
  *    buffer, waiting for room when it is full; the write completes there
  *    (the buffer is power-loss protected); idle dies program the buffer's

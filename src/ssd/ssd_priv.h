@@ -13,11 +13,13 @@
 #include "ssd/ssd_params.h"
 #include "ssd/wbuf.h"
 
-/* A read unit waiting for, or being read by, a die. */
+/* One 4 KiB unit of a read, from the die (if it is on flash) through the
+ * controller's data path and the host link. */
 struct flash_op {
 	struct flash_op *next;
 	struct rs_io *io;
 	uint32_t ppn;
+	uint32_t bytes;               /* of the request inside this unit */
 };
 
 #define SSD_MAX_UNITS_PER_PAGE 128u
@@ -47,9 +49,10 @@ struct ssd {
 void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
 /* Offer buffered units to idle dies, starting after the last one used. */
 void ssd_kick_idle(struct rs_sim *sim, struct ssd *s);
-void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct rs_io *io, uint32_t ppn);
-/* ssd.c: every unit of a read is in. */
-void ssd_read_units_done(struct rs_sim *sim, struct ssd *s, struct rs_io *io);
+/* Queue the unit on the die holding op->ppn. */
+void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
+/* ssd.c: the unit's data is in the controller; on to the host. */
+void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */
 void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s);
 

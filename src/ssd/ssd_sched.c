@@ -14,13 +14,9 @@ static void read_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct ssd *s = obj;
 	struct flash_op *op = arg;
-	struct rs_io *io = op->io;
 	struct flash_die *die = &s->fa.die[ftl_ppn_die(&s->ftl, op->ppn)];
-	rs_pool_put(&s->ops, op);
 	s->busy_dies--;
-	RS_ASSERT(io->tag > 0);
-	if (--io->tag == 0)
-		ssd_read_units_done(sim, s, io);
+	ssd_unit_ready(sim, s, op);
 	ssd_die_kick(sim, s, die);
 }
 
@@ -41,19 +37,15 @@ static void start_read(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 		  op);
 }
 
-void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct rs_io *io, uint32_t ppn)
+void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
 {
-	struct flash_op *op = rs_pool_get_raw(&s->ops);
 	op->next = NULL;
-	op->io = io;
-	op->ppn = ppn;
-	struct flash_die *die = &s->fa.die[ftl_ppn_die(&s->ftl, ppn)];
+	struct flash_die *die = &s->fa.die[ftl_ppn_die(&s->ftl, op->ppn)];
 	if (die->rq_tail)
 		die->rq_tail->next = op;
 	else
 		die->rq_head = op;
 	die->rq_tail = op;
-	io->tag++;
 	s->c.units_read_flash++;
 	ssd_die_kick(sim, s, die);
 }
