@@ -39,7 +39,8 @@ const struct rs_opt rs_ssd_opts[] = {
 	{ "command_cost", RS_OPT_TIME, P(command_cost_ns), "10us", MIN0, NULL,
 	  "controller firmware time per host command" },
 	{ "controller_rate", RS_OPT_RATE, P(controller_rate), "0B/s", MIN0, NULL,
-	  "the controller's data path: bytes/rate of its time per 4 KiB unit read or per write (0 = none)" },
+	  "the controller's data path: bytes/rate more of its time per unit read and per "
+	  "write (0 = none)" },
 	{ "controller_cores", RS_OPT_UINT, P(controller_cores), "1", RANGE, 1, 64, NULL,
 	  "commands the controller works on at once" },
 	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "32", RANGE, 1, 32, NULL,
