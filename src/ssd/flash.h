@@ -39,7 +39,7 @@ struct flash_die {
 	void *fn_obj, *fn_arg;
 	/* the device's per-die scheduling state */
 	struct flash_op *rq_head, *rq_tail;   /* host reads waiting for this die */
-	bool gc_urgent;
+	bool gc_turn;                 /* below gc_high: collection's turn next */
 	uint32_t victim, victim_scan; /* block being collected, or UINT32_MAX */
 	uint32_t batch;               /* units in the running program or copy */
 	bool batch_gc;

@@ -269,6 +269,9 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	dev->capacity_blk = p->capacity_bytes / RS_BLOCK_BYTES;
 
 	ftl_init(&s->ftl, &g);
+	/* Written once, a drive has used only what the data needs; after
+	 * random overwrites its collector has brought the free blocks up to
+	 * gc_high, where the next host block it opens starts collection. */
 	uint32_t keep_free = (uint32_t)p->gc_high + 1;
 	switch (p->state) {
 	case RS_SSD_FULL:
@@ -279,7 +282,7 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		 * device name, so runs repeat and array members differ. */
 		gsl_rng *r = rs_sim_rng(sim, "precondition", name_hash(dev->name));
 		uint64_t seed = ((uint64_t)gsl_rng_get(r) << 32) ^ gsl_rng_get(r);
-		ftl_fill_steady(&s->ftl, keep_free, seed);
+		ftl_fill_steady(&s->ftl, (uint32_t)p->gc_high, seed);
 		break;
 	}
 	default:

@@ -51,7 +51,8 @@ const struct rs_opt rs_ssd_opts[] = {
 	{ "gc_low", RS_OPT_UINT, P(gc_low), "2", RANGE, 2, 1 << 20, NULL,
 	  "free blocks per die below which GC goes before host writes" },
 	{ "gc_high", RS_OPT_UINT, P(gc_high), "4", RANGE, 2, 1 << 20, NULL,
-	  "free blocks per die below which an otherwise idle die collects" },
+	  "free blocks per die below which GC takes turns with host programs (and an idle "
+	  "die collects)" },
 	{ "state", RS_OPT_ENUM, P(state), "fresh", 0, 0, 0, state_names,
 	  "starting state: fresh (erased), full (written once sequentially) or steady "
 	  "(after random overwrites)" },

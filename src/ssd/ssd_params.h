@@ -39,7 +39,8 @@ struct rs_ssd_params {
 	uint64_t controller_cores;
 	uint64_t queue_depth;
 	uint64_t write_buffer_bytes;
-	uint64_t gc_low, gc_high;     /* free blocks per die: GC urgent below low, runs idle below high */
+	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
+				       * host programs below high, runs when idle below high */
 	int state;                    /* enum rs_ssd_state */
 	bool interface;               /* its own host link (off when behind a controller port) */
 	double interface_rate;

@@ -1,8 +1,7 @@
 /* What a die does next.  Host reads go first (they are few: the queue
  * depth bounds them, and a read waits behind at most one program); then
- * garbage collection when the die is short of free blocks; then
- * programming the write buffer's oldest units; then, when otherwise idle,
- * collection ahead of need. */
+ * garbage collection and programs of the write buffer's oldest units, as
+ * try_start paces them. */
 #include <stdlib.h>
 
 #include "kernel/assert.h"
@@ -92,6 +91,12 @@ static void note_busy(struct ssd *s)
 		s->max_busy_dies = s->busy_dies;
 }
 
+/* Collection is paced by the free blocks: below gc_low it goes first (the
+ * host is about to have no block to write); below gc_high it takes turns
+ * with host programs, one step each, so it keeps up (a victim frees a
+ * block in fewer steps than the host needs pages to fill one) without
+ * stalling the host for a whole victim; at gc_high or above it runs only
+ * when the die has nothing else to do. */
 static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 {
 	if (die->rq_head) {
@@ -99,16 +104,17 @@ static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 		return true;
 	}
 	uint32_t nfree = s->ftl.die[die->index].nfree;
-	if (nfree < s->p.gc_low)
-		die->gc_urgent = true;
-	else if (nfree >= s->p.gc_high)
-		die->gc_urgent = false;
-	if (die->gc_urgent && ssd_gc_step(sim, s, die))
+	bool gc_turn = nfree < s->p.gc_low || (nfree < s->p.gc_high && die->gc_turn);
+	if (gc_turn && ssd_gc_step(sim, s, die)) {
+		die->gc_turn = false;
 		return true;
-	if (start_program(sim, s, die))
+	}
+	if (start_program(sim, s, die)) {
+		die->gc_turn = true;
 		return true;
-	/* A victim half collected is finished, so its erase is not left
-	 * pending with the die idle. */
+	}
+	/* Idle: collect ahead of need, and finish a victim half collected so
+	 * its erase is not left pending. */
 	if ((nfree < s->p.gc_high || die->victim != FTL_NONE) && ssd_gc_step(sim, s, die))
 		return true;
 	return false;

@@ -87,7 +87,7 @@ static bool have_steady, have_fresh;
 static const struct point *steady_writes(void)
 {
 	if (!have_steady)
-		run(&rw_steady, "steady", "4KiB", 0, 100, 32, "2s", "5s");
+		run(&rw_steady, "steady", "4KiB", 0, 100, 32, "10s", "5s");
 	have_steady = true;
 	return &rw_steady;
 }
