@@ -37,4 +37,5 @@ nobase_dist_pkgdata_DATA += \
 	models/adapters/adaptec-7211c.yaml \
 	models/adapters/alacritech-ses1001t.yaml \
 	models/adapters/intel-pro1000t-ipsa.yaml \
-	models/targets/mcdata-ips3300-lsi-df4000r.yaml
+	models/targets/mcdata-ips3300-lsi-df4000r.yaml \
+	models/ssds/intel-dc-s3700-100g.yaml

@@ -40,3 +40,12 @@ EXTRA_DIST += \
 	scenarios/benchmarks/README.md \
 	scenarios/benchmarks/cdm.yaml \
 	scenarios/benchmarks/atto.yaml
+
+EXTRA_DIST += \
+	scenarios/ssd/README.md \
+	scenarios/ssd/random-read.yaml \
+	scenarios/ssd/random-write.yaml \
+	scenarios/ssd/sequential.yaml \
+	scenarios/ssd/latency.yaml \
+	scenarios/ssd/gc-onset.yaml \
+	scenarios/ssd/raid0-c226.yaml

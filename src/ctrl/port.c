@@ -6,6 +6,7 @@
 
 #include "disk/hdd.h"
 #include "kernel/assert.h"
+#include "ssd/ssd.h"
 
 struct port {
 	struct rs_dev *dev;
@@ -181,6 +182,8 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 	if (member->type == &rs_dev_hdd && ch->has_link) {
 		rs_hdd_use_link(member, &ch->link);
 		pt->drive_moves_data = true;
+	} else if (member->type == &rs_dev_ssd && ch->has_link) {
+		rs_ssd_behind_port(member);  /* the port moves its data */
 	}
 	return dev;
 }

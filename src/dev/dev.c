@@ -1,6 +1,7 @@
 #include "dev/dev.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now)
 {
@@ -16,8 +17,8 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 	*r = (struct rs_dev_report){ 0 };
 	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
 	/* The drives below a composite: mean of their means, peak of peaks. */
-	double sum = 0, peak = 0;
-	uint32_t n = 0;
+	double sum = 0, peak = 0, extra = 0;
+	uint32_t n = 0, nextra = 0;
 	for (size_t i = 0; i < dev->nmembers; i++) {
 		struct rs_dev_report m;
 		rs_dev_report(dev->members[i], now, &m);
@@ -25,12 +26,21 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 		n += m.drives;
 		if (m.drive_qd_max > peak)
 			peak = m.drive_qd_max;
+		/* A figure of the members' own (an SSD's write amplification):
+		 * the composite reports their mean, under the same name. */
+		if (m.extra_name && (!r->extra_name || strcmp(r->extra_name, m.extra_name) == 0)) {
+			r->extra_name = m.extra_name;
+			extra += m.extra;
+			nextra++;
+		}
 	}
 	if (n) {
 		r->drive_qd = sum / n;
 		r->drive_qd_max = peak;
 		r->drives = n;
 	}
+	if (nextra)
+		r->extra = extra / nextra;
 	if (dev->type->report)
 		dev->type->report(dev, now, r);
 }

@@ -31,6 +31,10 @@ struct rs_dev_report {
 	double drive_qd;
 	double drive_qd_max;
 	uint32_t drives;              /* drives behind the figures; 0 = none */
+	/* One figure of the device's own, reported as an extra table column
+	 * (an SSD's write amplification "wa"); extra_name NULL = none. */
+	const char *extra_name;
+	double extra;
 };
 
 struct rs_dev_type {

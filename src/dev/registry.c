@@ -9,6 +9,7 @@
 #include "net/multipath.h"
 #include "net/target.h"
 #include "raid/volume.h"
+#include "ssd/ssd.h"
 
 static const struct rs_dev_type *const types[] = {
 	&rs_dev_ideal,
@@ -18,6 +19,7 @@ static const struct rs_dev_type *const types[] = {
 	&rs_dev_iscsi_adapter,
 	&rs_dev_iscsi_target,
 	&rs_dev_multipath,
+	&rs_dev_ssd,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }

@@ -64,6 +64,14 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 				rs_fmt_double(cell, sizeof(cell), r->figures[k].value);
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "\t" : "", cell);
 	}
+	if (sc->dev_col) {
+		char cell[64];
+		if (r->dev.extra_name && strcmp(r->dev.extra_name, sc->dev_col) == 0)
+			rs_fmt_double(cell, sizeof(cell), r->dev.extra);
+		else
+			snprintf(cell, sizeof(cell), "nan");
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "\t" : "", cell);
+	}
 }
 
 /* The per-request log of point i goes to a temporary file renamed into
@@ -297,6 +305,8 @@ static int build_table(const struct rs_scenario *sc, char **rows, struct rs_tabl
 		rs_table_add_col(t, rs_metric_names[m], 0);
 	for (size_t f = 0; f < sc->nfigure_cols; f++)
 		rs_table_add_col(t, sc->figure_cols[f], 0);
+	if (sc->dev_col)
+		rs_table_add_col(t, sc->dev_col, 0);
 	size_t idx[64];
 	for (size_t i = 0; i < sc->npoints; i++) {
 		size_t row = rs_table_add_row(t);

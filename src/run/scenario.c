@@ -138,6 +138,8 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 			sc->nfigure_cols = r.nfigures;
 			sc->figures_only = r.figures_only && r.nfigures > 0;
 		}
+		if (i == 0 && r.dev.extra_name)
+			sc->dev_col = strdup(r.dev.extra_name);
 	}
 	sc->plot_y = strdup(out.y ? out.y : sc->figures_only ? sc->figure_cols[0] : "iops");
 	return 0;
@@ -154,6 +156,7 @@ void rs_scenario_free(struct rs_scenario *sc)
 	free(sc->plot_y);
 	for (size_t f = 0; f < sc->nfigure_cols; f++)
 		free(sc->figure_cols[f]);
+	free(sc->dev_col);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -219,6 +222,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE 
 		if (r) {
 			memset(r, 0, sizeof(*r));
 			copy_figures(load, r);
+			rs_dev_report(dev, rs_now(sim), &r->dev);  /* for its column name */
 		}
 		goto out;
 	}

@@ -35,6 +35,7 @@ struct rs_scenario {
 	size_t nfigure_cols;
 	bool figures_only;
 	rs_time_t series_ns;          /* output.timeseries: interval, 0 = none */
+	char *dev_col;                /* the device's own column (from point 0), or NULL */
 };
 
 struct rs_assignment {

@@ -52,3 +52,16 @@ tests_validation_check_iscsi_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_iscsi_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings-iscsi.tsv
+
+# The Intel SSD DC S3700 100 GB model against its product specification
+# and the greedy-GC predictions: findings S3700-* (check_s3700_drive.c,
+# scenarios/ssd/), results in tests/validation/findings-s3700.tsv.  "slow".
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_s3700_drive
+TESTS += tests/validation/check_s3700_drive
+tests_validation_check_s3700_drive_SOURCES = tests/validation/check_s3700_drive.c \
+	tests/validation/validation.h
+tests_validation_check_s3700_drive_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_s3700_drive_LDADD = $(UNIT_LDADD)
+endif
+CLEANFILES += tests/validation/findings-s3700.tsv

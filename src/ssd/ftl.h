@@ -1,0 +1,102 @@
+/* The flash translation layer's state: page-mapped, greedy GC.
+ *
+ * `map` gives every logical 4 KiB unit its place: a physical unit number
+ * (ppn), a slot of the write buffer (FTL_BUF | slot), or FTL_NONE (never
+ * written).  `rmap` is what the spare area of each physical unit says:
+ * the logical unit written there, or FTL_NONE once it is stale; GC reads it
+ * to find a victim block's valid data.  Each die owns its blocks, its free
+ * list and two write frontiers (host data, GC relocations), so dies
+ * collect garbage independently, as the controller does per die.
+ *
+ * Blocks are multi-plane blocks (the same block of every plane, erased
+ * together) and pages are multi-plane pages (units_per_page units,
+ * programmed together).  Nothing here knows about time: the device
+ * (ssd.c) decides when, this file decides where. */
+#ifndef RS_SSD_FTL_H
+#define RS_SSD_FTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ssd/ssd_params.h"
+
+#define FTL_NONE UINT32_MAX
+#define FTL_BUF 0x80000000u
+
+enum ftl_block_state { FTL_BLK_FREE, FTL_BLK_OPEN, FTL_BLK_FULL, FTL_BLK_VICTIM };
+
+struct ftl_die {
+	uint32_t *free_blocks;        /* stack of die-local block numbers */
+	uint32_t nfree;
+	uint32_t host_blk, host_next; /* open block for host data and its next unit; FTL_NONE */
+	uint32_t gc_blk, gc_next;     /* open block for relocated data */
+};
+
+struct ftl {
+	struct rs_ssd_geom g;
+	uint32_t *map;                /* logical_units entries */
+	uint32_t *rmap;               /* physical_units entries */
+	uint16_t *valid;              /* valid units per block (global block number) */
+	uint8_t *state;               /* enum ftl_block_state per block */
+	struct ftl_die *die;
+	uint64_t host_units;          /* units programmed from the host's writes */
+	uint64_t gc_units;            /* units programmed by GC relocation */
+	uint64_t erases;
+};
+
+/* Allocate everything for the geometry (once: the device's state). */
+void ftl_init(struct ftl *f, const struct rs_ssd_geom *g);
+void ftl_free(struct ftl *f);
+
+/* Starting states.  free_target: blocks each die keeps free. */
+void ftl_fresh(struct ftl *f);
+void ftl_fill_sequential(struct ftl *f, uint32_t free_target);
+/* The valid-unit distribution a uniform random overwrite workload leaves
+ * (see ftl.c), with the logical units scattered by a permutation drawn
+ * from `seed`. */
+void ftl_fill_steady(struct ftl *f, uint32_t free_target, uint64_t seed);
+
+static inline uint32_t ftl_units_per_die(const struct ftl *f)
+{
+	return f->g.blocks_per_die * f->g.units_per_block;
+}
+static inline uint32_t ftl_ppn_die(const struct ftl *f, uint32_t ppn)
+{
+	return ppn / ftl_units_per_die(f);
+}
+static inline uint32_t ftl_ppn_block(const struct ftl *f, uint32_t ppn)
+{
+	return ppn / f->g.units_per_block;
+}
+static inline bool ftl_is_flash(uint32_t e) { return e != FTL_NONE && !(e & FTL_BUF); }
+
+/* The logical unit's flash copy (if any) becomes stale. */
+void ftl_invalidate(struct ftl *f, uint32_t lpn);
+/* Whether the die can take a page of host data without touching the
+ * block kept for GC. */
+bool ftl_host_can_write(const struct ftl *f, uint32_t die);
+/* The first ppn of the next free multi-plane page of the die's host or GC
+ * frontier (opening a block if needed); FTL_NONE if there is no block. */
+uint32_t ftl_next_page(struct ftl *f, uint32_t die, bool gc);
+/* Map lpn to ppn (which must be unwritten since the last erase). */
+void ftl_place(struct ftl *f, uint32_t lpn, uint32_t ppn);
+
+/* Greedy victim: the die's full block with the fewest valid units, if it
+ * has at most units_per_block - units_per_page (so collecting it gains at
+ * least a page).  Marks it FTL_BLK_VICTIM.  FTL_NONE if none. */
+uint32_t ftl_pick_victim(struct ftl *f, uint32_t die);
+/* Up to max valid units of block blk from *scan on (advanced past them). */
+uint32_t ftl_collect(const struct ftl *f, uint32_t blk, uint32_t *scan, uint32_t *lpns,
+		     uint32_t *ppns, uint32_t max);
+/* Erase a victim whose units are all stale: back on its die's free list. */
+void ftl_erase(struct ftl *f, uint32_t blk);
+
+/* Recount everything from the map: valid counts, rmap agreement, free
+ * lists.  Returns the number of inconsistencies (0 = sound). */
+uint64_t ftl_check(const struct ftl *f);
+
+/* Write amplification so far: units programmed / host units programmed
+ * (1 when nothing was written). */
+double ftl_write_amp(const struct ftl *f);
+
+#endif

@@ -1,0 +1,16 @@
+src_librs_a_SOURCES += \
+	src/ssd/ssd_params.c src/ssd/ssd_params.h \
+	src/ssd/ftl.c src/ssd/ftl.h \
+	src/ssd/wbuf.c src/ssd/wbuf.h \
+	src/ssd/flash.c src/ssd/flash.h \
+	src/ssd/ssd.c src/ssd/ssd.h src/ssd/ssd_priv.h \
+	src/ssd/ssd_sched.c \
+	src/ssd/ssd_gc.c
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_ssd
+TESTS += tests/unit/check_ssd
+tests_unit_check_ssd_SOURCES = tests/unit/check_ssd.c
+tests_unit_check_ssd_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ssd_LDADD = $(UNIT_LDADD)
+endif

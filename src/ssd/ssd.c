@@ -1,0 +1,382 @@
+#include "ssd/ssd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "kernel/assert.h"
+#include "ssd/ssd_priv.h"
+
+/* ---- completion -------------------------------------------------------- */
+
+static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io);
+
+/* Commands beyond queue_depth wait on the host side until a tag is free. */
+static void pump(struct rs_sim *sim, struct ssd *s)
+{
+	struct rs_io *io;
+	while ((io = rs_ioq_dispatch(sim, &s->port)))
+		accept(sim, s, io);
+}
+
+static void complete_cmd(struct rs_sim *sim, struct ssd *s, struct rs_io *io, int status)
+{
+	rs_ioq_release(sim, &s->port);
+	pump(sim, s);
+	rs_dev_complete(sim, s->dev, io, status);
+}
+
+static void fail_later(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_io *io = arg;
+	complete_cmd(sim, obj, io, io->status);
+}
+
+/* ---- reads --------------------------------------------------------------- */
+
+static uint32_t first_unit(const struct rs_io *io)
+{
+	return (uint32_t)(io->lba / (RS_SSD_UNIT_BYTES / RS_BLOCK_BYTES));
+}
+
+static uint32_t end_unit(const struct rs_io *io)
+{
+	uint64_t per = RS_SSD_UNIT_BYTES / RS_BLOCK_BYTES;
+	return (uint32_t)((io->lba + io->nblk + per - 1) / per);
+}
+
+/* A read's units go to the host as each arrives (the controller streams
+ * them; the link carries one command's data in order, which the model
+ * does not enforce).  io->tag counts the units not yet sent. */
+static void unit_sent(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct flash_op *op = arg;
+	struct rs_io *io = op->io;
+	rs_pool_put(&s->ops, op);
+	if (status && !io->status)
+		io->status = status;
+	RS_ASSERT(io->tag > 0);
+	if (--io->tag == 0)
+		complete_cmd(sim, s, io, io->status);
+}
+
+static void unit_through_controller(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct flash_op *op = arg;
+	if (s->has_link)
+		rs_link_xfer(sim, &s->link, RS_DIR_IN, op->bytes, unit_sent, s, op);
+	else
+		unit_sent(sim, s, op, 0);
+}
+
+void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
+{
+	if (s->ns_per_byte > 0)
+		rs_server_submit(sim, &s->ctrl, (rs_time_t)(s->ns_per_byte * op->bytes),
+				 unit_through_controller, s, op);
+	else
+		unit_through_controller(sim, s, op, 0);
+}
+
+static uint32_t unit_bytes(const struct rs_io *io, uint32_t u)
+{
+	uint64_t per = RS_SSD_UNIT_BYTES / RS_BLOCK_BYTES;
+	uint64_t a = (uint64_t)u * per, b = a + per, end = io->lba + io->nblk;
+	if (a < io->lba)
+		a = io->lba;
+	if (b > end)
+		b = end;
+	return (uint32_t)((b - a) * RS_BLOCK_BYTES);
+}
+
+static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct rs_io *io = arg;
+	/* The extra count held here keeps the read from finishing while its
+	 * units are handed out. */
+	io->tag = 1;
+	for (uint32_t u = first_unit(io), end = end_unit(io); u < end; u++) {
+		uint32_t e = s->ftl.map[u];
+		struct flash_op *op = rs_pool_get_raw(&s->ops);
+		op->io = io;
+		op->ppn = e;
+		op->bytes = unit_bytes(io, u);
+		io->tag++;
+		if (ftl_is_flash(e)) {
+			ssd_read_unit(sim, s, op);
+			continue;
+		}
+		if (e == FTL_NONE)
+			s->c.units_read_unmapped++;
+		else
+			s->c.units_read_buffer++;
+		ssd_unit_ready(sim, s, op);
+	}
+	if (--io->tag == 0)
+		complete_cmd(sim, s, io, io->status);
+}
+
+/* ---- writes --------------------------------------------------------------- */
+
+/* Put the write's units into the buffer from io->aux on, as far as there
+ * is room; true when all are in. */
+static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
+{
+	struct ftl *f = &s->ftl;
+	uint32_t end = end_unit(io);
+	for (uint32_t u = (uint32_t)io->aux; u < end; u++) {
+		uint32_t e = f->map[u];
+		if (e != FTL_NONE && (e & FTL_BUF)) {
+			s->c.coalesced++;
+		} else {
+			if (wbuf_room(&s->buf) == 0) {
+				io->aux = u;
+				return false;
+			}
+			ftl_invalidate(f, u);
+			f->map[u] = FTL_BUF | wbuf_push(&s->buf, u);
+		}
+		s->c.host_units_written++;
+	}
+	io->aux = end;
+	return true;
+}
+
+static void stall_push(struct ssd *s, struct rs_io *io)
+{
+	io->qnext = NULL;
+	if (s->stall_tail)
+		s->stall_tail->qnext = io;
+	else
+		s->stall_head = io;
+	s->stall_tail = io;
+}
+
+void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s)
+{
+	bool any = false;
+	while (s->stall_head && wbuf_room(&s->buf) > 0) {
+		struct rs_io *io = s->stall_head;
+		any = true;
+		if (!buffer_units(sim, s, io))
+			break;
+		s->stall_head = io->qnext;
+		if (!s->stall_head)
+			s->stall_tail = NULL;
+		io->qnext = NULL;
+		complete_cmd(sim, s, io, 0);
+	}
+	if (any)
+		ssd_kick_idle(sim, s);
+}
+
+static void write_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct rs_io *io = arg;
+	if (status) {
+		complete_cmd(sim, s, io, status);
+		return;
+	}
+	io->aux = first_unit(io);
+	if (s->stall_head || !buffer_units(sim, s, io)) {
+		s->c.stalls++;
+		stall_push(s, io);
+	} else {
+		complete_cmd(sim, s, io, 0);
+	}
+	ssd_kick_idle(sim, s);
+}
+
+static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct rs_io *io = arg;
+	if (s->has_link)
+		rs_link_xfer(sim, &s->link, RS_DIR_OUT, rs_io_bytes(io), write_data_in, s, io);
+	else
+		write_data_in(sim, s, io, 0);
+}
+
+static void flush_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	complete_cmd(sim, obj, arg, 0);
+}
+
+/* ---- commands entering the drive ---------------------------------------- */
+
+static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
+{
+	io->t_issue = sim->now;
+	io->tag = 0;
+	io->aux = 0;
+	uint32_t inside = s->port.busy;
+	if (inside > s->c.max_commands)
+		s->c.max_commands = inside;
+	if (io->op != RS_FLUSH && (io->nblk == 0 || io->lba + io->nblk > s->dev->capacity_blk)) {
+		io->status = -RS_ERR_ERANGE;
+		rs_sched(sim, 0, fail_later, s, io);
+		return;
+	}
+	rs_time_t cost = s->p.command_cost_ns;
+	/* A write's data passes the data path on its way in; a read's pays
+	 * unit by unit on its way out (ssd_unit_ready). */
+	if (io->op == RS_WRITE)
+		cost += (rs_time_t)(s->ns_per_byte * (double)rs_io_bytes(io));
+	rs_job_fn *next = io->op == RS_READ ? read_ctrl_done
+			: io->op == RS_WRITE ? write_ctrl_done : flush_ctrl_done;
+	rs_server_submit(sim, &s->ctrl, cost, next, s, io);
+}
+
+static void ssd_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct ssd *s = dev->priv;
+	rs_ioq_push(sim, &s->port, io);
+	pump(sim, s);
+}
+
+/* ---- build ----------------------------------------------------------------- */
+
+static uint32_t name_hash(const char *str)
+{
+	uint32_t x = 2166136261u;
+	for (; *str; str++)
+		x = (x ^ (uint8_t)*str) * 16777619u;
+	return x;
+}
+
+static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
+		    const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
+{
+	const struct rs_ssd_params *p = params;
+	struct rs_ssd_geom g;
+	if (rs_ssd_geom_derive(p, node, &g, d))
+		return -1;
+	if (g.units_per_page > SSD_MAX_UNITS_PER_PAGE)
+		return rs_diag_node(d, node, "a multi-plane page of %u 4KiB units is too large "
+				    "(at most %u)", g.units_per_page, SSD_MAX_UNITS_PER_PAGE);
+	struct ssd *s = calloc(1, sizeof(*s));
+	RS_ASSERT(s != NULL);
+	dev->priv = s;
+	s->dev = dev;
+	s->p = *p;
+	s->g = g;
+	rs_time_t now = rs_now(sim);
+	dev->capacity_blk = p->capacity_bytes / RS_BLOCK_BYTES;
+
+	ftl_init(&s->ftl, &g);
+	/* Written once, a drive has used only what the data needs; after
+	 * random overwrites its collector has brought the free blocks up to
+	 * gc_high, where the next host block it opens starts collection. */
+	uint32_t keep_free = (uint32_t)p->gc_high + 1;
+	switch (p->state) {
+	case RS_SSD_FULL:
+		ftl_fill_sequential(&s->ftl, keep_free);
+		break;
+	case RS_SSD_STEADY: {
+		/* The layout's permutation comes from the seeded stream, per
+		 * device name, so runs repeat and array members differ. */
+		gsl_rng *r = rs_sim_rng(sim, "precondition", name_hash(dev->name));
+		uint64_t seed = ((uint64_t)gsl_rng_get(r) << 32) ^ gsl_rng_get(r);
+		ftl_fill_steady(&s->ftl, (uint32_t)p->gc_high, seed);
+		break;
+	}
+	default:
+		ftl_fresh(&s->ftl);
+	}
+	wbuf_init(&s->buf, (uint32_t)(p->write_buffer_bytes / RS_SSD_UNIT_BYTES));
+
+	struct rs_link_params bus = { p->channel_rate, p->channel_overhead_ns, 0, false };
+	flash_init(&s->fa, (uint32_t)p->channels, (uint32_t)p->dies_per_channel, &bus, now);
+	rs_server_init(&s->ctrl, dev->name, (uint32_t)p->controller_cores, now);
+	rs_ioq_init(&s->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
+	s->has_link = p->interface;
+	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
+				     p->interface_burst_bytes, false };
+	rs_link_init(&s->link, dev->name, &lp, now);
+	s->ns_per_byte = p->controller_rate > 0 ? 1e9 / p->controller_rate : 0;
+	rs_pool_init(&s->ops, sizeof(struct flash_op), 256);
+	return 0;
+}
+
+static void ssd_restart(struct rs_dev *dev, rs_time_t now)
+{
+	struct ssd *s = dev->priv;
+	flash_restart_stats(&s->fa, now);
+	rs_server_restart_stats(&s->ctrl, now);
+	rs_tavg_restart(&s->port.depth, now);
+	rs_link_restart_stats(&s->link, now);
+	s->win_host_units = s->ftl.host_units;
+	s->win_gc_units = s->ftl.gc_units;
+}
+
+double rs_ssd_window_write_amp(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_ssd);
+	const struct ssd *s = dev->priv;
+	uint64_t host = s->ftl.host_units - s->win_host_units;
+	uint64_t gc = s->ftl.gc_units - s->win_gc_units;
+	return host ? (double)(host + gc) / (double)host : 1.0;
+}
+
+static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
+{
+	const struct ssd *s = dev->priv;
+	r->utilisation = rs_tavg_mean(&s->fa.busy, now) / s->fa.ndies;
+	r->extra_name = "wa";
+	r->extra = rs_ssd_window_write_amp(dev);
+}
+
+static void ssd_destroy(struct rs_dev *dev)
+{
+	struct ssd *s = dev->priv;
+	if (!s)
+		return;
+	ftl_free(&s->ftl);
+	wbuf_free(&s->buf);
+	flash_free(&s->fa);
+	rs_pool_destroy(&s->ops);
+	free(s);
+	dev->priv = NULL;
+}
+
+const struct rs_ssd_counters *rs_ssd_counters(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_ssd);
+	return &((const struct ssd *)dev->priv)->c;
+}
+
+const struct ftl *rs_ssd_ftl(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_ssd);
+	return &((const struct ssd *)dev->priv)->ftl;
+}
+
+uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_ssd);
+	return ((const struct ssd *)dev->priv)->max_busy_dies;
+}
+
+void rs_ssd_behind_port(struct rs_dev *dev)
+{
+	RS_ASSERT(dev->type == &rs_dev_ssd);
+	((struct ssd *)dev->priv)->has_link = false;
+}
+
+const struct rs_dev_type rs_dev_ssd = {
+	.name = "ssd",
+	.help = "solid-state drive: flash dies on channels, page-mapped FTL with greedy "
+		"garbage collection, DRAM write buffer, NCQ",
+	.opts = rs_ssd_opts,
+	.params_size = sizeof(struct rs_ssd_params),
+	.init = ssd_init,
+	.submit = ssd_submit,
+	.restart_stats = ssd_restart,
+	.report = ssd_report,
+	.destroy = ssd_destroy,
+};

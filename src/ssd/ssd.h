@@ -1,0 +1,56 @@
+/* The solid-state drive: device type `ssd`.
+ *
+ * Commands enter through the host-side queue (queue_depth tags, NCQ) and
+ * are served concurrently.  Each first takes the controller (a server of
+ * controller_cores: command_cost plus bytes / controller_rate), then:
+ *  - a read asks each of its 4 KiB units from where the map says it is:
+ *    the write buffer or nowhere (no flash work), or its die (tR, then the
+ *    unit over the die's channel); each unit then takes the controller's
+ *    data path (bytes / controller_rate) and crosses the host link, and
+ *    the read completes with its last unit;
+ *  - a write crosses the host link, then its units go into the DRAM write
+ *    buffer, waiting for room when it is full; the write completes there
+ *    (the buffer is power-loss protected); idle dies program the buffer's
+ *    oldest units a multi-plane page at a time;
+ *  - a flush completes after the controller (nothing volatile to flush).
+ * Each die collects garbage on its own (ssd_gc.c): greedily, before host
+ * programs when its free blocks fall below gc_low, and when idle below
+ * gc_high; so write amplification comes out of the simulation.
+ *
+ * Behind a controller port the port moves the data over its link, and
+ * the drive's own link is switched off (rs_ssd_behind_port). */
+#ifndef RS_SSD_SSD_H
+#define RS_SSD_SSD_H
+
+#include <stdint.h>
+
+#include "dev/dev.h"
+
+extern const struct rs_dev_type rs_dev_ssd;
+
+/* Whole-run counters, for tests and reports. */
+struct rs_ssd_counters {
+	uint64_t host_units_written;  /* 4 KiB units the host wrote (before coalescing) */
+	uint64_t coalesced;           /* ...that replaced a unit still in the buffer */
+	uint64_t units_read_flash;    /* read units served by a die */
+	uint64_t units_read_buffer;   /* ...from the write buffer */
+	uint64_t units_read_unmapped; /* ...never written: no flash work */
+	uint64_t stalls;              /* writes that waited for buffer room */
+	uint64_t gc_victims;
+	uint32_t max_commands;        /* most commands inside the drive at once */
+};
+
+struct ftl;
+const struct rs_ssd_counters *rs_ssd_counters(const struct rs_dev *dev);
+const struct ftl *rs_ssd_ftl(const struct rs_dev *dev);
+/* Most dies ever busy at once, and most transfers on one channel at once
+ * (must stay 1). */
+uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev);
+/* The write amplification since the last restart_stats (flash units
+ * programmed / host units programmed). */
+double rs_ssd_window_write_amp(const struct rs_dev *dev);
+/* Behind a controller port: the port moves the data, so the drive's own
+ * host link is not used (not counted twice). */
+void rs_ssd_behind_port(struct rs_dev *dev);
+
+#endif

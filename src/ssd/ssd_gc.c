@@ -1,0 +1,75 @@
+/* Greedy garbage collection, one die at a time.
+ *
+ * A step either picks a victim (the die's full block with the fewest
+ * valid units), or copies one multi-plane page worth of its valid units
+ * into the die's GC frontier (tR for each page they come from, the data
+ * out to the controller and back, tPROG), or, when nothing valid is left,
+ * erases it (tBERS) and returns it to the free list.  Each step holds the
+ * die, so collection competes with host reads and programs for it. */
+#include "kernel/assert.h"
+#include "ssd/ssd_priv.h"
+
+static void step_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	struct flash_die *die = arg;
+	s->busy_dies--;
+	if (die->batch_gc) {
+		s->ftl.gc_units += die->batch;
+		die->batch = 0;
+		die->batch_gc = false;
+	}
+	ssd_die_kick(sim, s, die);
+	ssd_kick_idle(sim, s);
+}
+
+static void erased(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	struct flash_die *die = arg;
+	ftl_erase(&s->ftl, die->victim);
+	die->victim = FTL_NONE;
+	step_done(sim, s, die);
+}
+
+bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
+{
+	struct ftl *f = &s->ftl;
+	if (die->victim == FTL_NONE) {
+		die->victim = ftl_pick_victim(f, die->index);
+		if (die->victim == FTL_NONE)
+			return false;
+		die->victim_scan = 0;
+		s->c.gc_victims++;
+	}
+	uint32_t upp = s->g.units_per_page;
+	uint32_t scan = die->victim_scan;
+	uint32_t n = ftl_collect(f, die->victim, &scan, s->scratch_lpn, s->scratch_ppn, upp);
+	if (n == 0) {
+		die->victim_scan = scan;
+		s->fa.erases++;
+		flash_run(sim, &s->fa, die, s->p.t_erase_ns, 0, RS_DIR_IN, 0, UINT32_MAX, erased,
+			  s, die);
+		return true;
+	}
+	uint32_t to = ftl_next_page(f, die->index, true);
+	if (to == FTL_NONE)
+		return false;  /* cannot happen while the host leaves GC its block */
+	die->victim_scan = scan;
+	uint32_t pages = 0, last = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t page = s->scratch_ppn[i] / upp;
+		if (page != last)
+			pages++;
+		last = page;
+		ftl_invalidate(f, s->scratch_lpn[i]);
+		ftl_place(f, s->scratch_lpn[i], to + i);
+	}
+	die->batch = n;
+	die->batch_gc = true;
+	s->fa.copies++;
+	flash_run(sim, &s->fa, die, (rs_time_t)pages * s->p.t_read_ns,
+		  2ull * n * RS_SSD_UNIT_BYTES, RS_DIR_IN, s->p.t_prog_ns, UINT32_MAX, step_done,
+		  s, die);
+	return true;
+}

@@ -1,0 +1,68 @@
+/* Parameters of the `ssd` device type: the flash array's geometry and
+ * timing, the controller, the write buffer, the FTL's garbage-collection
+ * watermarks and the starting state, bound through one schema table. */
+#ifndef RS_SSD_PARAMS_H
+#define RS_SSD_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+#include "config/schema.h"
+#include "kernel/sim.h"
+
+/* The FTL maps 4 KiB units: the host's sector size of 2012 drives and the
+ * granularity of the S3700's flat indirection table. */
+#define RS_SSD_UNIT_BYTES 4096u
+
+enum rs_ssd_state {
+	RS_SSD_FRESH,                 /* every block erased, nothing mapped */
+	RS_SSD_FULL,                  /* written once sequentially: every unit mapped, no stale data */
+	RS_SSD_STEADY,                /* after random overwrites: the greedy-GC steady state */
+};
+
+struct rs_ssd_params {
+	uint64_t capacity_bytes;      /* user (logical) capacity */
+	uint64_t channels;
+	uint64_t dies_per_channel;
+	uint64_t planes;
+	uint64_t blocks_per_plane;
+	uint64_t pages_per_block;
+	uint64_t page_bytes;
+	double reserved_pct;          /* blocks kept out of the FTL's pool (bad blocks, firmware) */
+	rs_time_t t_read_ns, t_prog_ns, t_erase_ns;
+	double channel_rate;          /* bytes/s on one flash bus */
+	rs_time_t channel_overhead_ns;/* command and address cycles per transfer */
+	rs_time_t command_cost_ns;    /* controller firmware, per command */
+	double controller_rate;       /* bytes/s the controller's data path adds per command; 0 = none */
+	uint64_t controller_cores;
+	uint64_t queue_depth;
+	uint64_t write_buffer_bytes;
+	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
+				       * host programs below high, runs when idle below high */
+	int state;                    /* enum rs_ssd_state */
+	bool interface;               /* its own host link (off when behind a controller port) */
+	double interface_rate;
+	rs_time_t interface_overhead_ns;
+	uint64_t interface_burst_bytes;
+};
+
+extern const struct rs_opt rs_ssd_opts[];
+
+/* Derived sizes, in 4 KiB units and (super)blocks. */
+struct rs_ssd_geom {
+	uint32_t ndies;
+	uint32_t units_per_page;      /* one multi-plane page: planes x page / 4 KiB */
+	uint32_t units_per_block;     /* one multi-plane block (the erase unit) */
+	uint32_t blocks_per_die;      /* usable multi-plane blocks, after the reserve */
+	uint64_t logical_units;
+	uint64_t physical_units;
+};
+
+/* Check the cross-field constraints (blaming the key at fault in `node`)
+ * and work out the geometry.  0 or -1 with d set. */
+int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node,
+		       struct rs_ssd_geom *g, struct rs_diag *d);
+
+#endif

@@ -1,0 +1,63 @@
+/* The ssd device's state, shared by its files (ssd.c: commands; ssd_sched.c:
+ * what each die does next; ssd_gc.c: garbage collection). */
+#ifndef RS_SSD_PRIV_H
+#define RS_SSD_PRIV_H
+
+#include "dev/ioq.h"
+#include "dev/link.h"
+#include "dev/server.h"
+#include "kernel/pool.h"
+#include "ssd/flash.h"
+#include "ssd/ftl.h"
+#include "ssd/ssd.h"
+#include "ssd/ssd_params.h"
+#include "ssd/wbuf.h"
+
+/* One 4 KiB unit of a read, from the die (if it is on flash) through the
+ * controller's data path and the host link. */
+struct flash_op {
+	struct flash_op *next;
+	struct rs_io *io;
+	uint32_t ppn;
+	uint32_t bytes;               /* of the request inside this unit */
+};
+
+#define SSD_MAX_UNITS_PER_PAGE 128u
+
+struct ssd {
+	struct rs_dev *dev;
+	struct rs_ssd_params p;
+	struct rs_ssd_geom g;
+	struct ftl ftl;
+	struct wbuf buf;
+	struct flash_array fa;
+	struct rs_server ctrl;        /* controller firmware and data path */
+	struct rs_ioq port;           /* host side; tags = queue_depth */
+	struct rs_link link;          /* the drive's own host link */
+	bool has_link;
+	struct rs_pool ops;           /* struct flash_op */
+	struct rs_io *stall_head, *stall_tail;  /* writes waiting for buffer room */
+	uint32_t next_die;            /* where an idle-die search starts (striping) */
+	double ns_per_byte;
+	uint32_t busy_dies, max_busy_dies;
+	uint64_t win_host_units, win_gc_units;  /* ftl counters at restart_stats */
+	uint32_t scratch_lpn[SSD_MAX_UNITS_PER_PAGE], scratch_ppn[SSD_MAX_UNITS_PER_PAGE];
+	struct rs_ssd_counters c;
+};
+
+/* ssd_sched.c */
+void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
+/* Offer buffered units to idle dies, starting after the last one used. */
+void ssd_kick_idle(struct rs_sim *sim, struct ssd *s);
+/* Queue the unit on the die holding op->ppn. */
+void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
+/* ssd.c: the unit's data is in the controller; on to the host. */
+void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
+/* ssd.c: buffer room was freed. */
+void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s);
+
+/* ssd_gc.c: one step of the die's collection (pick a victim, copy a page
+ * of its valid units, or erase it).  False when there is nothing to do. */
+bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
+
+#endif

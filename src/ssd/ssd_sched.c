@@ -1,0 +1,142 @@
+/* What a die does next.  Host reads go first (they are few: the queue
+ * depth bounds them, and a read waits behind at most one program); then
+ * garbage collection and programs of the write buffer's oldest units, as
+ * try_start paces them. */
+#include <stdlib.h>
+
+#include "kernel/assert.h"
+#include "ssd/ssd_priv.h"
+
+/* ---- host reads ---------------------------------------------------------- */
+
+static void read_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	struct flash_op *op = arg;
+	struct flash_die *die = &s->fa.die[ftl_ppn_die(&s->ftl, op->ppn)];
+	s->busy_dies--;
+	ssd_unit_ready(sim, s, op);
+	ssd_die_kick(sim, s, die);
+}
+
+static void start_read(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
+{
+	struct flash_op *op = die->rq_head;
+	die->rq_head = op->next;
+	if (!die->rq_head)
+		die->rq_tail = NULL;
+	uint32_t page = op->ppn / s->g.units_per_page;
+	rs_time_t t_read = s->p.t_read_ns;
+	if (die->reg_page == page) {
+		s->fa.reg_hits++;
+		t_read = 0;
+	}
+	s->fa.reads++;
+	flash_run(sim, &s->fa, die, t_read, RS_SSD_UNIT_BYTES, RS_DIR_IN, 0, page, read_done, s,
+		  op);
+}
+
+void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
+{
+	op->next = NULL;
+	struct flash_die *die = &s->fa.die[ftl_ppn_die(&s->ftl, op->ppn)];
+	if (die->rq_tail)
+		die->rq_tail->next = op;
+	else
+		die->rq_head = op;
+	die->rq_tail = op;
+	s->c.units_read_flash++;
+	ssd_die_kick(sim, s, die);
+}
+
+/* ---- programming the write buffer ------------------------------------- */
+
+static void program_done(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	struct flash_die *die = arg;
+	s->busy_dies--;
+	wbuf_release(&s->buf, die->batch);
+	s->ftl.host_units += die->batch;
+	die->batch = 0;
+	ssd_admit_stalled(sim, s);
+	ssd_die_kick(sim, s, die);
+	ssd_kick_idle(sim, s);
+}
+
+static bool start_program(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
+{
+	uint32_t upp = s->g.units_per_page;
+	if (s->buf.count < upp || !ftl_host_can_write(&s->ftl, die->index))
+		return false;
+	uint32_t ppn = ftl_next_page(&s->ftl, die->index, false);
+	RS_ASSERT(ppn != FTL_NONE);
+	uint32_t n = wbuf_take(&s->buf, upp, s->scratch_lpn);
+	/* From now on the map sends reads of these units to the die. */
+	for (uint32_t i = 0; i < n; i++)
+		ftl_place(&s->ftl, s->scratch_lpn[i], ppn + i);
+	die->batch = n;
+	die->batch_gc = false;
+	s->fa.programs++;
+	flash_run(sim, &s->fa, die, 0, (uint64_t)n * RS_SSD_UNIT_BYTES, RS_DIR_OUT,
+		  s->p.t_prog_ns, UINT32_MAX, program_done, s, die);
+	return true;
+}
+
+/* ---- the choice ------------------------------------------------------------ */
+
+static void note_busy(struct ssd *s)
+{
+	if (++s->busy_dies > s->max_busy_dies)
+		s->max_busy_dies = s->busy_dies;
+}
+
+/* Collection is paced by the free blocks: below gc_low it goes first (the
+ * host is about to have no block to write); below gc_high it takes turns
+ * with host programs, one step each, so it keeps up (a victim frees a
+ * block in fewer steps than the host needs pages to fill one) without
+ * stalling the host for a whole victim; at gc_high or above it runs only
+ * when the die has nothing else to do. */
+static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
+{
+	if (die->rq_head) {
+		start_read(sim, s, die);
+		return true;
+	}
+	uint32_t nfree = s->ftl.die[die->index].nfree;
+	bool gc_turn = nfree < s->p.gc_low || (nfree < s->p.gc_high && die->gc_turn);
+	if (gc_turn && ssd_gc_step(sim, s, die)) {
+		die->gc_turn = false;
+		return true;
+	}
+	if (start_program(sim, s, die)) {
+		die->gc_turn = true;
+		return true;
+	}
+	/* Idle: collect ahead of need, and finish a victim half collected so
+	 * its erase is not left pending. */
+	if ((nfree < s->p.gc_high || die->victim != FTL_NONE) && ssd_gc_step(sim, s, die))
+		return true;
+	return false;
+}
+
+void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
+{
+	if (die->busy)
+		return;
+	if (try_start(sim, s, die))
+		note_busy(s);
+}
+
+void ssd_kick_idle(struct rs_sim *sim, struct ssd *s)
+{
+	uint32_t n = s->fa.ndies;
+	for (uint32_t i = 0; i < n && s->buf.count >= s->g.units_per_page; i++) {
+		struct flash_die *die = &s->fa.die[(s->next_die + i) % n];
+		if (die->busy)
+			continue;
+		ssd_die_kick(sim, s, die);
+		if (die->busy)
+			s->next_die = (die->index + 1) % n;
+	}
+}
