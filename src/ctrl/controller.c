@@ -15,6 +15,8 @@
  *   queue_depth       commands a port lets out to its drive (1: TCQ/NCQ off)
  *   max_commands      host requests taken at once (0: no limit); the rest
  *                     wait in the host, in order
+ *   bus_overlap       host-bus transfers overlap the drive's work (cut-through)
+ *                     instead of following a read / preceding a write
  *   queue_policy      fifo | elevator: order of the requests a port holds back
  *                     beyond its tags
  *   host_service      the driver's reaction to a drive's service request
@@ -70,6 +72,9 @@ static const struct rs_opt ctrl_opts[] = {
 	{ "max_commands", RS_OPT_UINT, P(max_commands), "0", RANGE, 0, 65536, NULL,
 	  "host requests the driver takes at once (the queue depth the operating system "
 	  "sees for the array); more wait in the host, in order; 0 = no limit" },
+	{ "bus_overlap", RS_OPT_BOOL, P(bus_overlap), "false", 0, 0, 0, NULL,
+	  "a drive's data crosses the host bus while the drive works (DMA streaming "
+	  "into host memory) instead of after a read / before a write" },
 	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, queue_policy_names,
 	  "order of requests waiting at a port beyond its tags: fifo or elevator (C-LOOK)" },
 	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,
@@ -280,6 +285,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		snprintf(name, sizeof(name), "channel%zu", i);
 		rs_channel_init(&c->ch[i], name, has_port_link ? &lp : NULL, tags,
 				p->queue_policy == 1, now);
+		c->ch[i].bus_overlap = p->bus_overlap;
 	}
 	rs_server_init(&c->cpu, p->cpu == CPU_CARD ? "card_cpu" : "host_cpu",
 		       (uint32_t)p->cpus, now);

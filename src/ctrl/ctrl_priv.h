@@ -24,6 +24,7 @@ struct ctrl_params {
 	uint64_t cpus;
 	uint64_t queue_depth;
 	int queue_policy;             /* 0 fifo, 1 elevator */
+	bool bus_overlap;
 	uint64_t max_commands;        /* host requests taken at once; 0 = no limit */
 	rs_time_t host_service_ns;
 	const struct rs_node *queued_reads;

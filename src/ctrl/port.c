@@ -39,7 +39,9 @@ void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_li
 
 static void dispatch(struct rs_sim *sim, struct rs_channel *ch);
 
-/* Everything below is done: give the parent back to whoever submitted it. */
+/* A child is done; when the last one is (the command, and with bus
+ * overlap its host-bus transfer), give the parent back to whoever
+ * submitted it. */
 static void finish(struct rs_sim *sim, struct port *pt, struct rs_io *child, int status)
 {
 	struct rs_io *parent = child->parent;
@@ -50,7 +52,8 @@ static void finish(struct rs_sim *sim, struct port *pt, struct rs_io *child, int
 	RS_ASSERT(parent->pending > 0);
 	parent->pending--;
 	rs_io_free(sim, child);
-	rs_dev_complete(sim, pt->dev, parent, parent->status);
+	if (parent->pending == 0)
+		rs_dev_complete(sim, pt->dev, parent, parent->status);
 }
 
 static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -66,7 +69,8 @@ static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *chil
 	dispatch(sim, pt->ch);
 	if (status == 0)
 		status = child->status;
-	if (status == 0 && child->op == RS_READ && pt->host_bus && child->nblk)
+	if (status == 0 && child->op == RS_READ && pt->host_bus && child->nblk &&
+	    !pt->ch->bus_overlap)
 		rs_link_xfer(sim, pt->host_bus, RS_DIR_IN, rs_io_bytes(child), bus_in_done, pt,
 			     child);
 	else
@@ -120,10 +124,34 @@ static void bus_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	chan_out_done(sim, pt, child, status);
 }
 
+/* Bus overlap: the data crosses the host bus while the drive works, as a
+ * DMA engine streams it (cut-through); a second child of the parent stands
+ * for that transfer, so the parent completes when both are done. */
+static void overlap_child_done(struct rs_sim *sim, struct rs_io *xfer)
+{
+	finish(sim, xfer->done_ctx, xfer, 0);
+}
+
+static void overlap_bus_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	rs_io_complete(sim, arg, status);
+}
+
 static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 {
 	pt->ch->commands++;
 	child->t_issue = sim->now;
+	if (pt->ch->bus_overlap && pt->host_bus && child->nblk && child->op != RS_FLUSH) {
+		struct rs_io *xfer = rs_io_child(sim, child->parent, child->op, child->lba,
+						 child->nblk, overlap_child_done, pt);
+		rs_link_xfer(sim, pt->host_bus, child->op == RS_WRITE ? RS_DIR_OUT : RS_DIR_IN,
+			     rs_io_bytes(child), overlap_bus_done, pt, xfer);
+		if (child->op == RS_WRITE)
+			bus_out_done(sim, pt, child, 0);
+		else
+			to_member(sim, pt, child);
+		return;
+	}
 	if (child->op != RS_WRITE || child->nblk == 0) {
 		to_member(sim, pt, child);
 		return;
@@ -183,7 +211,8 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 		rs_hdd_use_link(member, &ch->link);
 		pt->drive_moves_data = true;
 	} else if (member->type == &rs_dev_ssd && ch->has_link) {
-		rs_ssd_behind_port(member);  /* the port moves its data */
+		rs_ssd_use_link(member, &ch->link);
+		pt->drive_moves_data = true;
 	}
 	return dev;
 }

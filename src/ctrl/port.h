@@ -29,6 +29,7 @@ struct rs_channel {
 	struct rs_link link;
 	struct rs_ioq q;              /* commands waiting for, and holding, a tag */
 	uint64_t elevator_lba;        /* the elevator policy's position */
+	bool bus_overlap;             /* host-bus data moves while the drive works */
 	uint64_t commands;            /* dispatched to a drive, whole run */
 };
 

@@ -27,6 +27,10 @@ struct rs_build {
 	struct rs_diag *diag;
 	rs_member_hook *member_hook;  /* NULL: members are used as built */
 	void *member_ctx;
+	/* Only checking the input (every sweep point is checked before any
+	 * runs): a device may skip building large state it would only free
+	 * again, as long as it reports its capacity and columns. */
+	bool check_only;
 };
 
 /* Build the device a section describes; `what` names the section in

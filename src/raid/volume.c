@@ -45,6 +45,9 @@ static const struct rs_opt array_opts[] = {
 	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head" },
 	{ "sequential_balance", RS_OPT_BOOL, P(sequential_balance), "false", 0, 0, 0, NULL,
 	  "split sequential read streams over mirror copies (false: a stream keeps its copy)" },
+	{ "coalesce", RS_OPT_BOOL, P(coalesce), "false", 0, 0, 0, NULL,
+	  "raid0/jbod: a request's strips that are back to back on a member go as one "
+	  "command (false: one command per strip)" },
 	{ "write_policy", RS_OPT_ENUM, P(write_policy), "auto", 0, 0, 0, write_policy_names,
 	  "raid5/raid6 partial-row writes: auto (fewest member operations), "
 	  "read-modify-write or reconstruct-write" },

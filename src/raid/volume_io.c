@@ -114,10 +114,48 @@ static void write_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 	}
 }
 
+/* With `coalesce`, the strips of one request that lie back to back on a
+ * member go to it as one command (a driver that builds one scatter-gather
+ * list per member).  Only for levels without copies or parity, where every
+ * extent has one place to go. */
+static void coalesced_fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
+{
+	uint64_t run_lba[RS_RAID_MAX_MEMBERS];
+	uint32_t run_nblk[RS_RAID_MAX_MEMBERS] = { 0 };
+	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
+	uint64_t lba = io->lba, end = io->lba + io->nblk;
+	struct rs_raid_extent e[EXTENT_BATCH];
+	while (lba < end) {
+		size_t n = rs_raid_map(&a->g, lba, (uint32_t)(end - lba), e, EXTENT_BATCH);
+		if (n > EXTENT_BATCH)
+			n = EXTENT_BATCH;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t m = e[i].member;
+			if (run_nblk[m] && run_lba[m] + run_nblk[m] == e[i].member_lba &&
+			    (uint64_t)run_nblk[m] + e[i].nblk <= UINT32_MAX) {
+				run_nblk[m] += e[i].nblk;
+				continue;
+			}
+			if (run_nblk[m])
+				array_issue(sim, a, io, NULL, m, kind, run_lba[m], run_nblk[m]);
+			run_lba[m] = e[i].member_lba;
+			run_nblk[m] = e[i].nblk;
+		}
+		lba = e[n - 1].array_lba + e[n - 1].nblk;
+	}
+	for (uint32_t m = 0; m < a->g.nmembers; m++)
+		if (run_nblk[m])
+			array_issue(sim, a, io, NULL, m, kind, run_lba[m], run_nblk[m]);
+}
+
 /* Map the request in batches of EXTENT_BATCH extents, so a request of any
  * length needs no allocation. */
 static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
 {
+	if (a->p.coalesce && !rs_raid_is_mirrored(&a->g) && !rs_raid_has_parity(&a->g)) {
+		coalesced_fan_out(sim, a, io);
+		return;
+	}
 	uint64_t lba = io->lba, end = io->lba + io->nblk;
 	struct rs_raid_extent e[EXTENT_BATCH];
 	while (lba < end) {

@@ -33,6 +33,7 @@ struct array_params {
 	const struct rs_node *members;
 	int read_policy;              /* enum read_policy */
 	bool sequential_balance;
+	bool coalesce;                /* one command per member per request */
 	int write_policy;             /* enum write_policy */
 	const struct rs_node *xor_node;
 	struct xor_params xor;        /* bound from xor_node */

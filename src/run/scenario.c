@@ -208,7 +208,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE 
 	if (rs_schema_bind(top_opts, tree, &top, tree, "scenario", NULL, d) != 0)
 		goto out;
 	sim = rs_sim_new(top.seed);
-	struct rs_build b = { .sim = sim, .models = sc->models, .diag = d };
+	struct rs_build b = { .sim = sim, .models = sc->models, .diag = d, .check_only = dry };
 	dev = rs_dev_build(&b, top.device, "device", "device");
 	if (!dev)
 		goto out;

@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "dev/build.h"
 #include "kernel/assert.h"
 #include "ssd/ssd_priv.h"
 
@@ -67,7 +68,7 @@ static void unit_through_controller(struct rs_sim *sim, void *obj, void *arg, in
 	struct ssd *s = obj;
 	struct flash_op *op = arg;
 	if (s->has_link)
-		rs_link_xfer(sim, &s->link, RS_DIR_IN, op->bytes, unit_sent, s, op);
+		rs_link_xfer(sim, s->link, RS_DIR_IN, op->bytes, unit_sent, s, op);
 	else
 		unit_sent(sim, s, op, 0);
 }
@@ -197,7 +198,7 @@ static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 	struct ssd *s = obj;
 	struct rs_io *io = arg;
 	if (s->has_link)
-		rs_link_xfer(sim, &s->link, RS_DIR_OUT, rs_io_bytes(io), write_data_in, s, io);
+		rs_link_xfer(sim, s->link, RS_DIR_OUT, rs_io_bytes(io), write_data_in, s, io);
 	else
 		write_data_in(sim, s, io, 0);
 }
@@ -267,6 +268,11 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	s->g = g;
 	rs_time_t now = rs_now(sim);
 	dev->capacity_blk = p->capacity_bytes / RS_BLOCK_BYTES;
+	if (b && b->check_only) {
+		/* The flash tables are hundreds of megabytes: not for a check. */
+		s->check_only = true;
+		return 0;
+	}
 
 	ftl_init(&s->ftl, &g);
 	/* Written once, a drive has used only what the data needs; after
@@ -297,7 +303,8 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	s->has_link = p->interface;
 	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
 				     p->interface_burst_bytes, false };
-	rs_link_init(&s->link, dev->name, &lp, now);
+	rs_link_init(&s->link_own, dev->name, &lp, now);
+	s->link = &s->link_own;
 	s->ns_per_byte = p->controller_rate > 0 ? 1e9 / p->controller_rate : 0;
 	rs_pool_init(&s->ops, sizeof(struct flash_op), 256);
 	return 0;
@@ -309,7 +316,7 @@ static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 	flash_restart_stats(&s->fa, now);
 	rs_server_restart_stats(&s->ctrl, now);
 	rs_tavg_restart(&s->port.depth, now);
-	rs_link_restart_stats(&s->link, now);
+	rs_link_restart_stats(s->link, now);
 	s->win_host_units = s->ftl.host_units;
 	s->win_gc_units = s->ftl.gc_units;
 }
@@ -326,8 +333,10 @@ double rs_ssd_window_write_amp(const struct rs_dev *dev)
 static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	const struct ssd *s = dev->priv;
-	r->utilisation = rs_tavg_mean(&s->fa.busy, now) / s->fa.ndies;
 	r->extra_name = "wa";
+	if (s->check_only)
+		return;
+	r->utilisation = rs_tavg_mean(&s->fa.busy, now) / s->fa.ndies;
 	r->extra = rs_ssd_window_write_amp(dev);
 }
 
@@ -336,6 +345,11 @@ static void ssd_destroy(struct rs_dev *dev)
 	struct ssd *s = dev->priv;
 	if (!s)
 		return;
+	if (s->check_only) {
+		free(s);
+		dev->priv = NULL;
+		return;
+	}
 	ftl_free(&s->ftl);
 	wbuf_free(&s->buf);
 	flash_free(&s->fa);
@@ -362,10 +376,12 @@ uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev)
 	return ((const struct ssd *)dev->priv)->max_busy_dies;
 }
 
-void rs_ssd_behind_port(struct rs_dev *dev)
+void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link)
 {
 	RS_ASSERT(dev->type == &rs_dev_ssd);
-	((struct ssd *)dev->priv)->has_link = false;
+	struct ssd *s = dev->priv;
+	s->link = link;
+	s->has_link = true;
 }
 
 const struct rs_dev_type rs_dev_ssd = {

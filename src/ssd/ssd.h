@@ -17,14 +17,15 @@
  * programs when its free blocks fall below gc_low, and when idle below
  * gc_high; so write amplification comes out of the simulation.
  *
- * Behind a controller port the port moves the data over its link, and
- * the drive's own link is switched off (rs_ssd_behind_port). */
+ * Behind a controller port the drive moves its data over the port's link
+ * instead of its own (rs_ssd_use_link), as the data leaves the flash. */
 #ifndef RS_SSD_SSD_H
 #define RS_SSD_SSD_H
 
 #include <stdint.h>
 
 #include "dev/dev.h"
+#include "dev/link.h"
 
 extern const struct rs_dev_type rs_dev_ssd;
 
@@ -49,8 +50,9 @@ uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev);
 /* The write amplification since the last restart_stats (flash units
  * programmed / host units programmed). */
 double rs_ssd_window_write_amp(const struct rs_dev *dev);
-/* Behind a controller port: the port moves the data, so the drive's own
- * host link is not used (not counted twice). */
-void rs_ssd_behind_port(struct rs_dev *dev);
+/* Behind a controller port the drive streams its data over the port's
+ * link (as an hdd does), unit by unit as each leaves its die, instead of
+ * its own. */
+void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link);
 
 #endif

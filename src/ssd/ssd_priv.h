@@ -33,8 +33,10 @@ struct ssd {
 	struct flash_array fa;
 	struct rs_server ctrl;        /* controller firmware and data path */
 	struct rs_ioq port;           /* host side; tags = queue_depth */
-	struct rs_link link;          /* the drive's own host link */
+	struct rs_link link_own;      /* the drive's own host link */
+	struct rs_link *link;         /* the link its data crosses: its own or a port's */
 	bool has_link;
+	bool check_only;              /* built for an input check: no flash state */
 	struct rs_pool ops;           /* struct flash_op */
 	struct rs_io *stall_head, *stall_tail;  /* writes waiting for buffer room */
 	uint32_t next_die;            /* where an idle-die search starts (striping) */

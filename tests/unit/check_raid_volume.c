@@ -240,6 +240,43 @@ START_TEST(raid0_extents_and_jbod)
 }
 END_TEST
 
+/* coalesce: a request's strips that are back to back on a member go as one
+ * command; the blocks each member gets are the same. */
+START_TEST(raid0_coalesce)
+{
+	struct h h;
+	/* 2 members, 4 KiB strips, a 128 KiB read from block 8 (strip 1):
+	 * 32 strips, 16 on each member, contiguous there. */
+	ck_assert_ptr_nonnull(h_build(&h, "type: array\nlevel: raid0\nstrip: 4KiB\n"
+					  "coalesce: true\n"
+					  "disks: {type: ideal, mean: 1ms, count: 2}\n"));
+	h_submit(&h, RS_READ, 8, 256);
+	h_load(&h, RS_READ, 0, 1, 8, false);
+	ck_assert_uint_eq(h.nev, 2);
+	ck_assert_uint_eq(h.ev[0].nblk + h.ev[1].nblk, 256);
+	ck_assert_uint_eq(h.ev[0].nblk, 128);
+	h_free(&h);
+
+	/* Without it, one command per strip. */
+	ck_assert_ptr_nonnull(h_build(&h, "type: array\nlevel: raid0\nstrip: 4KiB\n"
+					  "disks: {type: ideal, mean: 1ms, count: 2}\n"));
+	h_submit(&h, RS_READ, 8, 256);
+	h_load(&h, RS_READ, 0, 1, 8, false);
+	ck_assert_uint_eq(h.nev, 32);
+	h_free(&h);
+
+	/* Longer than a mapping batch (2048 strips over 3 members): one
+	 * command per member all the same. */
+	ck_assert_ptr_nonnull(h_build(&h, "type: array\nlevel: raid0\nstrip: 4KiB\n"
+					  "coalesce: true\n"
+					  "disks: {type: ideal, mean: 1ms, count: 3}\n"));
+	h_submit(&h, RS_WRITE, 0, 8 * 2048);
+	h_load(&h, RS_READ, 0, 1, 8, false);
+	ck_assert_uint_eq(h.nev, 3);
+	h_free(&h);
+}
+END_TEST
+
 /* ---- mirrors ---------------------------------------------------------- */
 
 START_TEST(raid1_alternates_at_qd1)
@@ -723,6 +760,7 @@ static Suite *volume_suite(void)
 	TCase *tc = tcase_create("striping");
 	tcase_add_test(tc, raid0_scales_random_reads);
 	tcase_add_test(tc, raid0_extents_and_jbod);
+	tcase_add_test(tc, raid0_coalesce);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mirror");
 	tcase_add_test(tc, raid1_alternates_at_qd1);
