@@ -49,3 +49,9 @@ EXTRA_DIST += \
 	scenarios/ssd/latency.yaml \
 	scenarios/ssd/gc-onset.yaml \
 	scenarios/ssd/raid0-c226.yaml
+
+EXTRA_DIST += \
+	scenarios/s3700/README.md \
+	scenarios/s3700/run.sh \
+	scenarios/s3700/cdm.yaml \
+	scenarios/s3700/atto.yaml

@@ -44,11 +44,11 @@ done
 "$rs" run "$here/cdm.yaml" -M "$srcdir/models" -o "$out/single" --jobs "$jobs" -q \
 	--set device.array.level=single --set device.array.disks.count=1 \
 	--set 'sweep={workload.cdm.test: [seq-q32t1, 4k-q32t1, seq, 4k]}' \
-	--set output.x=workload.cdm.test --set output.series= >/dev/null
+	--set output.x=workload.cdm.test >/dev/null
 "$rs" run "$here/atto.yaml" -M "$srcdir/models" -o "$out/single" --jobs "$jobs" -q \
 	--set device.array.level=single --set device.array.disks.count=1 \
 	--set "sweep={workload.atto.size: [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608, 12582912, 16777216, 25165824, 33554432, 50331648, 67108864]}" \
-	--set output.series= >/dev/null
+	>/dev/null
 echo "run.sh: simulation done in $(($(date +%s) - start)) s" >&2
 
 # CDM: one line per (row, phase): single, then the strips in sweep order.

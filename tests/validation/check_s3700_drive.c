@@ -30,19 +30,19 @@
 #include "validation.h"
 
 static const struct finding findings[] = {
-	{ "S3700-RR", REPRODUCED, "4 KiB random read QD32: the controller's 13.3 us per command" },
-	{ "S3700-RW", REPRODUCED, "4 KiB random write QD32, steady state: program rate / emergent WA" },
-	{ "S3700-SR", REPRODUCED, "128 KiB sequential read QD32: the controller's data path" },
-	{ "S3700-SW", REPRODUCED, "128 KiB sequential write QD32 from fresh: 16 dies' program rate" },
-	{ "S3700-LAT", REPRODUCED,
+	{ "DATASHEET-s3700-rr", REPRODUCED, "4 KiB random read QD32: the controller's 13.3 us per command" },
+	{ "DATASHEET-s3700-rw", REPRODUCED, "4 KiB random write QD32, steady state: program rate / emergent WA" },
+	{ "DATASHEET-s3700-sr", REPRODUCED, "128 KiB sequential read QD32: the controller's data path" },
+	{ "DATASHEET-s3700-sw", REPRODUCED, "128 KiB sequential write QD32 from fresh: 16 dies' program rate" },
+	{ "DATASHEET-s3700-lat", REPRODUCED,
 	  "QD1 4 KiB sequential read latency (the datasheet's definition): 3 of 4 reads find "
 	  "their two-plane page still in the die's registers" },
-	{ "S3700-LATR", NOT_REPRODUCED,
+	{ "DATASHEET-s3700-latr", NOT_REPRODUCED,
 	  "QD1 4 KiB RANDOM read latency is ~91 us, not 50 us + link: every read pays tR (50 us) "
 	  "and the 4 KiB bus transfer (21 us) besides the controller; the 50 us figure is Intel's "
 	  "sequential latency" },
-	{ "S3700-GC", REPRODUCED, "steady-state random writes are slower than fresh ones" },
-	{ "S3700-WA", REPRODUCED,
+	{ "DATASHEET-s3700-gc", REPRODUCED, "steady-state random writes are slower than fresh ones" },
+	{ "DATASHEET-s3700-wa", REPRODUCED,
 	  "steady-state WA between the Agarwal-Marrow and Desnoyers LRU greedy predictions" },
 };
 #define NFINDINGS (sizeof(findings) / sizeof(findings[0]))
@@ -107,7 +107,7 @@ START_TEST(test_S3700_RR)
 	char m[128];
 	snprintf(m, sizeof(m), "%.0f IOPS (%s within 10 %%)", p.s.iops,
 		 ok(within(p.s.iops, 75000, 0.10)));
-	verdict("S3700-RR", within(p.s.iops, 75000, 0.10), m, "75,000 IOPS (S20)");
+	verdict("DATASHEET-s3700-rr", within(p.s.iops, 75000, 0.10), m, "75,000 IOPS (S20)");
 }
 END_TEST
 
@@ -117,7 +117,7 @@ START_TEST(test_S3700_RW)
 	char m[128];
 	snprintf(m, sizeof(m), "%.0f IOPS at wa %.2f (%s within 10 %%)", p->s.iops, p->rep.extra,
 		 ok(within(p->s.iops, 19000, 0.10)));
-	verdict("S3700-RW", within(p->s.iops, 19000, 0.10), m,
+	verdict("DATASHEET-s3700-rw", within(p->s.iops, 19000, 0.10), m,
 		"19,000 IOPS, 100 GB, full span (S20 [R])");
 }
 END_TEST
@@ -129,7 +129,7 @@ START_TEST(test_S3700_SR)
 	char m[128];
 	snprintf(m, sizeof(m), "%.1f MB/s (%s within 10 %%)", p.s.mb_s,
 		 ok(within(p.s.mb_s, 500, 0.10)));
-	verdict("S3700-SR", within(p.s.mb_s, 500, 0.10), m, "500 MB/s (S20)");
+	verdict("DATASHEET-s3700-sr", within(p.s.mb_s, 500, 0.10), m, "500 MB/s (S20)");
 }
 END_TEST
 
@@ -140,7 +140,7 @@ START_TEST(test_S3700_SW)
 	char m[128];
 	snprintf(m, sizeof(m), "%.1f MB/s (%s within 10 %%)", p.s.mb_s,
 		 ok(within(p.s.mb_s, 200, 0.10)));
-	verdict("S3700-SW", within(p.s.mb_s, 200, 0.10), m, "~200 MB/s, 100 GB (S20 [R])");
+	verdict("DATASHEET-s3700-sw", within(p.s.mb_s, 200, 0.10), m, "~200 MB/s, 100 GB (S20 [R])");
 }
 END_TEST
 
@@ -158,7 +158,7 @@ START_TEST(test_S3700_LAT)
 	snprintf(m, sizeof(m), "%.1f us mean (%s within 20 %% of %.1f us)", got,
 		 ok(within(got, want, 0.20)), want);
 	snprintf(st, sizeof(st), "50 us typical + %.1f us SATA link modelled (S20)", sata_path_us());
-	verdict("S3700-LAT", within(got, want, 0.20), m, st);
+	verdict("DATASHEET-s3700-lat", within(got, want, 0.20), m, st);
 }
 END_TEST
 
@@ -171,7 +171,7 @@ START_TEST(test_S3700_LATR)
 	snprintf(m, sizeof(m), "%.1f us mean, %.0f IOPS (%s within 20 %% of %.1f us)", got,
 		 p.s.iops, ok(within(got, want, 0.20)), want);
 	snprintf(st, sizeof(st), "50 us typical + %.1f us SATA link modelled (S20)", sata_path_us());
-	verdict("S3700-LATR", within(got, want, 0.20), m, st);
+	verdict("DATASHEET-s3700-latr", within(got, want, 0.20), m, st);
 }
 END_TEST
 
@@ -182,7 +182,7 @@ START_TEST(test_S3700_GC)
 	char m[160];
 	snprintf(m, sizeof(m), "fresh %.0f IOPS at wa %.2f, steady %.0f IOPS at wa %.2f",
 		 fr->s.iops, fr->rep.extra, st->s.iops, st->rep.extra);
-	verdict("S3700-GC", holds, m, "steady-state random writes below fresh-drive ones");
+	verdict("DATASHEET-s3700-gc", holds, m, "steady-state random writes below fresh-drive ones");
 }
 END_TEST
 
@@ -219,7 +219,7 @@ START_TEST(test_S3700_WA)
 		 1.05 * lru);
 	snprintf(st, sizeof(st), "alpha %.3f, rho %.3f: Agarwal-Marrow %.3f, Desnoyers LRU %.3f",
 		 alpha, rho, am, lru);
-	verdict("S3700-WA", holds, m, st);
+	verdict("DATASHEET-s3700-wa", holds, m, st);
 }
 END_TEST
 

@@ -54,7 +54,7 @@ endif
 CLEANFILES += tests/validation/findings-iscsi.tsv
 
 # The Intel SSD DC S3700 100 GB model against its product specification
-# and the greedy-GC predictions: findings S3700-* (check_s3700_drive.c,
+# and the greedy-GC predictions: checks DATASHEET-s3700-* (check_s3700_drive.c,
 # scenarios/ssd/), results in tests/validation/findings-s3700.tsv.  "slow".
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_s3700_drive
@@ -65,3 +65,16 @@ tests_validation_check_s3700_drive_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_s3700_drive_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings-s3700.tsv
+
+# The S3700 strip-size study (2015): findings S3700-S1..S7
+# (tests/validation/check_s3700.c, scenarios/s3700/), results in
+# tests/validation/findings-s3700-study.tsv.  Tagged "slow".
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_s3700
+TESTS += tests/validation/check_s3700
+tests_validation_check_s3700_SOURCES = tests/validation/check_s3700.c \
+	tests/validation/validation.h
+tests_validation_check_s3700_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_s3700_LDADD = $(UNIT_LDADD)
+endif
+CLEANFILES += tests/validation/findings-s3700-study.tsv
