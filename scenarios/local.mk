@@ -34,7 +34,8 @@ EXTRA_DIST += \
 	scenarios/iscsi/failover-alacritech.yaml \
 	scenarios/iscsi/failover-adaptec.yaml \
 	scenarios/iscsi/failover-intel.yaml \
-	scenarios/find-raidsim.sh
+	scenarios/find-raidsim.sh \
+	scenarios/study.sh
 
 EXTRA_DIST += \
 	scenarios/benchmarks/README.md \

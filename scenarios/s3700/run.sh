@@ -19,21 +19,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 out=out/s3700
-jobs=2
-plot=yes
-while [ $# -gt 0 ]; do
-	case $1 in
-	-o|--output) out=$2; shift 2 ;;
-	-j|--jobs) jobs=$2; shift 2 ;;
-	--jobs=*) jobs=${1#--jobs=}; shift ;;
-	--no-plot) plot=no; shift ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
-	esac
-done
-
-# shellcheck source=../find-raidsim.sh
-. "$srcdir/scenarios/find-raidsim.sh"
+# shellcheck source=../study.sh
+. "$srcdir/scenarios/study.sh"
 
 start=$(date +%s)
 mkdir -p "$out"

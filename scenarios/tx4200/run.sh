@@ -21,23 +21,15 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 out=out/tx4200
-jobs=2
-plot=yes
 fc=yes
-while [ $# -gt 0 ]; do
+study_option() {
 	case $1 in
-	-o|--output) out=$2; shift 2 ;;
-	-j|--jobs) jobs=$2; shift 2 ;;
-	--jobs=*) jobs=${1#--jobs=}; shift ;;
-	--no-plot) plot=no; shift ;;
-	--no-filecopy) fc=no; shift ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	--no-filecopy) fc=no ;;
+	*) return 1 ;;
 	esac
-done
-
-# shellcheck source=../find-raidsim.sh
-. "$srcdir/scenarios/find-raidsim.sh"
+}
+# shellcheck source=../study.sh
+. "$srcdir/scenarios/study.sh"
 
 # The six arrays of the study: name, level, drives.  "JBOD" is one drive.
 arrays='single single 1
