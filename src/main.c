@@ -16,6 +16,7 @@
 #include "load/load.h"
 #include "run/runner.h"
 #include "run/scenario.h"
+#include "run/shard.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -34,6 +35,7 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
 	"                    a TSV table, JSON, a gnuplot script and optionally a PNG\n"
+	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
 	"  models            list the models found on the model path\n"
 	"  help [COMMAND]    show help for a command\n"
 	"\n"
@@ -58,12 +60,28 @@ static const char usage_run[] =
 	"                     --set workload.iometer.outstanding=16; pins a swept path\n"
 	"  -p, --plot         render the PNG with gnuplot (if installed)\n"
 	"  -j, --jobs N       run points in N processes (default: number of cores)\n"
+	"  -r, --resume       keep the points an interrupted run of the same\n"
+	"                     scenario saved in DIR and run only the others\n"
+	"      --shard K/N    run points K, K+N, K+2N, ... only and write\n"
+	"                     DIR/NAME.shard-K-of-N.tsv for 'raidsim merge'\n"
 	"  -M, --models DIR   search DIR for models first (repeatable); then\n"
 	"                     $RAIDSIM_MODELS (colon-separated), then the installed models\n"
 	"  -q, --quiet        print nothing on success\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"A progress line is shown on stderr when it is a terminal.\n";
+	"Each point is saved in DIR/NAME.points/ as soon as it is done.  Ctrl-C\n"
+	"(or SIGTERM) lets the running points finish, then stops with status 130;\n"
+	"a second one stops at once.  A progress line (points done, rate, time\n"
+	"left) is shown on stderr when it is a terminal.\n";
+
+static const char usage_merge[] =
+	"Usage: raidsim merge [-o DIR] [--plot] [-q] SHARD...\n"
+	"\n"
+	"Join the shard files written by 'raidsim run SCENARIO --shard K/N' for\n"
+	"K = 0..N-1 into DIR/NAME.tsv, NAME.json and NAME.gp (and NAME.png with\n"
+	"--plot), the same bytes one run of the whole sweep writes.  DIR defaults\n"
+	"to the first shard's folder.  Refuses (status 2) shards of different\n"
+	"sweeps, a missing or duplicated shard, and missing or repeated points.\n";
 
 static const char usage_models[] =
 	"Usage: raidsim models [-M DIR]... [--types]\n"
@@ -79,6 +97,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_main, stdout);
 	else if (strcmp(topic, "run") == 0)
 		fputs(usage_run, stdout);
+	else if (strcmp(topic, "merge") == 0)
+		fputs(usage_merge, stdout);
 	else if (strcmp(topic, "models") == 0)
 		fputs(usage_models, stdout);
 	else {
@@ -114,6 +134,8 @@ static int cmd_run(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "models", required_argument, NULL, 'M' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "resume", no_argument, NULL, 'r' },
+		{ "shard", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,7 +150,7 @@ static int cmd_run(int argc, char **argv)
 	int c, status = EXIT_BAD_INPUT;
 	char seed_arg[128];
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:pj:M:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:pj:M:qrh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out_dir = optarg;
@@ -169,6 +191,16 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'r':
+			o.resume = true;
+			break;
+		case 'K':
+			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
+				fprintf(stderr, "raidsim: --shard expects K/N with 0 <= K < N, "
+						"got '%s'\n", optarg);
+				goto out;
+			}
 			break;
 		case 'h':
 			fputs(usage_run, stdout);
@@ -214,6 +246,46 @@ out:
 		rs_node_free(sets[i].value);
 	}
 	return status;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "plot", no_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_dir = NULL;
+	bool plot = false, quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:pqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'p':
+			plot = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage_merge, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help merge'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind >= argc) {
+		fputs("raidsim: merge expects the shard files\nTry 'raidsim help merge'.\n",
+		      stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return rs_shard_merge(argv + optind, (size_t)(argc - optind), out_dir, plot, quiet);
 }
 
 static int print_model(const struct rs_model_info *m, void *arg)
@@ -303,6 +375,8 @@ int main(int argc, char **argv)
 		return cmd_help(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "merge") == 0)
+		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(argc - 1, argv + 1);
 	fprintf(stderr, "raidsim: unknown command '%s'\nTry 'raidsim --help'.\n", cmd);

@@ -5,6 +5,8 @@ EXTRA_DIST += tests/errors
 
 # End-to-end checks of the command line (determinism, --jobs, outputs).
 TESTS += tests/cli/run.sh
+# Interrupted sweeps (SIGKILL at a random moment, Ctrl-C) and --resume.
+TESTS += tests/cli/resume.sh
 EXTRA_DIST += tests/cli
 EXTRA_DIST += tests/unit/testutil.h
 
