@@ -7,6 +7,8 @@ EXTRA_DIST += tests/errors
 TESTS += tests/cli/run.sh
 # Interrupted sweeps (SIGKILL at a random moment, Ctrl-C) and --resume.
 TESTS += tests/cli/resume.sh
+# Sweeps split with --shard K/N and joined with raidsim merge.
+TESTS += tests/cli/shard.sh
 EXTRA_DIST += tests/cli
 EXTRA_DIST += tests/unit/testutil.h
 
