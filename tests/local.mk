@@ -9,6 +9,8 @@ TESTS += tests/cli/run.sh
 TESTS += tests/cli/resume.sh
 # Sweeps split with --shard K/N and joined with raidsim merge.
 TESTS += tests/cli/shard.sh
+# The figure --plot draws for one, two and three sweep axes.
+TESTS += tests/cli/plot.sh
 EXTRA_DIST += tests/cli
 EXTRA_DIST += tests/unit/testutil.h
 
