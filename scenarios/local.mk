@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	scenarios/disks/sequential-position.yaml \
 	scenarios/tx4000/README.md \
 	scenarios/tx4000/run.sh \
+	scenarios/tx4000/figures.tsv \
 	scenarios/tx4000/database.yaml \
 	scenarios/tx4000/sequential.yaml \
 	scenarios/tx4000/workstation.yaml \
@@ -18,6 +19,7 @@ EXTRA_DIST += \
 	scenarios/tx4000/webserver.yaml \
 	scenarios/tx4200/README.md \
 	scenarios/tx4200/run.sh \
+	scenarios/tx4200/figures.tsv \
 	scenarios/tx4200/database.yaml \
 	scenarios/tx4200/sequential.yaml \
 	scenarios/tx4200/workstation.yaml \
@@ -25,4 +27,5 @@ EXTRA_DIST += \
 	scenarios/tx4200/fileserver.yaml \
 	scenarios/tx4200/webserver.yaml \
 	scenarios/tx4200/filecopy.yaml \
-	scenarios/find-raidsim.sh
+	scenarios/find-raidsim.sh \
+	scenarios/studies.list
