@@ -14,6 +14,9 @@ TESTS += tests/cli/plot.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 EXTRA_DIST += tests/reproduce
+# Run by .ci/run (they need root): a Slurm job array; the reproduce page
+# in headless Chromium (tests/reproduce/chromium.sh).
+EXTRA_DIST += tests/slurm/run.sh
 EXTRA_DIST += tests/cli
 EXTRA_DIST += tests/unit/testutil.h
 
