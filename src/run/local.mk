@@ -18,3 +18,11 @@ reproduce: src/raidsim $(check_PROGRAMS)
 	src/raidsim reproduce -o reproduce --srcdir $(abs_top_srcdir) \
 		--builddir $(abs_top_builddir) $(RS_REPRODUCE_FLAGS)
 .PHONY: reproduce
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_run
+TESTS += tests/unit/check_run
+tests_unit_check_run_SOURCES = tests/unit/check_run.c
+tests_unit_check_run_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_run_LDADD = $(UNIT_LDADD)
+endif
