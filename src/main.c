@@ -103,6 +103,9 @@ static const char usage_reproduce[] =
 	"      --srcdir DIR   the source tree (default: found from this binary)\n"
 	"      --builddir DIR the build tree with tests/validation/ (same)\n"
 	"      --studies FILE the study list (default: SRCDIR/scenarios/studies.list)\n"
+	"      --rerun-validation  run the validation programs even when 'make check'\n"
+	"                     has left their results (check_X.trs, findings-X.tsv)\n"
+	"                     newer than the program; by default those are shown\n"
 	"  -q, --quiet        print nothing but errors\n"
 	"\n"
 	"Exit status 1 when a study's script or validation program failed (the\n"
@@ -352,6 +355,7 @@ static int cmd_reproduce(int argc, char **argv)
 		{ "srcdir", required_argument, NULL, 's' },
 		{ "builddir", required_argument, NULL, 'b' },
 		{ "studies", required_argument, NULL, 'l' },
+		{ "rerun-validation", no_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -396,6 +400,9 @@ static int cmd_reproduce(int argc, char **argv)
 			break;
 		case 'l':
 			o.manifest = optarg;
+			break;
+		case 'R':
+			o.rerun_validation = true;
 			break;
 		case 'q':
 			o.quiet = true;

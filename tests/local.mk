@@ -25,9 +25,14 @@ check_DATA = tests/errors/.build-stamp tests/cli/.build-stamp
 tests/errors/.build-stamp tests/cli/.build-stamp:
 	@$(MKDIR_P) $(@D) && touch $@
 CLEANFILES += tests/errors/.build-stamp tests/cli/.build-stamp
+check_DATA += tests/reproduce/.build-stamp
+tests/reproduce/.build-stamp:
+	@$(MKDIR_P) $(@D) && touch $@
+CLEANFILES += tests/reproduce/.build-stamp
 
 # tests/errors and tests/cli are shipped whole; leave out what a test run
 # in the source tree may have written there.
 dist-hook:
-	rm -f $(distdir)/tests/errors/.build-stamp $(distdir)/tests/cli/.build-stamp
+	rm -f $(distdir)/tests/errors/.build-stamp $(distdir)/tests/cli/.build-stamp \
+		$(distdir)/tests/reproduce/.build-stamp
 	find $(distdir)/tests -name '*.log' -o -name '*.trs' | xargs rm -f

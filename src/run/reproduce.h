@@ -22,6 +22,7 @@ struct rs_reproduce_opts {
 	const char *const *only;      /* run only these studies (NULL: all) */
 	size_t nonly;
 	bool quiet;
+	bool rerun_validation;        /* even when make check's results are fresh */
 };
 
 /* 0: every study ran and every validation program passed; 1 otherwise

@@ -64,9 +64,12 @@ static void put_summary(FILE *f, const struct rs_study *s, size_t n)
 		fprintf(f, "</td><td>%zu of %zu</td><td class=\"%s\">%s in %s</td>",
 			s[i].nreproduced, s[i].nfindings, s[i].ran_ok ? "yes" : "no",
 			s[i].ran_ok ? "ran" : "FAILED", a);
-		fprintf(f, "<td class=\"%s\">%s in %s</td></tr>\n", s[i].validation_ok ? "yes" : "no",
+		fprintf(f, "<td class=\"%s\">%s %s%s</td></tr>\n",
+			s[i].validation_ok ? "yes" : "no",
 			!s[i].validation_ran ? "not run"
-			: s[i].validation_ok ? "passed" : "FAILED", b);
+			: s[i].validation_ok ? "passed" : "FAILED",
+			s[i].validation_reused ? "in the last make check" : "in ",
+			s[i].validation_reused ? "" : b);
 	}
 	fputs("</table>\n", f);
 }

@@ -20,6 +20,7 @@ struct rs_study {
 	bool present;                 /* FOLDER/run.sh exists */
 	/* results: */
 	bool ran_ok, validation_ran, validation_ok;
+	bool validation_reused;       /* verdicts taken from the last make check */
 	double run_s, validation_s;
 	struct rs_figure *figures;
 	size_t nfigures;

@@ -60,6 +60,25 @@ check "failing validation: status 1" [ $st -eq 1 ]
 check "failing validation: page still written" test -s "$tmp/b/index.html"
 check "failing validation: page says so" grep -q "validation program failed" "$tmp/b/index.html"
 
+# Results make check left behind, newer than the program: shown as they are.
+v=$tmp/build/tests/validation
+sleep 1
+printf 'id\tstatus\tmeasured\tstudy\nMINI-9\treproduced\tfrom make check\tx\n' >"$v/findings-mini.tsv"
+printf ':test-result: PASS\n:global-test-result: PASS\n' >"$v/check_mini.trs"
+MINI_STATUS=1 rep -o "$tmp/r" -j 2 2>"$tmp/r.err" >/dev/null
+check "make check's results reused: status 0" [ $? -eq 0 ]
+check "make check's results reused: said so" grep -q "passed (results of make check)" "$tmp/r.err"
+check "make check's results reused: on the page" grep -q "MINI-9" "$tmp/r/index.html"
+check "make check's results reused: page checks" "$here/page.sh" "$tmp/r"
+printf ':global-test-result: FAIL\n' >"$v/check_mini.trs"
+rep -o "$tmp/r2" -j 1 -q 2>/dev/null
+check "make check failed: status 1" [ $? -eq 1 ]
+rep -o "$tmp/r3" -j 1 -q --rerun-validation 2>/dev/null
+check "--rerun-validation runs the program" grep -q "MINI-2" "$tmp/r3/index.html"
+touch "$v/check_mini"
+rep -o "$tmp/r4" -j 1 -q 2>/dev/null
+check "program rebuilt since: run again" grep -q "MINI-2" "$tmp/r4/index.html"
+
 rm "$tmp/build/tests/validation/check_mini"
 rep -o "$tmp/c" -j 1 -q 2>/dev/null
 check "validation not built: status 1" [ $? -eq 1 ]
