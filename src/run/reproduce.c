@@ -322,11 +322,11 @@ int rs_reproduce(const struct rs_reproduce_opts *o)
 			char a[32], b[32];
 			rs_progress_duration(a, sizeof(a), s->run_s);
 			rs_progress_duration(b, sizeof(b), s->validation_s);
-			fprintf(stderr, "reproduce: %s: run.sh %s in %s, validation %s %s %s, "
+			fprintf(stderr, "reproduce: %s: run.sh %s in %s, validation %s %s%s, "
 					"%zu of %zu findings reproduced, %zu figures\n",
 				s->name, s->ran_ok ? "ok" : "FAILED", a,
 				!s->validation_ran ? "not run" : s->validation_ok ? "passed" : "FAILED",
-				s->validation_reused ? "(results of make check)" : "in",
+				s->validation_reused ? "(results of make check)" : "in ",
 				s->validation_reused ? "" : b, s->nreproduced, s->nfindings,
 				s->nfigures);
 			if (s->note[0])
