@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	scenarios/disks/sequential-position.yaml \
 	scenarios/tx4000/README.md \
 	scenarios/tx4000/run.sh \
+	scenarios/tx4000/figures.tsv \
 	scenarios/tx4000/database.yaml \
 	scenarios/tx4000/sequential.yaml \
 	scenarios/tx4000/workstation.yaml \
@@ -18,6 +19,7 @@ EXTRA_DIST += \
 	scenarios/tx4000/webserver.yaml \
 	scenarios/tx4200/README.md \
 	scenarios/tx4200/run.sh \
+	scenarios/tx4200/figures.tsv \
 	scenarios/tx4200/database.yaml \
 	scenarios/tx4200/sequential.yaml \
 	scenarios/tx4200/workstation.yaml \
@@ -28,6 +30,7 @@ EXTRA_DIST += \
 	scenarios/tx4200/pcix.yaml \
 	scenarios/iscsi/README.md \
 	scenarios/iscsi/run.sh \
+	scenarios/iscsi/figures.tsv \
 	scenarios/iscsi/duplex.yaml \
 	scenarios/iscsi/read.yaml \
 	scenarios/iscsi/write.yaml \
@@ -35,7 +38,8 @@ EXTRA_DIST += \
 	scenarios/iscsi/failover-adaptec.yaml \
 	scenarios/iscsi/failover-intel.yaml \
 	scenarios/find-raidsim.sh \
-	scenarios/study.sh
+	scenarios/study.sh \
+	scenarios/studies.list
 
 EXTRA_DIST += \
 	scenarios/benchmarks/README.md \
@@ -55,4 +59,5 @@ EXTRA_DIST += \
 	scenarios/s3700/README.md \
 	scenarios/s3700/run.sh \
 	scenarios/s3700/cdm.yaml \
-	scenarios/s3700/atto.yaml
+	scenarios/s3700/atto.yaml \
+	scenarios/s3700/figures.tsv

@@ -2,6 +2,7 @@
  * Exit status: 0 ok, 1 runtime failure, 2 bad input (scenario, model or
  * command line). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 #include "dev/dev.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
+#include "run/reproduce.h"
 #include "run/runner.h"
 #include "run/scenario.h"
+#include "run/shard.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -34,6 +37,9 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
 	"                    a TSV table, JSON, a gnuplot script and optionally a PNG\n"
+	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
+	"  reproduce         run every study, decide its findings and write a page\n"
+	"                    with the figures and findings (index.html)\n"
 	"  models            list the models found on the model path\n"
 	"  help [COMMAND]    show help for a command\n"
 	"\n"
@@ -59,12 +65,52 @@ static const char usage_run[] =
 	"                     --set workload.iometer.outstanding=16; pins a swept path\n"
 	"  -p, --plot         render the PNG with gnuplot (if installed)\n"
 	"  -j, --jobs N       run points in N processes (default: number of cores)\n"
+	"  -r, --resume       keep the points an interrupted run of the same\n"
+	"                     scenario saved in DIR and run only the others\n"
+	"      --shard K/N    run points K, K+N, K+2N, ... only and write\n"
+	"                     DIR/NAME.shard-K-of-N.tsv for 'raidsim merge'\n"
 	"  -M, --models DIR   search DIR for models first (repeatable); then\n"
 	"                     $RAIDSIM_MODELS (colon-separated), then the installed models\n"
 	"  -q, --quiet        print nothing on success\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"A progress line is shown on stderr when it is a terminal.\n";
+	"Each point is saved in DIR/NAME.points/ as soon as it is done.  Ctrl-C\n"
+	"(or SIGTERM) lets the running points finish, then stops with status 130;\n"
+	"a second one stops at once.  A progress line (points done, rate, time\n"
+	"left) is shown on stderr when it is a terminal.\n";
+
+static const char usage_merge[] =
+	"Usage: raidsim merge [-o DIR] [--plot] [-q] SHARD...\n"
+	"\n"
+	"Join the shard files written by 'raidsim run SCENARIO --shard K/N' for\n"
+	"K = 0..N-1 into DIR/NAME.tsv, NAME.json and NAME.gp (and NAME.png with\n"
+	"--plot), the same bytes one run of the whole sweep writes.  DIR defaults\n"
+	"to the first shard's folder.  Refuses (status 2) shards of different\n"
+	"sweeps, a missing or duplicated shard, and missing or repeated points.\n";
+
+static const char usage_reproduce[] =
+	"Usage: raidsim reproduce [-o DIR] [-j N] [--study NAME]...\n"
+	"\n"
+	"Run every study listed in scenarios/studies.list: its run.sh (tables and\n"
+	"figures into DIR/NAME/) and its validation program from the build tree\n"
+	"(the findings, written to DIR/NAME/findings*.tsv exactly as under 'make\n"
+	"check'); then write DIR/index.html with each study's figures, captions\n"
+	"and findings table.  'make reproduce' builds what is needed and runs this.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output DIR   where to write (default: out/reproduce)\n"
+	"  -j, --jobs N       processes per study (default: number of cores)\n"
+	"      --study NAME   only this study (repeatable)\n"
+	"      --srcdir DIR   the source tree (default: found from this binary)\n"
+	"      --builddir DIR the build tree with tests/validation/ (same)\n"
+	"      --studies FILE the study list (default: SRCDIR/scenarios/studies.list)\n"
+	"      --rerun-validation  run the validation programs even when 'make check'\n"
+	"                     has left their results (check_X.trs, findings-X.tsv)\n"
+	"                     newer than the program; by default those are shown\n"
+	"  -q, --quiet        print nothing but errors\n"
+	"\n"
+	"Exit status 1 when a study's script or validation program failed (the\n"
+	"page is still written and says which).\n";
 
 static const char usage_models[] =
 	"Usage: raidsim models [-M DIR]... [--types]\n"
@@ -80,6 +126,10 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_main, stdout);
 	else if (strcmp(topic, "run") == 0)
 		fputs(usage_run, stdout);
+	else if (strcmp(topic, "reproduce") == 0)
+		fputs(usage_reproduce, stdout);
+	else if (strcmp(topic, "merge") == 0)
+		fputs(usage_merge, stdout);
 	else if (strcmp(topic, "models") == 0)
 		fputs(usage_models, stdout);
 	else {
@@ -115,6 +165,8 @@ static int cmd_run(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "models", required_argument, NULL, 'M' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "resume", no_argument, NULL, 'r' },
+		{ "shard", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -129,7 +181,7 @@ static int cmd_run(int argc, char **argv)
 	int c, status = EXIT_BAD_INPUT;
 	char seed_arg[128];
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:pj:M:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:s:pj:M:qrh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out_dir = optarg;
@@ -170,6 +222,16 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'r':
+			o.resume = true;
+			break;
+		case 'K':
+			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
+				fprintf(stderr, "raidsim: --shard expects K/N with 0 <= K < N, "
+						"got '%s'\n", optarg);
+				goto out;
+			}
 			break;
 		case 'h':
 			fputs(usage_run, stdout);
@@ -215,6 +277,157 @@ out:
 		rs_node_free(sets[i].value);
 	}
 	return status;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "plot", no_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_dir = NULL;
+	bool plot = false, quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:pqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'p':
+			plot = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage_merge, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help merge'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind >= argc) {
+		fputs("raidsim: merge expects the shard files\nTry 'raidsim help merge'.\n",
+		      stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return rs_shard_merge(argv + optind, (size_t)(argc - optind), out_dir, plot, quiet);
+}
+
+/* The tree this binary was built in: the binary is BUILDDIR/src/raidsim.
+ * The source tree is the build tree, or the abs_top_srcdir its Makefile
+ * names (a VPATH build). */
+static void find_trees(char *build, size_t nb, char *src, size_t ns, char *self, size_t nself)
+{
+	ssize_t len = readlink("/proc/self/exe", self, nself - 1);
+	self[len > 0 ? len : 0] = '\0';
+	snprintf(build, nb, ".");
+	snprintf(src, ns, ".");
+	char *slash = strrchr(self, '/');
+	if (len <= 0 || !slash)
+		return;
+	snprintf(build, nb, "%.*s/..", (int)(slash - self), self);
+	snprintf(src, ns, "%s", build);
+	char mk[PATH_MAX + 16], line[PATH_MAX + 64];
+	snprintf(mk, sizeof(mk), "%.*s/Makefile", PATH_MAX, build);
+	FILE *f = fopen(mk, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "abs_top_srcdir = ", 17) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(src, ns, "%.*s", (int)(ns - 1), line + 17);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static int cmd_reproduce(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "study", required_argument, NULL, 'S' },
+		{ "srcdir", required_argument, NULL, 's' },
+		{ "builddir", required_argument, NULL, 'b' },
+		{ "studies", required_argument, NULL, 'l' },
+		{ "rerun-validation", no_argument, NULL, 'R' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char build[PATH_MAX], src[PATH_MAX], self[PATH_MAX], vdir[PATH_MAX + 32];
+	const char *only[64];
+	struct rs_reproduce_opts o = { .out_dir = "out/reproduce", .only = only };
+	find_trees(build, sizeof(build), src, sizeof(src), self, sizeof(self));
+	o.srcdir = src;
+	o.builddir = build;
+	o.raidsim = self;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:j:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.out_dir = optarg;
+			break;
+		case 'j': {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+			if (*end || j < 1 || j > 256) {
+				fprintf(stderr, "raidsim: --jobs expects a number from 1 to 256, "
+						"got '%s'\n", optarg);
+				return EXIT_BAD_INPUT;
+			}
+			o.jobs = (unsigned)j;
+			break;
+		}
+		case 'S':
+			if (o.nonly == 64) {
+				fputs("raidsim: too many --study options\n", stderr);
+				return EXIT_BAD_INPUT;
+			}
+			only[o.nonly++] = optarg;
+			break;
+		case 's':
+			o.srcdir = optarg;
+			break;
+		case 'b':
+			o.builddir = optarg;
+			break;
+		case 'l':
+			o.manifest = optarg;
+			break;
+		case 'R':
+			o.rerun_validation = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			fputs(usage_reproduce, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help reproduce'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc) {
+		fputs("raidsim: reproduce takes no arguments\nTry 'raidsim help reproduce'.\n",
+		      stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (o.jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		o.jobs = n > 0 ? (unsigned)n : 1;
+	}
+	snprintf(vdir, sizeof(vdir), "%s/tests/validation", o.builddir);
+	o.validation_dir = vdir;
+	return rs_reproduce(&o);
 }
 
 static int print_model(const struct rs_model_info *m, void *arg)
@@ -304,6 +517,10 @@ int main(int argc, char **argv)
 		return cmd_help(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "reproduce") == 0)
+		return cmd_reproduce(argc - 1, argv + 1);
+	if (strcmp(cmd, "merge") == 0)
+		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(argc - 1, argv + 1);
 	fprintf(stderr, "raidsim: unknown command '%s'\nTry 'raidsim --help'.\n", cmd);

@@ -5,6 +5,18 @@ EXTRA_DIST += tests/errors
 
 # End-to-end checks of the command line (determinism, --jobs, outputs).
 TESTS += tests/cli/run.sh
+# Interrupted sweeps (SIGKILL at a random moment, Ctrl-C) and --resume.
+TESTS += tests/cli/resume.sh
+# Sweeps split with --shard K/N and joined with raidsim merge.
+TESTS += tests/cli/shard.sh
+# The figure --plot draws for one, two and three sweep axes.
+TESTS += tests/cli/plot.sh
+# raidsim reproduce on a study in miniature; page.sh checks a page.
+TESTS += tests/reproduce/run.sh
+EXTRA_DIST += tests/reproduce
+# Run by .ci/run (they need root): a Slurm job array; the reproduce page
+# in headless Chromium (tests/reproduce/chromium.sh).
+EXTRA_DIST += tests/slurm/run.sh
 EXTRA_DIST += tests/cli
 EXTRA_DIST += tests/unit/testutil.h
 
@@ -13,9 +25,14 @@ check_DATA = tests/errors/.build-stamp tests/cli/.build-stamp
 tests/errors/.build-stamp tests/cli/.build-stamp:
 	@$(MKDIR_P) $(@D) && touch $@
 CLEANFILES += tests/errors/.build-stamp tests/cli/.build-stamp
+check_DATA += tests/reproduce/.build-stamp
+tests/reproduce/.build-stamp:
+	@$(MKDIR_P) $(@D) && touch $@
+CLEANFILES += tests/reproduce/.build-stamp
 
 # tests/errors and tests/cli are shipped whole; leave out what a test run
 # in the source tree may have written there.
 dist-hook:
-	rm -f $(distdir)/tests/errors/.build-stamp $(distdir)/tests/cli/.build-stamp
+	rm -f $(distdir)/tests/errors/.build-stamp $(distdir)/tests/cli/.build-stamp \
+		$(distdir)/tests/reproduce/.build-stamp
 	find $(distdir)/tests -name '*.log' -o -name '*.trs' | xargs rm -f

@@ -101,7 +101,7 @@ static void put_header(FILE *f, const struct rs_plot_spec *sp,
 }
 
 static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
-		     long xc, long yc, long sc)
+		     long xc, long yc, long sc, const char *block)
 {
 	size_t n = t->nrows ? t->nrows : 1;
 	struct point *pts = malloc(n * sizeof(*pts));
@@ -156,7 +156,7 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 	}
 	size_t i = 0;
 	for (size_t s = 0; s < nseries; s++) {
-		fprintf(f, "$s%zu << EOD\n", s);
+		fprintf(f, "$%s%zu << EOD\n", block, s);
 		for (; i < npts && pts[i].series == s; i++) {
 			const char *y = cell(t, pts[i].row, yc);
 			if (numeric)
@@ -168,7 +168,8 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 		fputs("EOD\n", f);
 	}
 	for (size_t s = 0; s < nseries; s++) {
-		fprintf(f, "%s$s%zu using 1:2 with linespoints ", s ? ", \\\n     " : "plot ", s);
+		fprintf(f, "%s$%s%zu using 1:2 with linespoints ", s ? ", \\\n     " : "plot ",
+			block, s);
 		if (sc >= 0) {
 			size_t len = strlen(sp->series_col) + strlen(series[s]) + 2;
 			char *title = malloc(len);
@@ -186,6 +187,57 @@ out:
 	free(pts);
 	free(series);
 	free(cats);
+}
+
+/* One panel per value of column pc: the rows of each value go through
+ * put_body as a table of their own, under a title naming the value. */
+static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
+		       long xc, long yc, long sc, long pc)
+{
+	size_t n = t->nrows ? t->nrows : 1, npanels = 0;
+	const char **panels = malloc(n * sizeof(*panels));
+	RS_ASSERT(panels != NULL);
+	/* Rows without a panel value are left out, like rows without an x. */
+	for (size_t r = 0; r < t->nrows; r++)
+		if (*cell(t, r, pc))
+			intern(panels, &npanels, cell(t, r, pc));
+	/* Up to three side by side, then a near-square grid. */
+	size_t cols = npanels <= 3 ? (npanels ? npanels : 1) : 1;
+	while (npanels > 3 && cols * cols < npanels)
+		cols++;
+	size_t rows = npanels ? (npanels + cols - 1) / cols : 1;
+	fprintf(f, "set key inside top left\nset multiplot layout %zu,%zu", rows, cols);
+	if (sp->title) {
+		fputs(" title ", f);
+		put_string(f, sp->title);
+	}
+	fputc('\n', f);
+	for (size_t p = 0; p < npanels; p++) {
+		struct rs_table sub;
+		rs_table_init(&sub);
+		for (size_t c = 0; c < t->ncols; c++)
+			rs_table_add_col(&sub, t->cols[c], t->col_is_axis[c]);
+		for (size_t r = 0; r < t->nrows; r++) {
+			if (strcmp(cell(t, r, pc), panels[p]) != 0)
+				continue;
+			size_t row = rs_table_add_row(&sub);
+			for (size_t c = 0; c < t->ncols; c++)
+				rs_table_set(&sub, row, c, rs_table_get(t, r, c));
+		}
+		size_t len = strlen(sp->panel_col) + strlen(panels[p]) + 2;
+		char *title = malloc(len), block[32];
+		RS_ASSERT(title != NULL);
+		snprintf(title, len, "%s=%s", sp->panel_col, panels[p]);
+		fputs("set title ", f);
+		put_string(f, title);
+		fputc('\n', f);
+		free(title);
+		snprintf(block, sizeof(block), "p%zus", p);
+		put_body(f, &sub, sp, xc, yc, sc, block);
+		rs_table_free(&sub);
+	}
+	fputs("unset multiplot\n", f);
+	free(panels);
 }
 
 static long need_col(const struct rs_table *t, const char *name, const char *path,
@@ -213,11 +265,17 @@ int rs_report_write_gnuplot(const struct rs_table *t, const char *script_path,
 	long sc = -1;
 	if (spec->series_col && (sc = need_col(t, spec->series_col, script_path, err)) < 0)
 		return -1;
+	long pc = -1;
+	if (spec->panel_col && (pc = need_col(t, spec->panel_col, script_path, err)) < 0)
+		return -1;
 
 	struct rs_report_out o;
 	if (rs_report_out_open(&o, script_path, err) != 0)
 		return -1;
 	put_header(o.f, spec, data_tsv_name, png_name);
-	put_body(o.f, t, spec, xc, yc, sc);
+	if (pc < 0)
+		put_body(o.f, t, spec, xc, yc, sc, "s");
+	else
+		put_panels(o.f, t, spec, xc, yc, sc, pc);
 	return rs_report_out_commit(&o, err);
 }

@@ -43,6 +43,9 @@ struct rs_plot_spec {
 	const char *y_col;
 	const char *x_label, *y_label, *title;   /* NULL: the column name / none */
 	int logx, logy;
+	/* Small multiples: one panel per distinct value of this column, in
+	 * order of first appearance, on a shared page; may be NULL. */
+	const char *panel_col;
 };
 
 /* A self-contained gnuplot script drawing y_col over x_col into png_name

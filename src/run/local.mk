@@ -1,4 +1,29 @@
 src_librs_a_SOURCES += \
 	src/run/scenario.c src/run/scenario.h \
 	src/run/runner.c src/run/runner.h \
-	src/run/series.c src/run/series.h
+	src/run/series.c src/run/series.h \
+	src/run/points.c src/run/points.h \
+	src/run/progress.c src/run/progress.h \
+	src/run/results.c src/run/results.h \
+	src/run/plot_choice.c src/run/plot_choice.h \
+	src/run/shard.c src/run/shard.h \
+	src/run/study.c src/run/study.h \
+	src/run/reproduce.c src/run/reproduce.h \
+	src/run/reproduce_page.c
+
+# `make reproduce`: every study of scenarios/studies.list, its figures and
+# its findings (decided by the validation programs `make check` runs) on
+# one page, reproduce/index.html.  RS_REPRODUCE_FLAGS adds options, e.g.
+# RS_REPRODUCE_FLAGS='--jobs 1'.
+reproduce: src/raidsim $(check_PROGRAMS)
+	src/raidsim reproduce -o reproduce --srcdir $(abs_top_srcdir) \
+		--builddir $(abs_top_builddir) $(RS_REPRODUCE_FLAGS)
+.PHONY: reproduce
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_run
+TESTS += tests/unit/check_run
+tests_unit_check_run_SOURCES = tests/unit/check_run.c
+tests_unit_check_run_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_run_LDADD = $(UNIT_LDADD)
+endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,10 @@
 #include "report/report.h"
 #include "report/series.h"
 #include "report/table.h"
-
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
+#include "run/points.h"
+#include "run/progress.h"
+#include "run/results.h"
+#include "run/shard.h"
 
 const char *const rs_metric_names[] = {
 	"iops", "mib_s", "mb_s", "read_iops", "write_iops", "read_mib_s", "write_mib_s",
@@ -89,8 +87,6 @@ static FILE *open_request_log(const struct rs_scenario *sc, const char *dir, siz
 	return f;
 }
 
-static int make_dir(const char *dir);
-
 /* NAME.series.POINT.tsv and its gnuplot script (report/series.h). */
 static int write_series(const struct rs_scenario *sc, const char *out_dir, size_t i,
 			struct rs_timeseries *ts)
@@ -103,7 +99,7 @@ static int write_series(const struct rs_scenario *sc, const char *out_dir, size_
 	snprintf(title, sizeof(title), "%s, point %zu", sc->name, i);
 	struct rs_report_err err;
 	snprintf(err.msg, sizeof(err.msg), "%s: cannot create the directory", out_dir);
-	int rc = make_dir(out_dir) != 0 ||
+	int rc = rs_make_dir(out_dir) != 0 ||
 		 rs_report_write_series_tsv(ts, tsv, &err) != 0 ||
 		 rs_report_write_series_gnuplot(gp, tsv_name, png_name, title, &err) != 0;
 	if (rc)
@@ -146,303 +142,335 @@ static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, 
 	return sc->series_ns ? write_series(sc, out_dir, i, &ts) : 0;
 }
 
-struct progress {
-	bool on;
-	size_t total, done;
-	struct timespec t0;
+/* ---- interruption ------------------------------------------------------
+ * The first SIGINT/SIGTERM only raises a flag: no new point starts, the
+ * running ones finish and are saved.  The second kills the workers and
+ * ends the process at once with the signal's default action.  Temporary
+ * files a killed point leaves behind are removed by the next run. */
+
+#define MAX_JOBS 256
+
+static volatile sig_atomic_t interrupts;
+static pid_t workers[MAX_JOBS];
+static volatile sig_atomic_t nworkers;
+
+static void on_signal(int sig)
+{
+	if (++interrupts < 2)
+		return;
+	for (sig_atomic_t k = 0; k < nworkers; k++)
+		if (workers[k] > 0)
+			kill(workers[k], SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+struct saved_signals {
+	struct sigaction intr, term, pipe;
 };
 
-static double elapsed_s(const struct timespec *t0)
+static void catch_signals(struct saved_signals *old)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: poll() must return to notice the flag. */
+	interrupts = 0;
+	nworkers = 0;
+	sigaction(SIGINT, &sa, &old->intr);
+	sigaction(SIGTERM, &sa, &old->term);
+	/* A worker that died must show up as EOF/EPIPE, not kill us. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &old->pipe);
 }
 
-static void progress_show(struct progress *p)
+static void restore_signals(const struct saved_signals *old)
 {
-	if (!p->on)
+	sigaction(SIGINT, &old->intr, NULL);
+	sigaction(SIGTERM, &old->term, NULL);
+	sigaction(SIGPIPE, &old->pipe, NULL);
+}
+
+/* ---- running the points -------------------------------------------------- */
+
+struct plan {
+	const struct rs_scenario *sc;
+	const char *out_dir;
+	const struct rs_points *store;
+	const size_t *todo;           /* point indices still to run */
+	size_t ntodo;
+	char **rows;
+	struct rs_progress *pg;
+};
+
+#define ROW_MAX 16384
+
+static int run_serial(const struct plan *p)
+{
+	char *buf = malloc(ROW_MAX);
+	RS_ASSERT(buf != NULL);
+	int rc = 0;
+	for (size_t t = 0; t < p->ntodo && !interrupts; t++) {
+		size_t i = p->todo[t];
+		if (run_one(p->sc, p->out_dir, i, buf, ROW_MAX) != 0 ||
+		    rs_points_save(p->store, i, buf) != 0) {
+			rc = -1;
+			break;
+		}
+		p->rows[i] = strdup(buf);
+		rs_progress_step(p->pg);
+	}
+	free(buf);
+	return rc;
+}
+
+/* A worker reads point indices (binary size_t) from `cmd` until EOF; for
+ * each it runs the point, saves it and writes "index<TAB>row\n" to `res`.
+ * Signals are left to the parent, which decides when to stop. */
+static void worker(const struct plan *p, int cmd, int res)
+{
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	FILE *out = fdopen(res, "w");
+	char *buf = malloc(ROW_MAX);
+	if (!out || !buf)
+		_exit(1);
+	size_t i;
+	while (read(cmd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
+		if (run_one(p->sc, p->out_dir, i, buf, ROW_MAX) != 0 ||
+		    rs_points_save(p->store, i, buf) != 0)
+			_exit(1);
+		fprintf(out, "%zu\t%s\n", i, buf);
+		if (fflush(out) != 0)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+struct slot {
+	pid_t pid;
+	int cmd;                      /* -1 once closed: the worker will exit */
+	FILE *res;                    /* NULL once the worker is done */
+	bool busy;
+};
+
+/* Hand the next point to a worker, or tell it to finish. */
+static void dispatch(struct slot *w, const struct plan *p, size_t *next)
+{
+	if (!interrupts && *next < p->ntodo &&
+	    write(w->cmd, &p->todo[*next], sizeof(size_t)) == (ssize_t)sizeof(size_t)) {
+		(*next)++;
+		w->busy = true;
 		return;
-	double el = elapsed_s(&p->t0);
-	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : 0;
-	fprintf(stderr, "\r[%zu/%zu] %5.1f%%  elapsed %.1fs  left ~%.1fs  ", p->done, p->total,
-		100.0 * (double)p->done / (double)p->total, el, eta);
-	if (p->done == p->total)
-		fputc('\n', stderr);
-	fflush(stderr);
+	}
+	w->busy = false;
+	if (w->cmd >= 0)
+		close(w->cmd);
+	w->cmd = -1;
 }
 
-/* Children write "index<TAB>cells\n" lines to a pipe; the parent files
- * them by index. */
-static int run_parallel(const struct rs_scenario *sc, const char *out_dir, unsigned jobs,
-			char **rows, struct progress *pg)
+static int run_parallel(const struct plan *p, unsigned jobs)
 {
-	pid_t pids[256];
-	int fds[256];
-	FILE *ins[256];
-	if (jobs > 256)
-		jobs = 256;
+	struct slot w[MAX_JOBS];
+	size_t next = 0;
+	int rc = 0;
 	fflush(NULL);
 	for (unsigned k = 0; k < jobs; k++) {
-		int pfd[2];
-		if (pipe(pfd) != 0) {
+		int c[2], r[2];
+		if (pipe(c) != 0 || pipe(r) != 0) {
 			perror("raidsim: pipe");
-			return -1;
+			jobs = k;
+			rc = -1;
+			break;
 		}
 		pid_t pid = fork();
 		if (pid < 0) {
 			perror("raidsim: fork");
-			return -1;
-		}
-		if (pid == 0) {
-			close(pfd[0]);
-			FILE *out = fdopen(pfd[1], "w");
-			char buf[2048];
-			for (size_t i = k; i < sc->npoints; i += jobs) {
-				if (run_one(sc, out_dir, i, buf, sizeof(buf)) != 0)
-					_exit(1);
-				fprintf(out, "%zu\t%s\n", i, buf);
-				fflush(out);
-			}
-			fclose(out);
-			_exit(0);
-		}
-		close(pfd[1]);
-		pids[k] = pid;
-		fds[k] = pfd[0];
-		ins[k] = fdopen(pfd[0], "r");
-	}
-	unsigned open_fds = jobs;
-	struct pollfd pf[256];
-	char line[4096];
-	int rc = 0;
-	while (open_fds > 0) {
-		unsigned np = 0;
-		for (unsigned k = 0; k < jobs; k++)
-			if (ins[k]) {
-				pf[np].fd = fds[k];
-				pf[np].events = POLLIN;
-				pf[np].revents = 0;
-				np++;
-			}
-		if (poll(pf, np, -1) < 0) {
-			if (errno == EINTR)
-				continue;
+			close(c[0]), close(c[1]), close(r[0]), close(r[1]);
+			jobs = k;
 			rc = -1;
 			break;
 		}
-		for (unsigned k = 0; k < jobs; k++) {
-			if (!ins[k])
+		if (pid == 0) {
+			/* Only our own ends: a worker must see EOF when the parent
+			 * closes its command pipe, so no sibling may hold it. */
+			for (unsigned j = 0; j < k; j++) {
+				if (w[j].cmd >= 0)
+					close(w[j].cmd);
+				fclose(w[j].res);
+			}
+			close(c[1]);
+			close(r[0]);
+			worker(p, c[0], r[1]);
+		}
+		close(c[0]);
+		close(r[1]);
+		w[k] = (struct slot){ .pid = pid, .cmd = c[1], .res = fdopen(r[0], "r") };
+		workers[k] = pid;
+		nworkers = (sig_atomic_t)(k + 1);
+	}
+	for (unsigned k = 0; k < jobs; k++)
+		dispatch(&w[k], p, rc == 0 ? &next : &(size_t){ p->ntodo });
+	char *line = malloc(ROW_MAX + 64);
+	RS_ASSERT(line != NULL);
+	for (;;) {
+		struct pollfd pf[MAX_JOBS];
+		unsigned who[MAX_JOBS], np = 0;
+		for (unsigned k = 0; k < jobs; k++)
+			if (w[k].res) {
+				pf[np] = (struct pollfd){ .fd = fileno(w[k].res), .events = POLLIN };
+				who[np++] = k;
+			}
+		if (np == 0)
+			break;
+		if (poll(pf, np, -1) < 0) {
+			if (errno != EINTR) {
+				perror("raidsim: poll");
+				rc = -1;
+				break;
+			}
+			/* Interrupted: idle workers are told to finish. */
+			for (unsigned k = 0; k < jobs; k++)
+				if (!w[k].busy && w[k].cmd >= 0)
+					dispatch(&w[k], p, &next);
+			continue;
+		}
+		for (unsigned j = 0; j < np; j++) {
+			if (!pf[j].revents)
 				continue;
-			bool ready = false;
-			for (unsigned j = 0; j < np; j++)
-				if (pf[j].fd == fds[k] && pf[j].revents)
-					ready = true;
-			if (!ready)
-				continue;
-			/* Children flush whole lines, so a ready pipe holds one. */
-			if (!fgets(line, sizeof(line), ins[k])) {
-				fclose(ins[k]);
-				ins[k] = NULL;
-				open_fds--;
+			struct slot *s = &w[who[j]];
+			/* A worker has one point at a time, so one line at most. */
+			if (!fgets(line, ROW_MAX + 64, s->res)) {
+				if (s->busy)
+					rc = -1;  /* died in the middle of a point */
+				fclose(s->res);
+				s->res = NULL;
+				if (s->cmd >= 0)
+					close(s->cmd);
+				s->cmd = -1;
 				continue;
 			}
 			char *tab = strchr(line, '\t');
-			size_t idx = strtoull(line, NULL, 10);
-			if (!tab || idx >= sc->npoints || rows[idx]) {
+			size_t idx = (size_t)strtoull(line, NULL, 10);
+			if (!tab || idx >= p->sc->npoints || p->rows[idx]) {
 				rc = -1;
 				continue;
 			}
 			line[strcspn(line, "\n")] = '\0';
-			rows[idx] = strdup(tab + 1);
-			pg->done++;
-			progress_show(pg);
+			p->rows[idx] = strdup(tab + 1);
+			rs_progress_step(p->pg);
+			dispatch(s, p, rc == 0 ? &next : &(size_t){ p->ntodo });
 		}
 	}
+	free(line);
 	for (unsigned k = 0; k < jobs; k++) {
 		int st;
-		waitpid(pids[k], &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		if (waitpid(w[k].pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			rc = -1;
 	}
-	for (size_t i = 0; i < sc->npoints; i++)
-		if (!rows[i])
-			rc = -1;
+	nworkers = 0;
 	return rc;
 }
 
-static int make_dir(const char *dir)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	}
-	if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
+/* ---- the whole run -------------------------------------------------------- */
 
-static void axis_text(const char *in, char *out, size_t n)
+static void finish_message(const struct rs_scenario *sc, const struct rs_run_opts *o,
+			   const struct rs_points *store, size_t done, size_t total)
 {
-	size_t j = 0;
-	for (size_t i = 0; in[i] && j + 1 < n; i++)
-		out[j++] = (in[i] == '\t' || in[i] == '\n' || in[i] == '\r') ? ' ' : in[i];
-	out[j] = '\0';
-}
-
-static int build_table(const struct rs_scenario *sc, char **rows, struct rs_table *t)
-{
-	rs_table_init(t);
-	for (size_t a = 0; a < sc->sweep.naxes; a++)
-		rs_table_add_col(t, sc->sweep.axes[a].path, 1);
-	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
-		rs_table_add_col(t, rs_metric_names[m], 0);
-	for (size_t f = 0; f < sc->nfigure_cols; f++)
-		rs_table_add_col(t, sc->figure_cols[f], 0);
-	if (sc->dev_col)
-		rs_table_add_col(t, sc->dev_col, 0);
-	size_t idx[64];
-	for (size_t i = 0; i < sc->npoints; i++) {
-		size_t row = rs_table_add_row(t);
-		rs_sweep_point_indices(&sc->sweep, i, idx);
-		size_t col = 0;
-		for (size_t a = 0; a < sc->sweep.naxes; a++) {
-			char text[512];
-			const struct rs_node *v = sc->sweep.axes[a].values[idx[a]];
-			axis_text(v->kind == RS_NODE_SCALAR ? v->str : "(structured)", text,
-				  sizeof(text));
-			rs_table_set(t, row, col++, text);
-		}
-		char *save = NULL;
-		for (char *cell = strtok_r(rows[i], "\t", &save); cell;
-		     cell = strtok_r(NULL, "\t", &save))
-			rs_table_set(t, row, col++, cell);
-		if (col != t->ncols)
-			return -1;
-	}
-	return 0;
-}
-
-/* Sizes and queue depths read best on a log axis: use one when the x
- * column is numeric and spans a factor of 16 or more. */
-static int wide_numeric_range(const struct rs_table *t, const char *col)
-{
-	if (!col)
-		return 0;
-	long c = rs_table_find_col(t, col);
-	if (c < 0 || t->nrows == 0)
-		return 0;
-	double lo = 0, hi = 0;
-	for (size_t r = 0; r < t->nrows; r++) {
-		double v;
-		const char *text = rs_table_get(t, r, (size_t)c);
-		if (!text || !rs_table_number(text, &v) || v <= 0)
-			return 0;
-		if (r == 0 || v < lo)
-			lo = v;
-		if (r == 0 || v > hi)
-			hi = v;
-	}
-	return hi / lo >= 16;
+	fprintf(stderr,
+		"raidsim: %s: stopped with %zu of %zu points done, saved in %s; run again "
+		"with --resume to finish\n", sc->name, done, total, store->dir);
+	(void)o;
 }
 
 int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 {
 	char **rows = calloc(sc->npoints, sizeof(*rows));
-	RS_ASSERT(rows != NULL);
-	struct progress pg = { .on = o->progress, .total = sc->npoints };
-	clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+	size_t *todo = malloc(sc->npoints * sizeof(*todo));
+	RS_ASSERT(rows != NULL && todo != NULL);
 	int rc = 0;
+	char tag[256] = "";
+	if (o->shard_n)
+		rs_shard_tag(tag, sizeof(tag), sc->out_name, o->shard_k, o->shard_n);
+	else
+		snprintf(tag, sizeof(tag), "%s", sc->out_name);
+	struct rs_points store;
+	size_t found = 0;
+	if (rs_make_dir(o->out_dir) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	int pr = rs_points_open(&store, o->out_dir, tag, rs_scenario_fingerprint(sc),
+				sc->npoints, o->resume, rows, &found);
+	if (pr != 0) {
+		rc = pr == -2 ? 2 : 1;
+		goto out;
+	}
+	size_t ntodo = 0, total = 0, have = 0;
+	for (size_t i = 0; i < sc->npoints; i++) {
+		if (o->shard_n && i % o->shard_n != o->shard_k) {
+			free(rows[i]);  /* not ours (cannot happen: own folder) */
+			rows[i] = NULL;
+			continue;
+		}
+		total++;
+		if (rows[i])
+			have++;
+		else
+			todo[ntodo++] = i;
+	}
+	if (o->resume && have && !o->quiet)
+		fprintf(stderr, "raidsim: %s: resuming, %zu of %zu points already done\n",
+			sc->name, have, total);
+	struct rs_progress pg;
+	rs_progress_start(&pg, o->progress, total, have);
+	struct plan plan = { sc, o->out_dir, &store, todo, ntodo, rows, &pg };
 	unsigned jobs = o->jobs ? o->jobs : 1;
-	if (sc->request_log && make_dir(o->out_dir) != 0) {
-		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
-		free(rows);
-		return 1;
+	if (jobs > MAX_JOBS)
+		jobs = MAX_JOBS;
+	if (jobs > ntodo)
+		jobs = (unsigned)ntodo;
+	struct saved_signals saved;
+	catch_signals(&saved);
+	int run_rc = jobs <= 1 ? run_serial(&plan) : run_parallel(&plan, jobs);
+	bool stopped = interrupts > 0;
+	restore_signals(&saved);
+	if (pg.on && pg.done < pg.total)
+		fputc('\n', stderr);
+	if (run_rc != 0) {
+		fprintf(stderr, "raidsim: %s: a point failed; %zu of %zu points saved in %s\n",
+			sc->name, pg.done, total, store.dir);
+		rc = 1;
+		goto out;
 	}
-	if (jobs > sc->npoints)
-		jobs = (unsigned)sc->npoints;
-	if (jobs <= 1) {
-		char buf[2048];
-		for (size_t i = 0; i < sc->npoints && rc == 0; i++) {
-			if (run_one(sc, o->out_dir, i, buf, sizeof(buf)) != 0) {
-				rc = -1;
-				break;
-			}
-			rows[i] = strdup(buf);
-			pg.done++;
-			progress_show(&pg);
-		}
+	if (stopped && pg.done < total) {
+		finish_message(sc, o, &store, pg.done, total);
+		rc = RS_RUN_INTERRUPTED;
+		goto out;
+	}
+	struct rs_results_meta meta;
+	rs_results_meta_of(sc, &meta);
+	if (o->shard_n) {
+		rc = rs_shard_write(sc, &meta, rows, o->shard_k, o->shard_n, o->out_dir,
+				    o->quiet) == 0 ? 0 : 1;
 	} else {
-		rc = run_parallel(sc, o->out_dir, jobs, rows, &pg);
-	}
-	struct rs_table t;
-	memset(&t, 0, sizeof(t));
-	if (rc == 0 && build_table(sc, rows, &t) != 0) {
-		fprintf(stderr, "raidsim: internal error: malformed result row\n");
-		rc = -1;
-	}
-	if (rc == 0 && make_dir(o->out_dir) != 0) {
-		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
-		rc = -1;
-	}
-	char tsv[4096], json[4096], gp[4096], png[4096], tsv_name[1024], png_name[1024];
-	snprintf(tsv_name, sizeof(tsv_name), "%s.tsv", sc->out_name);
-	snprintf(png_name, sizeof(png_name), "%s.png", sc->out_name);
-	snprintf(tsv, sizeof(tsv), "%s/%s.tsv", o->out_dir, sc->out_name);
-	snprintf(json, sizeof(json), "%s/%s.json", o->out_dir, sc->out_name);
-	snprintf(gp, sizeof(gp), "%s/%s.gp", o->out_dir, sc->out_name);
-	snprintf(png, sizeof(png), "%s/%s.png", o->out_dir, sc->out_name);
-	if (rc == 0) {
-		struct rs_report_meta meta = { PACKAGE_VERSION, sc->name, 0 };
-		const struct rs_node *seed = rs_node_get(sc->root, "seed");
-		meta.seed = seed && seed->kind == RS_NODE_SCALAR ? strtoull(seed->str, NULL, 10) : 1;
-		struct rs_report_err err;
-		if (rs_report_write_tsv(&t, tsv, &err) != 0 ||
-		    rs_report_write_json(&t, json, &meta, &err) != 0) {
-			fprintf(stderr, "raidsim: %s\n", err.msg);
-			rc = -1;
+		struct rs_table t;
+		if (rs_results_table(sc, rows, &t, NULL) != 0) {
+			fprintf(stderr, "raidsim: internal error: malformed result row\n");
+			rc = 1;
+		} else if (rs_results_write(&t, &meta, o->out_dir, o->plot, o->quiet) != 0) {
+			rc = 1;
 		}
+		rs_table_free(&t);
 	}
-	if (rc == 0) {
-		struct rs_plot_spec ps = { 0 };
-		ps.x_col = sc->plot_x;
-		ps.series_col = sc->plot_series;
-		ps.y_col = sc->plot_y;
-		ps.title = sc->name;
-		ps.logx = sc->plot_logx >= 0 ? sc->plot_logx : wide_numeric_range(&t, ps.x_col);
-		struct rs_report_err err;
-		if (rs_report_write_gnuplot(&t, gp, tsv_name, png_name, &ps, &err) != 0) {
-			fprintf(stderr, "raidsim: %s\n", err.msg);
-			rc = -1;
-		} else if (o->plot) {
-			char msg[512];
-			/* gnuplot runs inside the output directory, so it is given
-			 * the script's name there, not a path relative to ours. */
-			char gp_name[1024];
-			snprintf(gp_name, sizeof(gp_name), "%s.gp", sc->out_name);
-			int pr = rs_report_render_png(gp_name, o->out_dir, msg, sizeof(msg));
-			if (pr < 0) {
-				fprintf(stderr, "raidsim: plot: %s\n", msg);
-				rc = -1;
-			} else if (pr > 0 && !o->quiet) {
-				fprintf(stderr, "raidsim: gnuplot not found; wrote %s only\n", gp);
-			}
-		}
-	}
-	if (rc == 0 && !o->quiet) {
-		printf("%s\n%s\n%s\n", tsv, json, gp);
-		if (o->plot && access(png, F_OK) == 0)
-			printf("%s\n", png);
-	}
-	rs_table_free(&t);
+	if (rc == 0)
+		rs_points_remove(&store);
+out:
 	for (size_t i = 0; i < sc->npoints; i++)
 		free(rows[i]);
 	free(rows);
-	return rc == 0 ? 0 : 1;
+	free(todo);
+	return rc;
 }

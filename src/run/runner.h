@@ -1,7 +1,13 @@
 /* Running every point of a scenario, in one process or several, and
  * writing the table, JSON, gnuplot script and PNG.  Results are gathered
  * by point index, so the output does not depend on how many processes ran
- * them or in which order they finished. */
+ * them or in which order they finished.
+ *
+ * Each finished point is saved at once (run/points.h), so an interrupted
+ * sweep can be resumed; the first SIGINT or SIGTERM lets the running
+ * points finish and stops, a second one stops at once.  With a shard
+ * (K of N), only every N-th point from K runs and the result is a shard
+ * file for `raidsim merge` (run/shard.h) instead of the table. */
 #ifndef RS_RUN_RUNNER_H
 #define RS_RUN_RUNNER_H
 
@@ -15,9 +21,15 @@ struct rs_run_opts {
 	bool plot;                    /* render the PNG with gnuplot */
 	bool progress;                /* progress line on stderr */
 	bool quiet;
+	bool resume;                  /* keep the points an earlier run saved */
+	unsigned shard_k, shard_n;    /* shard_n 0: the whole sweep */
 };
 
-/* 0 ok, 1 runtime failure (message printed). */
+/* Exit status of an interrupted run (128 + SIGINT, as a shell reports). */
+#define RS_RUN_INTERRUPTED 130
+
+/* 0 ok, 1 runtime failure, 2 bad input (saved points of another
+ * scenario), RS_RUN_INTERRUPTED; messages printed. */
 int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o);
 
 /* The metric columns, in table order. */

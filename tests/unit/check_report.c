@@ -442,6 +442,48 @@ START_TEST(gnuplot_categories)
 }
 END_TEST
 
+START_TEST(gnuplot_panels)
+{
+	struct rs_table t;
+	sweep_table(&t);
+	struct rs_report_err err = { "" };
+	/* One panel per level, x = qd, no series. */
+	struct rs_plot_spec sp = { .x_col = "qd", .y_col = "iops", .panel_col = "level",
+				   .title = "by level" };
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("m.gp"), NULL, "m.png",
+						 &sp, &err), 0);
+	char want[4096];
+	snprintf(want, sizeof(want),
+		 "# raidsim plot: iops over qd\n"
+		 "# render: gnuplot <this file>\n"
+		 "%s"
+		 "set output \"m.png\"\n"
+		 "set datafile separator \"\\t\"\n"
+		 "set title \"by level\"\n"
+		 "set xlabel \"qd\"\n"
+		 "set ylabel \"iops\"\n"
+		 "set grid\n"
+		 "set key outside right top\n"
+		 "set key inside top left\n"
+		 "set multiplot layout 1,2 title \"by level\"\n"
+		 "set title \"level=raid5\"\n"
+		 "$p0s0 << EOD\n1\t100\n4\t300\n16\t410\nEOD\n"
+		 "plot $p0s0 using 1:2 with linespoints notitle\n"
+		 "set title \"level=raid10\"\n"
+		 "$p1s0 << EOD\n1\t150.5\n4\tNaN\n16\t600\nEOD\n"
+		 "plot $p1s0 using 1:2 with linespoints notitle\n"
+		 "unset multiplot\n",
+		 plot_header);
+	assert_file(path_of("m.gp"), want);
+	/* A panel column that is not in the table is an error. */
+	sp.panel_col = "nope";
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("n.gp"), NULL, "n.png",
+						 &sp, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no column 'nope'"));
+	rs_table_free(&t);
+}
+END_TEST
+
 static int png_ok(const char *path)
 {
 	size_t n;
@@ -546,6 +588,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, write_failures);
 	tcase_add_test(tc, gnuplot_series);
 	tcase_add_test(tc, gnuplot_categories);
+	tcase_add_test(tc, gnuplot_panels);
 	tcase_add_test(tc, gnuplot_render);
 	tcase_add_test(tc, series_tsv);
 	suite_add_tcase(s, tc);

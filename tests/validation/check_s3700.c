@@ -388,5 +388,5 @@ static Suite *s3700_suite(void)
 
 int main(void)
 {
-	return vd_main(s3700_suite, findings, NFINDINGS, __FILE__, "findings-s3700-study.tsv");
+	return vd_main(s3700_suite, findings, NFINDINGS, "check_s3700.c", "findings-s3700.tsv");
 }

@@ -9,7 +9,7 @@
  *
  *     ID: reproduced|NOT reproduced: <measured> (study: <datasheet>)
  *
- * appends it to findings-s3700.tsv in the build directory and then asserts
+ * appends it to findings-s3700_drive.tsv in the build directory and then asserts
  * the outcome equals the expected status.  RS_VALIDATION_FLIP=ID inverts
  * an expectation.  MB = 10^6 bytes throughout.
  *
@@ -246,5 +246,5 @@ static Suite *s3700_suite(void)
 int main(void)
 {
 	return vd_main(s3700_suite, findings, NFINDINGS, "check_s3700_drive.c",
-		       "findings-s3700.tsv");
+		       "findings-s3700_drive.tsv");
 }

@@ -55,7 +55,7 @@ CLEANFILES += tests/validation/findings-iscsi.tsv
 
 # The Intel SSD DC S3700 100 GB model against its product specification
 # and the greedy-GC predictions: checks DATASHEET-s3700-* (check_s3700_drive.c,
-# scenarios/ssd/), results in tests/validation/findings-s3700.tsv.  "slow".
+# scenarios/ssd/), results in tests/validation/findings-s3700_drive.tsv.  "slow".
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_s3700_drive
 TESTS += tests/validation/check_s3700_drive
@@ -64,11 +64,11 @@ tests_validation_check_s3700_drive_SOURCES = tests/validation/check_s3700_drive.
 tests_validation_check_s3700_drive_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_s3700_drive_LDADD = $(UNIT_LDADD)
 endif
-CLEANFILES += tests/validation/findings-s3700.tsv
+CLEANFILES += tests/validation/findings-s3700_drive.tsv
 
 # The S3700 strip-size study (2015): findings S3700-S1..S7
 # (tests/validation/check_s3700.c, scenarios/s3700/), results in
-# tests/validation/findings-s3700-study.tsv.  Tagged "slow".
+# tests/validation/findings-s3700.tsv.  Tagged "slow".
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_s3700
 TESTS += tests/validation/check_s3700
@@ -77,4 +77,4 @@ tests_validation_check_s3700_SOURCES = tests/validation/check_s3700.c \
 tests_validation_check_s3700_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_s3700_LDADD = $(UNIT_LDADD)
 endif
-CLEANFILES += tests/validation/findings-s3700-study.tsv
+CLEANFILES += tests/validation/findings-s3700.tsv

@@ -1,0 +1,149 @@
+/* DIR/index.html: one self-contained page (inline style, images by
+ * relative path, no script, nothing remote), so it works opened from disk
+ * and copied elsewhere together with its folders. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/out.h"
+#include "run/progress.h"
+#include "run/study.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:2em auto;max-width:1400px;padding:0 1em;"
+	"color:#222}\n"
+	"h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}\n"
+	"table{border-collapse:collapse;margin:1em 0}\n"
+	"th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}\n"
+	"th{background:#f0f0f0}\n"
+	"td.yes{background:#dff0d8}td.no{background:#f8e0e0}\n"
+	".fig{display:flex;gap:1em;align-items:flex-start;margin:1em 0}\n"
+	".fig img{max-width:75%;border:1px solid #ddd}\n"
+	".fig p{max-width:25%;margin:0}\n"
+	".note{color:#a00}\n";
+
+static void put_summary(FILE *f, const struct rs_study *s, size_t n)
+{
+	fputs("<table class=\"summary\">\n<tr><th>study</th><th>findings reproduced</th>"
+	      "<th>run.sh</th><th>validation</th></tr>\n", f);
+	for (size_t i = 0; i < n; i++) {
+		char a[32], b[32];
+		fputs("<tr><td>", f);
+		if (s[i].present) {
+			fprintf(f, "<a href=\"#%s\">", s[i].name);
+			esc(f, s[i].title);
+			fputs("</a>", f);
+		} else {
+			esc(f, s[i].title);
+		}
+		if (!s[i].present) {
+			fputs("</td><td colspan=\"3\">not in this source tree</td></tr>\n", f);
+			continue;
+		}
+		rs_progress_duration(a, sizeof(a), s[i].run_s);
+		rs_progress_duration(b, sizeof(b), s[i].validation_s);
+		fprintf(f, "</td><td>%zu of %zu</td><td class=\"%s\">%s in %s</td>",
+			s[i].nreproduced, s[i].nfindings, s[i].ran_ok ? "yes" : "no",
+			s[i].ran_ok ? "ran" : "FAILED", a);
+		fprintf(f, "<td class=\"%s\">%s %s%s</td></tr>\n",
+			s[i].validation_ok ? "yes" : "no",
+			!s[i].validation_ran ? "not run"
+			: s[i].validation_ok ? "passed" : "FAILED",
+			s[i].validation_reused ? "in the last make check" : "in ",
+			s[i].validation_reused ? "" : b);
+	}
+	fputs("</table>\n", f);
+}
+
+static void put_study(FILE *f, const struct rs_study *s)
+{
+	fprintf(f, "<section id=\"%s\">\n<h2>", s->name);
+	esc(f, s->title);
+	fputs("</h2>\n<p>Scenarios and script: <code>", f);
+	esc(f, s->folder);
+	fputs("</code>; findings decided by <code>tests/validation/", f);
+	esc(f, s->validation);
+	fputs("</code>.</p>\n", f);
+	if (s->note[0]) {
+		fputs("<p class=\"note\">", f);
+		esc(f, s->note);
+		fputs("</p>\n", f);
+	}
+	for (size_t i = 0; i < s->nfigures; i++) {
+		fputs("<div class=\"fig\"><img src=\"", f);
+		esc(f, s->name);
+		fputc('/', f);
+		esc(f, s->figures[i].file);
+		fputs("\" alt=\"", f);
+		esc(f, s->figures[i].caption);
+		fputs("\"><p>", f);
+		esc(f, s->figures[i].caption);
+		fputs("</p></div>\n", f);
+	}
+	fputs("<table class=\"findings\">\n<tr><th>id</th><th>what the study reports</th>"
+	      "<th>what raidsim gives</th><th>reproduced</th></tr>\n", f);
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct rs_finding_row *r = &s->findings[i];
+		bool yes = strcmp(r->status, "reproduced") == 0;
+		fputs("<tr><td>", f);
+		esc(f, r->id);
+		fputs("</td><td>", f);
+		esc(f, r->study);
+		fputs("</td><td>", f);
+		esc(f, r->measured);
+		fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n", yes ? "yes" : "no",
+			yes ? "reproduced" : "not reproduced");
+	}
+	fputs("</table>\n</section>\n", f);
+}
+
+int rs_reproduce_page(const char *path, const struct rs_study *s, size_t n, unsigned jobs,
+		      double total_s)
+{
+	struct rs_report_out o;
+	struct rs_report_err err;
+	if (rs_report_out_open(&o, path, &err) != 0) {
+		fprintf(stderr, "raidsim: %s\n", err.msg);
+		return -1;
+	}
+	FILE *f = o.f;
+	char t[32];
+	rs_progress_duration(t, sizeof(t), total_s);
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		   "<title>raidsim: the studies reproduced</title>\n<style>\n%s</style>\n"
+		   "</head>\n<body>\n<h1>raidsim: the studies reproduced</h1>\n", style);
+	fprintf(f, "<p>Written by <code>raidsim reproduce --jobs %u</code> (raidsim %s) in %s. "
+		   "Each study's figures are drawn by its <code>run.sh</code> from raidsim's "
+		   "tables; each finding is decided by the study's validation program, the "
+		   "one <code>make check</code> runs, and the table below is what that "
+		   "program wrote.</p>\n", jobs, PACKAGE_VERSION, t);
+	put_summary(f, s, n);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].present)
+			put_study(f, &s[i]);
+	fputs("</body>\n</html>\n", f);
+	if (rs_report_out_commit(&o, &err) != 0) {
+		fprintf(stderr, "raidsim: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}

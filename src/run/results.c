@@ -1,0 +1,147 @@
+#include "run/results.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "run/plot_choice.h"
+#include "run/runner.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->out_name = sc->out_name;
+	m->scenario = sc->name;
+	const struct rs_node *seed = rs_node_get(sc->root, "seed");
+	m->seed = seed && seed->kind == RS_NODE_SCALAR ? strtoull(seed->str, NULL, 10) : 1;
+	m->plot_x = sc->plot_x;
+	m->plot_series = sc->plot_series;
+	m->plot_y = sc->plot_y;
+	m->plot_logx = sc->plot_logx;
+}
+
+int rs_make_dir(const char *dir)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	}
+	if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void axis_text(const char *in, char *out, size_t n)
+{
+	size_t j = 0;
+	for (size_t i = 0; in[i] && j + 1 < n; i++)
+		out[j++] = (in[i] == '\t' || in[i] == '\n' || in[i] == '\r') ? ' ' : in[i];
+	out[j] = '\0';
+}
+
+int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table *t,
+		     size_t *point_of_row)
+{
+	rs_table_init(t);
+	for (size_t a = 0; a < sc->sweep.naxes; a++)
+		rs_table_add_col(t, sc->sweep.axes[a].path, 1);
+	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
+		rs_table_add_col(t, rs_metric_names[m], 0);
+	for (size_t f = 0; f < sc->nfigure_cols; f++)
+		rs_table_add_col(t, sc->figure_cols[f], 0);
+	if (sc->dev_col)
+		rs_table_add_col(t, sc->dev_col, 0);
+	size_t idx[RS_SWEEP_MAX_AXES];
+	for (size_t i = 0; i < sc->npoints; i++) {
+		if (!rows[i])
+			continue;
+		size_t row = rs_table_add_row(t);
+		if (point_of_row)
+			point_of_row[row] = i;
+		rs_sweep_point_indices(&sc->sweep, i, idx);
+		size_t col = 0;
+		for (size_t a = 0; a < sc->sweep.naxes; a++) {
+			char text[512];
+			const struct rs_node *v = sc->sweep.axes[a].values[idx[a]];
+			axis_text(v->kind == RS_NODE_SCALAR ? v->str : "(structured)", text,
+				  sizeof(text));
+			rs_table_set(t, row, col++, text);
+		}
+		/* Every TAB ends a cell, so an empty cell keeps its place. */
+		for (char *cell = rows[i]; cell; col++) {
+			char *tab = strchr(cell, '\t');
+			if (tab)
+				*tab = '\0';
+			if (col < t->ncols)
+				rs_table_set(t, row, col, cell);
+			cell = tab ? tab + 1 : NULL;
+		}
+		if (col != t->ncols)
+			return -1;
+	}
+	return 0;
+}
+
+int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
+		     const char *out_dir, bool plot, bool quiet)
+{
+	if (rs_make_dir(out_dir) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", out_dir, strerror(errno));
+		return -1;
+	}
+	char tsv[4096], json[4096], gp[4096], png[4096], tsv_name[1024], png_name[1024];
+	snprintf(tsv_name, sizeof(tsv_name), "%s.tsv", m->out_name);
+	snprintf(png_name, sizeof(png_name), "%s.png", m->out_name);
+	snprintf(tsv, sizeof(tsv), "%s/%s.tsv", out_dir, m->out_name);
+	snprintf(json, sizeof(json), "%s/%s.json", out_dir, m->out_name);
+	snprintf(gp, sizeof(gp), "%s/%s.gp", out_dir, m->out_name);
+	snprintf(png, sizeof(png), "%s/%s.png", out_dir, m->out_name);
+	struct rs_report_meta meta = { PACKAGE_VERSION, m->scenario, m->seed };
+	struct rs_report_err err;
+	if (rs_report_write_tsv(t, tsv, &err) != 0 ||
+	    rs_report_write_json(t, json, &meta, &err) != 0) {
+		fprintf(stderr, "raidsim: %s\n", err.msg);
+		return -1;
+	}
+	if (rs_plot_write(t, m, gp, tsv_name, png_name, &err) != 0) {
+		fprintf(stderr, "raidsim: %s\n", err.msg);
+		return -1;
+	}
+	if (plot) {
+		char msg[512];
+		/* gnuplot runs inside the output directory, so it is given the
+		 * script's name there, not a path relative to ours. */
+		char gp_name[1024];
+		snprintf(gp_name, sizeof(gp_name), "%s.gp", m->out_name);
+		int pr = rs_report_render_png(gp_name, out_dir, msg, sizeof(msg));
+		if (pr < 0) {
+			fprintf(stderr, "raidsim: plot: %s\n", msg);
+			return -1;
+		}
+		if (pr > 0 && !quiet)
+			fprintf(stderr, "raidsim: gnuplot not found; wrote %s only\n", gp);
+	}
+	if (!quiet) {
+		printf("%s\n%s\n%s\n", tsv, json, gp);
+		if (plot && access(png, F_OK) == 0)
+			printf("%s\n", png);
+	}
+	return 0;
+}

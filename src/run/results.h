@@ -1,0 +1,40 @@
+/* From per-point rows to the result files: the table (axis columns, then
+ * the cells each point's row carries) and DIR/NAME.tsv, .json, .gp (and
+ * .png).  Shared by a plain run and by `raidsim merge`, so a merged sweep
+ * is written by the very same code as a run on one machine. */
+#ifndef RS_RUN_RESULTS_H
+#define RS_RUN_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report/table.h"
+#include "run/scenario.h"
+
+struct rs_results_meta {
+	const char *out_name;         /* NAME of NAME.tsv, NAME.json, ... */
+	const char *scenario;         /* the scenario's name, for the JSON */
+	uint64_t seed;
+	const char *plot_x, *plot_series, *plot_y;   /* NULL: none / default */
+	int plot_logx;                /* -1: decide from the data */
+};
+
+void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m);
+
+/* The table of every point i with rows[i] set, in point order; the row's
+ * cells are split at TABs (rows are modified).  If point_of_row is not
+ * NULL it receives each table row's point index.  0, or -1 when a row
+ * does not have one cell per column. */
+int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table *t,
+		     size_t *point_of_row);
+
+/* Write the files into out_dir (created if needed), render the PNG when
+ * plot, and list the files on stdout unless quiet.  0 or -1 (message
+ * printed). */
+int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
+		     const char *out_dir, bool plot, bool quiet);
+
+/* mkdir -p.  0 or -1 with errno set. */
+int rs_make_dir(const char *dir);
+
+#endif

@@ -1,0 +1,35 @@
+/* Sweeps split over machines: `raidsim run --shard K/N` runs points
+ * K, K+N, K+2N, ... and writes DIR/NAME.shard-K-of-N.tsv; `raidsim merge`
+ * joins the N shard files into the table one run would have written.
+ *
+ * A shard file is a TSV of its points (first column `point`, then the
+ * table's columns), after "#key<TAB>value" lines that identify the sweep:
+ * scenario fingerprint, shard K and N, point count, plot settings.  Merge
+ * refuses shards of different sweeps, a missing or duplicated shard, and
+ * a point missing or present twice. */
+#ifndef RS_RUN_SHARD_H
+#define RS_RUN_SHARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run/results.h"
+#include "run/scenario.h"
+
+/* "NAME.shard-K-of-N" */
+void rs_shard_tag(char *buf, size_t n, const char *out_name, unsigned k, unsigned n_shards);
+
+/* Parse "K/N" (0 <= K < N <= 100000).  0 or -1. */
+int rs_shard_parse(const char *arg, unsigned *k, unsigned *n);
+
+/* Write the shard file from the rows of its points.  0 or -1 (message
+ * printed). */
+int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m,
+		   char **rows, unsigned k, unsigned n_shards, const char *out_dir, bool quiet);
+
+/* Merge shard files into out_dir (NULL: the first file's folder).
+ * 0 ok, 1 runtime failure, 2 bad input (messages printed). */
+int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool plot,
+		   bool quiet);
+
+#endif

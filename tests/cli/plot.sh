@@ -1,0 +1,60 @@
+#!/bin/sh
+# The figure a sweep gets from --plot follows its number of axes: one line
+# for one axis, one line per value for two, one panel per value of the
+# third for three; sizes become KiB on a log scale; labels carry units.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+raidsim=${RAIDSIM:-${top_builddir:-$here/../..}/src/raidsim}
+case $raidsim in /*) ;; *) raidsim=$(pwd)/$raidsim ;; esac
+RAIDSIM_MODELS=${RAIDSIM_MODELS:-$here/../../models}
+export RAIDSIM_MODELS
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() { # name, command...
+	name=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name"
+	fi
+}
+has() { grep -q -- "$2" "$1"; }
+hasnt() { ! grep -q -- "$2" "$1"; }
+
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/one" --set workload.iometer.read=70%
+g=$tmp/one/small.gp
+check "one axis: a single line" has "$g" "with linespoints notitle"
+check "one axis: no panels" hasnt "$g" "multiplot"
+check "queue depth labelled" has "$g" 'set xlabel "outstanding, I/Os in flight"'
+check "IOPS labelled with its unit" has "$g" 'set ylabel "IOPS (operations/s)"'
+
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/two"
+g=$tmp/two/small.gp
+check "two axes: one line per value" has "$g" 'title "workload.iometer.read=100%"'
+check "two axes: no panels" hasnt "$g" "multiplot"
+check "queue depths 1..16: log x" has "$g" "set logscale x"
+
+"$raidsim" run "$here/plot3.yaml" -q -j 2 -o "$tmp/three"
+g=$tmp/three/plot3.gp
+check "three axes: one panel per value" has "$g" "set multiplot layout 1,3"
+check "three axes: panel titles" has "$g" 'set title "workload.iometer.lines.0.read=50%"'
+check "three axes: lines in each panel" has "$g" 'title "workload.iometer.outstanding=4"'
+check "sizes in KiB" has "$g" 'set xlabel "size, KiB"'
+check "sizes as numbers" sh -c "grep -q '^1024	' '$g'"
+check "sizes on a log scale" has "$g" "set logscale x"
+check "MiB/s labelled" has "$g" 'set ylabel "throughput, MiB/s"'
+if command -v gnuplot >/dev/null 2>&1; then
+	for d in one two three; do
+		"$raidsim" run "$here/$( [ $d = three ] && echo plot3 || echo small).yaml" -q -j 1 \
+			-o "$tmp/png-$d" --plot $( [ $d = one ] && echo --set workload.iometer.read=70%)
+		check "$d: PNG rendered" sh -c "head -c 4 '$tmp'/png-$d/*.png | grep -q PNG"
+	done
+else
+	echo "plot: gnuplot not installed, PNG rendering not tested"
+fi
+echo "plot: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
