@@ -30,77 +30,33 @@
 #include "load/atto.h"
 #include "load/cdm.h"
 #include "load/load.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 /* ---- building and running a scenario -------------------------------- */
 
-struct run {
-	struct rs_node *root;
-	struct rs_model_path mp;
-	struct rs_sim *sim;
-	struct rs_dev *dev;
-	struct rs_load *load;
-	struct rs_diag d;
-};
-
-/* Build the scenario text through rs_load_build, as the front end does.
- * Returns 0, or -1 with r->d set. */
-static int run_build(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run_build(struct run *r, const char *fmt, ...)
+/* Build the scenario text (diagnostics name it bench.yaml, `seed:` honoured)
+ * through rs_load_build, as the front end does.  Returns 0, or -1 with
+ * r->d set. */
+static int run_build(struct tu_point *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int run_build(struct tu_point *r, const char *fmt, ...)
 {
-	char text[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	int rc = tu_point_vbuild(r, "bench.yaml", "device", TU_SEED_FROM_TEXT, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-	memset(r, 0, sizeof(*r));
-	rs_diag_init(&r->d);
-	r->root = rs_yaml_load_string("bench.yaml", text, (size_t)n, &r->d);
-	if (!r->root)
-		rs_diag_print(&r->d, stderr);
-	ck_assert_ptr_nonnull(r->root);
-	uint64_t seed = 1;
-	const struct rs_node *sn = rs_node_get(r->root, "seed");
-	if (sn)
-		seed = strtoull(sn->str, NULL, 10);
-	/* The source tree's models (make check exports top_srcdir). */
-	const char *top = getenv("top_srcdir");
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
-	rs_model_path_init(&r->mp);
-	ck_assert_int_eq(rs_model_path_add(&r->mp, dir, &r->d), 0);
-	r->sim = rs_sim_new(seed);
-	struct rs_build b = { .sim = r->sim, .models = &r->mp, .diag = &r->d };
-	r->dev = rs_dev_build(&b, rs_node_get(r->root, "device"), "device", "device");
-	if (!r->dev)
-		rs_diag_print(&r->d, stderr);
-	ck_assert_ptr_nonnull(r->dev);
-	r->load = rs_load_build(r->sim, rs_node_get(r->root, "workload"), r->dev, &r->d);
-	return r->load ? 0 : -1;
+	return rc;
 }
 
-static void run_go(struct run *r)
+/* A benchmark also closes its window at the last completion. */
+static void run_go(struct tu_point *r)
 {
-	rs_load_run(r->sim, r->load);
-	tu_check_conservation(r->sim);
-	ck_assert_uint_eq(r->load->in_flight, 0);
-	ck_assert_uint_eq(r->dev->submitted, r->dev->completed);
+	tu_point_go(r);
 	ck_assert(r->load->stopped);
 	ck_assert_int_eq(r->load->t_measure_end, rs_now(r->sim));
 }
 
-static void run_free(struct run *r)
-{
-	rs_load_destroy(r->load);
-	if (r->dev)
-		rs_dev_destroy(r->dev);
-	rs_sim_free(r->sim);
-	rs_model_path_free(&r->mp);
-	rs_node_free(r->root);
-}
-
-static double fig(const struct run *r, size_t i) { return r->load->figures[i].value; }
+static double fig(const struct tu_point *r, size_t i) { return r->load->figures[i].value; }
 
 /* ---- recording what the device is asked ----------------------------- */
 
@@ -174,7 +130,7 @@ static const struct cdm_row_case cdm_rows[] = {
 START_TEST(cdm_rows_closed_form)
 {
 	const struct cdm_row_case *c = &cdm_rows[_i];
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, FIXED_DEV "workload:\n"
 					  "  cdm: { test: %s, passes: 2, pass_time: 1s, "
 					  "file_size: 64MiB }\n",
@@ -206,7 +162,7 @@ START_TEST(cdm_rows_closed_form)
 	ck_assert_str_eq(r.load->figures[RS_CDM_WRITE_MBPS].name, "write_MBps");
 	ck_assert_str_eq(r.load->figures[RS_CDM_READ_IOPS].name, "read_iops");
 	ck_assert_str_eq(r.load->figures[RS_CDM_WRITE_IOPS].name, "write_iops");
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -214,7 +170,7 @@ END_TEST
  * only adds waiting (Little: response time = QD x S). */
 START_TEST(cdm_one_server)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 0.3ms, capacity: 8GiB }\n"
 					  "workload:\n"
 					  "  cdm: { test: 4k-q32t1, passes: 1, pass_time: 1s, "
@@ -224,7 +180,7 @@ START_TEST(cdm_one_server)
 	tu_assert_rel(fig(&r, RS_CDM_READ_IOPS), 1 / 0.3e-3, 1e-3);
 	tu_assert_rel(fig(&r, RS_CDM_WRITE_IOPS), 1 / 0.3e-3, 1e-3);
 	tu_assert_rel(fig(&r, RS_CDM_READ_LAT_MS), 32 * 0.3, 0.01);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -232,7 +188,7 @@ END_TEST
  * flight; 64 KiB requests. */
 START_TEST(cdm_overrides)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, FIXED_DEV "workload:\n"
 					  "  cdm: { test: 4k, block: 64KiB, queue_depth: 8, threads: 2, "
 					  "pattern: sequential, passes: 1, pass_time: 1s, "
@@ -256,7 +212,7 @@ START_TEST(cdm_overrides)
 		ck_assert_uint_eq(seen.r[i].lba, (i % 8) * 128);
 	}
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -268,7 +224,7 @@ START_TEST(cdm_ideal_model)
 {
 	static const char *const tests[] = { "4k", "4k-q32t1" };
 	for (int k = 0; k < 2; k++) {
-		struct run r;
+		struct tu_point r;
 		ck_assert_int_eq(run_build(&r, "device: { model: ideal-1ms }\n"
 						  "workload:\n"
 						  "  cdm: { test: %s, passes: 3, pass_time: 4s, "
@@ -286,7 +242,7 @@ START_TEST(cdm_ideal_model)
 				      fig(&r, RS_CDM_READ_IOPS + w) * 4096 / 1e6, 1e-12);
 			tu_assert_rel(fig(&r, RS_CDM_READ_LAT_MS + w), k ? 32 : 1, 0.04);
 		}
-		run_free(&r);
+		tu_point_free(&r);
 	}
 }
 END_TEST
@@ -298,7 +254,7 @@ END_TEST
  * preparation ends, the write phase an interval after the last read. */
 START_TEST(cdm_pass_timing)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, FIXED_DEV "workload:\n"
 					  "  cdm: { test: seq-q32t1, passes: 4, pass_time: 0.5s, "
 					  "interval: 0.25s, file_size: 16MiB }\n"),
@@ -327,7 +283,7 @@ START_TEST(cdm_pass_timing)
 		}
 	}
 	ck_assert_int_eq(rs_now(r.sim), prev_end);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -335,7 +291,7 @@ END_TEST
  * round completing exactly at T is not counted (nor reissued). */
 START_TEST(cdm_pass_edge)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 1ms, servers: 32, "
 					  "capacity: 8GiB }\n"
 					  "workload:\n"
@@ -348,7 +304,7 @@ START_TEST(cdm_pass_edge)
 	ck_assert_uint_eq(pr->issued, 100 * 32);
 	ck_assert_int_eq(pr->t_end - pr->t_start, 100000000);
 	tu_assert_rel(fig(&r, RS_CDM_READ_IOPS), 99 * 32 / 0.1, 1e-12);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -356,7 +312,7 @@ END_TEST
  * pass, which is strictly better than its worst. */
 START_TEST(cdm_best_of_n)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, service: exponential, mean: 1ms, "
 					  "capacity: 8GiB }\n"
 					  "workload:\n"
@@ -385,7 +341,7 @@ START_TEST(cdm_best_of_n)
 		ck_assert(fig(&r, RS_CDM_READ_IOPS + w) == rs_phase_iops(b));
 		ck_assert(fig(&r, RS_CDM_READ_LAT_MS + w) == rs_phase_lat_ms(b));
 	}
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -396,7 +352,7 @@ END_TEST
  * from its start, and spread over it. */
 START_TEST(cdm_random_inside_file)
 {
-	struct run r;
+	struct tu_point r;
 	const uint64_t start = (3ull << 20) / 512 + 8, len = (8ull << 20) / 512;
 	ck_assert_int_eq(run_build(&r, FIXED_DEV "workload:\n"
 					  "  cdm: { test: 4k-q32t1, passes: 1, pass_time: 0.05s, "
@@ -437,7 +393,7 @@ START_TEST(cdm_random_inside_file)
 	rec_detach(r.dev);
 
 	/* Without the preparation the first request is a read. */
-	run_free(&r);
+	tu_point_free(&r);
 	ck_assert_int_eq(run_build(&r, FIXED_DEV "workload:\n"
 					  "  cdm: { test: 4k, passes: 1, pass_time: 0.01s, "
 					  "file_size: 8MiB, prepare: false }\n"),
@@ -449,7 +405,7 @@ START_TEST(cdm_random_inside_file)
 	rs_cdm_info(r.load, &ci);
 	ck_assert(!ci.prepared);
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -457,7 +413,7 @@ END_TEST
  * every pass starts again at the start. */
 START_TEST(cdm_sequential_wraps)
 {
-	struct run r;
+	struct tu_point r;
 	/* 1 MiB file, 128 KiB requests: 8 positions; a 0.01 s pass at QD32
 	 * issues hundreds of requests, so it wraps many times. */
 	ck_assert_int_eq(run_build(&r, FIXED_DEV "workload:\n"
@@ -497,7 +453,7 @@ START_TEST(cdm_sequential_wraps)
 	ck_assert_uint_eq(pass_starts, 4);
 	ck_assert_uint_gt(wraps, 40);
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -505,7 +461,7 @@ END_TEST
 
 static void cdm_random_figures(uint64_t seed, double out[RS_CDM_FIGURES])
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "seed: %llu\n"
 					  "device: { type: ideal, service: exponential, mean: 0.5ms, "
 					  "servers: 4, capacity: 8GiB }\n"
@@ -524,7 +480,7 @@ static void cdm_random_figures(uint64_t seed, double out[RS_CDM_FIGURES])
 		h = (h ^ seen.r[i].lba) * 1099511628211ull;
 	out[RS_CDM_ERRORS] += (double)(h % 1000) * 1000;
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 
 START_TEST(cdm_deterministic)
@@ -554,7 +510,7 @@ static const struct atto_case atto_sizes[] = {
 START_TEST(atto_closed_form)
 {
 	const struct atto_case *c = &atto_sizes[_i];
-	struct run r;
+	struct tu_point r;
 	const uint64_t total = 256ull << 20;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 0.2ms, servers: 4, "
 					  "capacity: 1GiB }\n"
@@ -586,7 +542,7 @@ START_TEST(atto_closed_form)
 	ck_assert(fig(&r, RS_ATTO_ERRORS) == 0);
 	ck_assert_str_eq(r.load->figures[RS_ATTO_WRITE_MBPS].name, "write_MBps");
 	ck_assert_str_eq(r.load->figures[RS_ATTO_READ_MBPS].name, "read_MBps");
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -595,7 +551,7 @@ END_TEST
  * within 3 %). */
 START_TEST(atto_ideal_model)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { model: ideal-1ms }\n"
 					  "workload:\n"
 					  "  atto: { size: 16KiB }\n"),
@@ -604,7 +560,7 @@ START_TEST(atto_ideal_model)
 	tu_assert_rel(fig(&r, RS_ATTO_WRITE_MBPS), 1000.0 * 16384 / 1048576, 0.03);
 	tu_assert_rel(fig(&r, RS_ATTO_READ_MBPS), 1000.0 * 16384 / 1048576, 0.03);
 	tu_assert_rel(fig(&r, RS_ATTO_READ_LAT_MS), 4, 0.03);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -613,7 +569,7 @@ END_TEST
  * the size ends on a shorter request. */
 START_TEST(atto_order)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 0.2ms, servers: 16, "
 					  "capacity: 1GiB }\n"
 					  "workload:\n"
@@ -640,7 +596,7 @@ START_TEST(atto_order)
 		      1000 * 1024 / 1e6 / ((double)(ai.result[1].t_end - ai.result[1].t_start) / 1e9),
 		      1e-12);
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -648,7 +604,7 @@ END_TEST
  * target's business. */
 START_TEST(atto_large_is_one_request)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 1ms, capacity: 1GiB }\n"
 					  "workload:\n"
 					  "  atto: { size: 64MiB }\n"),
@@ -659,13 +615,13 @@ START_TEST(atto_large_is_one_request)
 	for (size_t i = 0; i < seen.n; i++)
 		ck_assert_uint_eq(seen.r[i].nblk, 131072);
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
 static void atto_figures(uint64_t seed, double out[RS_ATTO_FIGURES])
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "seed: %llu\n"
 					  "device: { type: ideal, service: exponential, mean: 0.2ms, "
 					  "servers: 2, capacity: 1GiB }\n"
@@ -676,7 +632,7 @@ static void atto_figures(uint64_t seed, double out[RS_ATTO_FIGURES])
 	run_go(&r);
 	for (size_t i = 0; i < RS_ATTO_FIGURES; i++)
 		out[i] = fig(&r, i);
-	run_free(&r);
+	tu_point_free(&r);
 }
 
 START_TEST(atto_deterministic)
@@ -720,7 +676,7 @@ static const struct bad_case bad_cases[] = {
 START_TEST(bad_yaml)
 {
 	const struct bad_case *c = &bad_cases[_i];
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, capacity: 8GiB }\nworkload:\n%s",
 				   c->yaml),
 			 -1);
@@ -733,7 +689,7 @@ START_TEST(bad_yaml)
 			      "case %d: at %d:%d, want %d:%d (%s)", _i, r.d.line, r.d.col,
 			      c->line, c->col, r.d.msg);
 	}
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 

@@ -26,6 +26,7 @@
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "load/load.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 /* ---- the test composite: round-robin over N members ---------------------- */
@@ -99,15 +100,6 @@ static const struct rs_dev_type rr_type = {
 
 /* ---- running a scenario ------------------------------------------------- */
 
-static void model_path(struct rs_model_path *mp, struct rs_diag *d)
-{
-	const char *top = getenv("top_srcdir");
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
-	rs_model_path_init(mp);
-	ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
-}
-
 struct crun {
 	struct rs_iostat_summary s;
 	struct rs_dev_report rep;
@@ -132,52 +124,35 @@ static void run(struct crun *out, bool rr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void run(struct crun *out, bool rr, const char *fmt, ...)
 {
-	char text[4096];
+	struct tu_point p;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	tu_point_vopen(&p, "test.yaml", 1, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
-	if (!root)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(root);
-	struct rs_model_path mp;
-	model_path(&mp, &d);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	const struct rs_node *devn = rs_node_get(root, "device");
-	struct rs_dev *dev = rr ? rs_ctrl_build(&b, devn, "ctrl", &rr_type) :
-		rs_dev_build(&b, devn, "device", "ctrl");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
-	ck_assert_ptr_null(b.member_hook);
-	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
-	if (!load)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(load);
-
-	rs_load_run(sim, load);
-	tu_check_conservation(sim);
-	ck_assert_uint_eq(dev->submitted, dev->completed);
+	if (rr) {
+		p.dev = rs_ctrl_build(&p.b, tu_point_section(&p, "device"), "ctrl", &rr_type);
+		tu_point_need(&p, p.dev);
+	} else {
+		tu_point_device(&p, "ctrl");
+	}
+	ck_assert_ptr_null(p.b.member_hook);
+	tu_point_workload(&p);
+	tu_point_need(&p, p.load);
+	tu_point_go(&p);
 
 	memset(out, 0, sizeof(*out));
-	out->s = load->summary;
-	out->rep = load->target_report;
-	out->n = *rs_ctrl_counters(dev);
-	out->end = rs_now(sim);
-	struct rs_link *h = rs_ctrl_host_bus(dev);
+	out->s = p.load->summary;
+	out->rep = p.load->target_report;
+	out->n = *rs_ctrl_counters(p.dev);
+	out->end = rs_now(p.sim);
+	struct rs_link *h = rs_ctrl_host_bus(p.dev);
 	if (h) {
 		out->host_ceiling = rs_bus_ceiling_bytes_s(&h->p);
 		out->host_busy_s = busy_s(h, out->end);
 		out->host_bytes = h->ch[0].bytes_moved;
 	}
-	for (size_t i = 0; i < rs_ctrl_channel_count(dev) && i < 4; i++) {
-		struct rs_link *l = rs_ctrl_channel_link(dev, i);
+	for (size_t i = 0; i < rs_ctrl_channel_count(p.dev) && i < 4; i++) {
+		struct rs_link *l = rs_ctrl_channel_link(p.dev, i);
 		if (!l)
 			continue;
 		out->chan_ceiling = rs_bus_ceiling_bytes_s(&l->p);
@@ -185,11 +160,7 @@ static void run(struct crun *out, bool rr, const char *fmt, ...)
 		out->chan_xfer_s[i] = (double)l->ch[0].bytes_moved / l->p.rate_bytes_s +
 				      (double)l->ch[0].transactions * (double)l->p.overhead_ns / 1e9;
 	}
-	rs_load_destroy(load);
-	rs_dev_destroy(dev);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+	tu_point_free(&p);
 }
 
 /* ---- bus models ---------------------------------------------------------- */
@@ -227,7 +198,7 @@ START_TEST(bus_models)
 	struct rs_node *n = rs_yaml_load_string("bus.yaml", bc->section, strlen(bc->section), &d);
 	ck_assert_ptr_nonnull(n);
 	struct rs_model_path mp;
-	model_path(&mp, &d);
+	tu_model_path(&mp, &d);
 	struct rs_link_params lp;
 	int rc = rs_bus_params(&mp, n, "host_bus", &lp, &d);
 	if (rc)
@@ -385,7 +356,7 @@ struct rig {
 static void rig_up(struct rig *g, const char *text)
 {
 	rs_diag_init(&g->d);
-	model_path(&g->mp, &g->d);
+	tu_model_path(&g->mp, &g->d);
 	g->sim = rs_sim_new(1);
 	g->root = rs_yaml_load_string("test.yaml", text, strlen(text), &g->d);
 	ck_assert_ptr_nonnull(g->root);
@@ -737,7 +708,7 @@ START_TEST(bad_sections)
 	struct rs_model_path mp;
 	struct rs_diag d;
 	rs_diag_init(&d);
-	model_path(&mp, &d);
+	tu_model_path(&mp, &d);
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root = rs_yaml_load_string("bad.yaml", bc->text, strlen(bc->text), &d);
 	ck_assert_ptr_nonnull(root);

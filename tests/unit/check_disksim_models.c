@@ -184,15 +184,6 @@ struct drun {
 	struct rs_hdd_counters c;
 };
 
-static void model_path(struct rs_model_path *mp, struct rs_diag *d)
-{
-	const char *top = getenv("top_srcdir");
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
-	rs_model_path_init(mp);
-	ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
-}
-
 typedef void inspect_fn(const struct rs_layout *l, const struct model_case *mc);
 
 /* Build the drive from `device: {model: NAME}`; with a workload, run it
@@ -210,38 +201,26 @@ static void run(struct drun *out, const struct model_case *mc, inspect_fn *inspe
 	char text[2048];
 	int n = snprintf(text, sizeof(text), "device: {model: %s}\n%s", mc->name, wl);
 	ck_assert_int_lt(n, (int)sizeof(text));
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
-	ck_assert_ptr_nonnull(root);
-	struct rs_model_path mp;
-	model_path(&mp, &d);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "disk0");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
+	struct tu_point p;
+	tu_point_open(&p, "test.yaml", text, (size_t)n, 1);
+	tu_point_device(&p, "disk0");
 	if (inspect)
-		inspect(&rs_hdd_geom(dev)->layout, mc);
+		inspect(&rs_hdd_geom(p.dev)->layout, mc);
 	if (workload_fmt) {
-		struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
-		if (!load)
-			rs_diag_print(&d, stderr);
-		ck_assert_ptr_nonnull(load);
-		rs_load_run(sim, load);
-		tu_check_conservation(sim);
-		ck_assert_uint_eq(dev->submitted, dev->completed);
-		out->s = load->summary;
-		out->c = *rs_hdd_counters(dev);
+		tu_point_workload(&p);
+		tu_point_need(&p, p.load);
+		tu_point_go(&p);
+		out->s = p.load->summary;
+		out->c = *rs_hdd_counters(p.dev);
 		ck_assert_uint_eq(out->c.mismatches, 0);
-		rs_load_destroy(load);
+		rs_load_destroy(p.load);
+		p.load = NULL;
 	}
-	rs_dev_destroy(dev);
-	tu_check_conservation(sim);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+	/* Destroying the drive leaves nothing behind in the sim either. */
+	rs_dev_destroy(p.dev);
+	p.dev = NULL;
+	tu_check_conservation(p.sim);
+	tu_point_free(&p);
 }
 
 /* ---- layout ----------------------------------------------------------- */

@@ -22,82 +22,22 @@
 #include "load/filecopy.h"
 #include "load/filecopy_sets.h"
 #include "load/load.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 /* ---- building and running a scenario -------------------------------- */
 
-struct run {
-	struct rs_node *root;
-	struct rs_model_path mp;
-	struct rs_sim *sim;
-	struct rs_dev *dev;
-	struct rs_load *load;
-	struct rs_diag d;
-	char *log;
-	size_t log_len;
-	FILE *logf;
-};
-
-/* Build the scenario text through rs_load_build, as the front end does.
- * Returns 0, or -1 with r->d set. */
-static int run_build(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run_build(struct run *r, const char *fmt, ...)
+/* Build the scenario text (diagnostics name it fc.yaml, `seed:` honoured)
+ * through rs_load_build, as the front end does.  Returns 0, or -1 with
+ * r->d set. */
+static int run_build(struct tu_point *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int run_build(struct tu_point *r, const char *fmt, ...)
 {
-	char text[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	int rc = tu_point_vbuild(r, "fc.yaml", "device", TU_SEED_FROM_TEXT, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-	memset(r, 0, sizeof(*r));
-	rs_diag_init(&r->d);
-	r->root = rs_yaml_load_string("fc.yaml", text, (size_t)n, &r->d);
-	if (!r->root)
-		rs_diag_print(&r->d, stderr);
-	ck_assert_ptr_nonnull(r->root);
-	uint64_t seed = 1;
-	const struct rs_node *sn = rs_node_get(r->root, "seed");
-	if (sn)
-		seed = strtoull(sn->str, NULL, 10);
-	rs_model_path_init(&r->mp);
-	r->sim = rs_sim_new(seed);
-	struct rs_build b = { .sim = r->sim, .models = &r->mp, .diag = &r->d };
-	r->dev = rs_dev_build(&b, rs_node_get(r->root, "device"), "device", "device");
-	if (!r->dev)
-		rs_diag_print(&r->d, stderr);
-	ck_assert_ptr_nonnull(r->dev);
-	r->load = rs_load_build(r->sim, rs_node_get(r->root, "workload"), r->dev, &r->d);
-	return r->load ? 0 : -1;
-}
-
-static void run_log(struct run *r)
-{
-	r->logf = open_memstream(&r->log, &r->log_len);
-	ck_assert_ptr_nonnull(r->logf);
-	r->load->request_log = r->logf;
-}
-
-static void run_go(struct run *r)
-{
-	rs_load_run(r->sim, r->load);
-	tu_check_conservation(r->sim);
-	ck_assert_uint_eq(r->load->in_flight, 0);
-	ck_assert_uint_eq(r->dev->submitted, r->dev->completed);
-	if (r->logf)
-		fflush(r->logf);
-}
-
-static void run_free(struct run *r)
-{
-	if (r->logf)
-		fclose(r->logf);
-	free(r->log);
-	rs_load_destroy(r->load);
-	if (r->dev)
-		rs_dev_destroy(r->dev);
-	rs_sim_free(r->sim);
-	rs_model_path_free(&r->mp);
-	rs_node_free(r->root);
+	return rc;
 }
 
 /* ---- recording what the device is asked ----------------------------- */
@@ -260,12 +200,12 @@ END_TEST
  * and file MB/s = 100 x file bytes / I/O bytes. */
 static void bw_case(const char *set, const char *action, const char *extra, double tol_vs_bw)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, BW_DEV "workload:\n"
 					"  filecopy: { set: %s, action: %s, volume_size: 4GiB%s }\n",
 				   set, action, extra),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct rs_filecopy_info fi;
 	rs_filecopy_info(r.load, &fi);
 	uint64_t meta_bytes = fi.meta_reqs * 4096;
@@ -284,7 +224,7 @@ static void bw_case(const char *set, const char *action, const char *extra, doub
 		ck_assert_uint_eq(fi.meta_reqs, 0);
 	else
 		ck_assert_uint_gt(fi.meta_reqs, fi.files);
-	run_free(&r);
+	tu_point_free(&r);
 }
 
 START_TEST(bandwidth_create_read)
@@ -307,13 +247,13 @@ END_TEST
 
 START_TEST(copy_far_volumes)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, BW_DEV "workload:\n"
 					"  filecopy: { set: mp3, action: copy-far, files: 40, "
 					"volume_size: 2GiB, metadata_interval: 1MiB }\n"),
 			 0);
 	rec_attach(r.dev, 20000);
-	run_go(&r);
+	tu_point_go(&r);
 	struct rs_filecopy_info fi;
 	rs_filecopy_info(r.load, &fi);
 	ck_assert_uint_eq(fi.files, 40);
@@ -352,7 +292,7 @@ START_TEST(copy_far_volumes)
 	ck_assert_uint_le(seen.max_in_flight, 2);
 	ck_assert_uint_eq(seen.max_in_flight, 2);
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -366,15 +306,15 @@ struct logline {
 
 START_TEST(copy_near_after_files)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 1ms, capacity: 8GiB }\n"
 				       "workload:\n"
 				       "  filecopy: { set: install, action: copy-near, files: 60, "
 				       "volume_size: 1GiB, outstanding: 3 }\n"),
 			 0);
-	run_log(&r);
+	tu_point_log(&r);
 	rec_attach(r.dev, 20000);
-	run_go(&r);
+	tu_point_go(&r);
 	struct rs_filecopy_info fi;
 	rs_filecopy_info(r.load, &fi);
 	/* The copy starts at the next free cluster after the last file. */
@@ -430,7 +370,7 @@ START_TEST(copy_near_after_files)
 	}
 	free(l);
 	rec_detach(r.dev);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -442,7 +382,7 @@ START_TEST(window_ends_with_action)
 {
 	const char *actions[] = { "create", "read", "copy-near", "copy-far" };
 	for (int a = 0; a < 4; a++) {
-		struct run r;
+		struct tu_point r;
 		ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 1ms, "
 					       "capacity: 4GiB }\n"
 					       "workload:\n"
@@ -450,7 +390,7 @@ START_TEST(window_ends_with_action)
 					       "volume_size: 2GiB }\n",
 					   actions[a]),
 				 0);
-		run_go(&r);
+		tu_point_go(&r);
 		struct rs_filecopy_info fi;
 		rs_filecopy_info(r.load, &fi);
 		uint64_t n = fi.data_reqs * (a >= 2 ? 2 : 1) + fi.meta_reqs;
@@ -462,18 +402,18 @@ START_TEST(window_ends_with_action)
 		tu_assert_rel(r.load->summary.seconds, (double)n / 1000.0, 1e-12);
 		tu_assert_rel(rs_filecopy_file_mb_s(r.load),
 			      (double)fi.file_bytes / 1e6 / ((double)n / 1000.0), 1e-12);
-		run_free(&r);
+		tu_point_free(&r);
 	}
 
 	/* run: cut short; requests in flight drain and the file MB/s counts
 	 * only the data completed in the window. */
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 1ms, capacity: 4GiB }\n"
 				       "workload:\n"
 				       "  filecopy: { set: mp3, action: read, files: 10, "
 				       "volume_size: 1GiB, run: 100ms }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct rs_filecopy_info fi;
 	rs_filecopy_info(r.load, &fi);
 	ck_assert_int_eq(r.load->t_measure_end, 100 * RS_MS);
@@ -481,17 +421,17 @@ START_TEST(window_ends_with_action)
 	ck_assert_uint_eq(r.sim->io_counters.created, 101);
 	double mb_s = rs_filecopy_file_mb_s(r.load);
 	ck_assert(mb_s > 0 && mb_s < (double)fi.file_bytes / 1e6 / 0.1);
-	run_free(&r);
+	tu_point_free(&r);
 
 	ck_assert_int_eq(run_build(&r, "device: { type: ideal, mean: 1ms, capacity: 4GiB }\n"
 				       "workload:\n"
 				       "  filecopy: { set: mp3, action: create, files: 10, "
 				       "volume_size: 1GiB, count: 50 }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(r.load->summary.ops, 50);
 	ck_assert_int_eq(r.load->t_measure_end, 50 * RS_MS);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -502,20 +442,20 @@ START_TEST(deterministic)
 	rs_time_t end[3];
 	const int seeds[3] = { 5, 5, 6 };
 	for (int k = 0; k < 3; k++) {
-		struct run r;
+		struct tu_point r;
 		ck_assert_int_eq(run_build(&r, "seed: %d\n" BW_DEV "workload:\n"
 					       "  filecopy: { set: windows, action: create, "
 					       "files: 500, volume_size: 1GiB }\n",
 					   seeds[k]),
 				 0);
-		run_go(&r);
+		tu_point_go(&r);
 		struct rs_filecopy_info fi;
 		rs_filecopy_info(r.load, &fi);
 		bytes[k] = fi.src_blk[1];
 		end[k] = rs_now(r.sim);
 		/* 500 files keep the set's mean file size. */
 		ck_assert_uint_eq(fi.file_bytes, 500 * (1500000000ull / 12000));
-		run_free(&r);
+		tu_point_free(&r);
 	}
 	ck_assert_uint_eq(bytes[0], bytes[1]);
 	ck_assert_int_eq(end[0], end[1]);
@@ -559,7 +499,7 @@ static const struct bad_case bad_cases[] = {
 START_TEST(bad_yaml)
 {
 	const struct bad_case *c = &bad_cases[_i];
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, "%s\nworkload:\n%s",
 				   c->device ? c->device
 					     : "device: { type: ideal, capacity: 8GiB }",
@@ -574,7 +514,7 @@ START_TEST(bad_yaml)
 			      "case %d: at %d:%d, want %d:%d (%s)", _i, r.d.line, r.d.col,
 			      c->line, c->col, r.d.msg);
 	}
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 

@@ -21,6 +21,7 @@
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "load/load.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 /* ---- running a scenario ------------------------------------------------ */
@@ -33,64 +34,26 @@ struct hrun {
 	double seek_avg_ms, period_ms;    /* from the built drive */
 };
 
-static void model_path(struct rs_model_path *mp, struct rs_diag *d)
-{
-	const char *top = getenv("top_srcdir");
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
-	rs_model_path_init(mp);
-	ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
-}
-
 static void run(struct hrun *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void run(struct hrun *out, const char *fmt, ...)
 {
-	char text[4096];
+	struct tu_point p;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	tu_point_vrun(&p, "test.yaml", "disk0", 1, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
-	if (!root)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(root);
-	struct rs_model_path mp;
-	model_path(&mp, &d);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "disk0");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
-	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
-	if (!load)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(load);
-
-	rs_load_run(sim, load);
-	tu_check_conservation(sim);
-	ck_assert_uint_eq(dev->submitted, dev->completed);
 
 	memset(out, 0, sizeof(*out));
-	out->s = load->summary;
-	out->dev = load->target_report;
-	out->c = *rs_hdd_counters(dev);
-	out->end = rs_now(sim);
-	const struct rs_hdd_geom *g = rs_hdd_geom(dev);
+	out->s = p.load->summary;
+	out->dev = p.load->target_report;
+	out->c = *rs_hdd_counters(p.dev);
+	out->end = rs_now(p.sim);
+	const struct rs_hdd_geom *g = rs_hdd_geom(p.dev);
 	out->seek_avg_ms = rs_seek_mean_random(&g->seek, g->layout.cylinders) / 1e6;
 	out->period_ms = rs_spindle_period_ns(&g->spindle) / 1e6;
 	/* The invariant: every prediction the scheduler made came true. */
 	ck_assert_uint_eq(out->c.mismatches, 0);
-
-	rs_load_destroy(load);
-	rs_dev_destroy(dev);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+	tu_point_free(&p);
 }
 
 /* ---- depth 1 random reads --------------------------------------------- */
@@ -398,7 +361,7 @@ START_TEST(flush_waits_for_destage)
 {
 	struct rs_model_path mp;
 	struct rs_diag d;
-	model_path(&mp, &d);
+	tu_model_path(&mp, &d);
 	struct rs_sim *sim = rs_sim_new(3);
 	struct rs_node *root;
 	struct rs_dev *dev = build_text(sim, &mp, "model: maxtor-6l020l0\n", &root, &d);
@@ -436,7 +399,7 @@ START_TEST(spindle_phase_from_seed)
 {
 	struct rs_model_path mp;
 	struct rs_diag d;
-	model_path(&mp, &d);
+	tu_model_path(&mp, &d);
 	struct rs_sim *sim = rs_sim_new(5);
 	struct rs_node *r1, *r2;
 	struct rs_dev *a = build_text(sim, &mp, "model: maxtor-6l020l0\n", &r1, &d);

@@ -23,6 +23,7 @@
 #include "load/load.h"
 #include "ssd/ftl.h"
 #include "ssd/ssd.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 /* 2 channels x 2 dies x 2 planes, 64 blocks of 16 pages of 8 KiB: 4 units
@@ -77,42 +78,16 @@ static void run(struct srun *out, uint64_t seed, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void run(struct srun *out, uint64_t seed, const char *fmt, ...)
 {
-	char text[4096];
+	struct tu_point p;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	tu_point_vrun(&p, "test.yaml", "ssd0", seed, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
-	if (!root)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(root);
-	struct rs_model_path mp;
-	rs_model_path_init(&mp);
-	struct rs_sim *sim = rs_sim_new(seed);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	struct rs_dev *dev = rs_dev_build(&b, rs_node_get(root, "device"), "device", "ssd0");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
-	struct rs_load *load = rs_load_build(sim, rs_node_get(root, "workload"), dev, &d);
-	if (!load)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(load);
-	rs_load_run(sim, load);
-	tu_check_conservation(sim);
-	ck_assert_uint_eq(dev->submitted, dev->completed);
 	memset(out, 0, sizeof(*out));
-	out->s = load->summary;
-	out->rep = load->target_report;
-	inspect(out, dev);
-	rs_load_destroy(load);
-	rs_dev_destroy(dev);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+	out->s = p.load->summary;
+	out->rep = p.load->target_report;
+	inspect(out, p.dev);
+	tu_point_free(&p);
 }
 
 /* Indent a device text (one key a line) under `device:`. */

@@ -23,6 +23,7 @@
 #include "load/load.h"
 #include "load/trace.h"
 #include "load/trace_parse.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 /* Test data lives in the source tree; `make check` exports srcdir. */
@@ -194,18 +195,6 @@ END_TEST
 
 /* ---- building and running ---- */
 
-struct run {
-	struct rs_node *root;
-	struct rs_model_path mp;
-	struct rs_sim *sim;
-	struct rs_dev *dev;
-	struct rs_load *load;
-	struct rs_diag d;
-	char *log;
-	size_t log_len;
-	FILE *logf;
-};
-
 /* What load.c's rs_load_build does, with the type given directly. */
 static struct rs_load *build_trace(struct rs_sim *sim, const struct rs_node *workload,
 				   struct rs_dev *dev, struct rs_diag *d)
@@ -229,59 +218,22 @@ static struct rs_load *build_trace(struct rs_sim *sim, const struct rs_node *wor
 }
 
 /* Build the scenario text (named `name`, which sets the directory trace
- * files are relative to).  Returns 0, or -1 with r->d set. */
-static int run_build(struct run *r, const char *name, const char *fmt, ...)
+ * files are relative to) with its request log captured.  Returns 0, or -1
+ * with r->d set. */
+static int run_build(struct tu_point *r, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int run_build(struct run *r, const char *name, const char *fmt, ...)
+static int run_build(struct tu_point *r, const char *name, const char *fmt, ...)
 {
-	char text[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	tu_point_vopen(r, name, 1, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-	memset(r, 0, sizeof(*r));
-	rs_diag_init(&r->d);
-	r->root = rs_yaml_load_string(name, text, (size_t)n, &r->d);
-	if (!r->root)
-		rs_diag_print(&r->d, stderr);
-	ck_assert_ptr_nonnull(r->root);
-	rs_model_path_init(&r->mp);
-	r->sim = rs_sim_new(1);
-	struct rs_build b = { .sim = r->sim, .models = &r->mp, .diag = &r->d };
-	r->dev = rs_dev_build(&b, rs_node_get(r->root, "device"), "device", "device");
-	if (!r->dev)
-		rs_diag_print(&r->d, stderr);
-	ck_assert_ptr_nonnull(r->dev);
-	r->load = build_trace(r->sim, rs_node_get(r->root, "workload"), r->dev, &r->d);
+	tu_point_device(r, "device");
+	r->load = build_trace(r->sim, tu_point_section(r, "workload"), r->dev, &r->d);
 	if (!r->load)
 		return -1;
-	r->logf = open_memstream(&r->log, &r->log_len);
-	ck_assert_ptr_nonnull(r->logf);
-	r->load->request_log = r->logf;
+	tu_point_log(r);
 	return 0;
-}
-
-static void run_go(struct run *r)
-{
-	rs_load_run(r->sim, r->load);
-	tu_check_conservation(r->sim);
-	ck_assert_uint_eq(r->load->in_flight, 0);
-	ck_assert_uint_eq(r->dev->submitted, r->dev->completed);
-	fflush(r->logf);
-}
-
-static void run_free(struct run *r)
-{
-	if (r->logf)
-		fclose(r->logf);
-	free(r->log);
-	rs_load_destroy(r->load);
-	if (r->dev)
-		rs_dev_destroy(r->dev);
-	rs_sim_free(r->sim);
-	rs_model_path_free(&r->mp);
-	rs_node_free(r->root);
 }
 
 /* One parsed line of the request log, times in integer nanoseconds. */
@@ -294,7 +246,7 @@ struct logline {
 	int ncols;
 };
 
-static size_t read_log(const struct run *r, struct logline *out, size_t max)
+static size_t read_log(const struct tu_point *r, struct logline *out, size_t max)
 {
 	size_t n = 0;
 	const char *p = r->log;
@@ -329,11 +281,11 @@ static const char *scenario(void)
  * responses 1, 1.5, 1, 2, 1 ms; the window closes at the last completion. */
 START_TEST(open_loop_exact)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct logline l[16];
 	ck_assert_uint_eq(read_log(&r, l, 16), 5);
 	const rs_time_t issue[5] = { 0, 500000, 3000000, 3000000, 10250000 };
@@ -352,7 +304,7 @@ START_TEST(open_loop_exact)
 	ck_assert_int_eq(r.load->t_measure_end, 11250000);
 	ck_assert_int_eq(rs_now(r.sim), 11250000);
 	ck_assert_uint_eq(r.load->summary.ops, 5);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -360,11 +312,11 @@ END_TEST
  * doubled never queue. */
 START_TEST(open_loop_filter_scale)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace, device: 0, scale: 2 }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct logline l[16];
 	ck_assert_uint_eq(read_log(&r, l, 16), 4);
 	const rs_time_t issue[4] = { 0, 1000000, 6000000, 20500000 };
@@ -373,7 +325,7 @@ START_TEST(open_loop_filter_scale)
 		ck_assert_int_eq(l[i].resp, 1000000);
 	}
 	ck_assert_int_eq(rs_now(r.sim), 21500000);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -381,11 +333,11 @@ END_TEST
  * (10.25 + 10.25/4 ms) and queues exactly like the first. */
 START_TEST(open_loop_repeat)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace, repeat: 2 }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct logline l[16];
 	ck_assert_uint_eq(read_log(&r, l, 16), 10);
 	const rs_time_t issue[5] = { 0, 500000, 3000000, 3000000, 10250000 };
@@ -396,7 +348,7 @@ START_TEST(open_loop_repeat)
 		ck_assert_int_eq(l[i].resp, resp[i % 5]);
 	}
 	ck_assert_int_eq(rs_now(r.sim), span + 11250000);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -404,38 +356,38 @@ END_TEST
  * arrivals are never issued nor left scheduled. */
 START_TEST(open_loop_run_window)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace, run: 3500us }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct logline l[16];
 	ck_assert_uint_eq(read_log(&r, l, 16), 2);   /* completed inside [0, 3.5 ms) */
 	ck_assert_uint_eq(r.sim->io_counters.created, 4);
 	ck_assert_int_eq(r.load->t_measure_end, 3500000);
 	ck_assert_int_eq(rs_now(r.sim), 5000000);     /* the in-flight pair drained */
-	run_free(&r);
+	tu_point_free(&r);
 
 	/* count: 2 ends after the second completion. */
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace, count: 2 }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(r.load->summary.ops, 2);
 	ck_assert_int_eq(r.load->t_measure_end, 2000000);
 	ck_assert_uint_eq(r.sim->io_counters.created, 2);
 	ck_assert_int_eq(rs_now(r.sim), 2000000);
-	run_free(&r);
+	tu_point_free(&r);
 
 	/* A ramp longer than the trace: nothing measured, still clean. */
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace, ramp: 1s }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(r.load->summary.ops, 0);
 	ck_assert(!r.load->measuring);
 	ck_assert_uint_eq(r.sim->io_counters.created, 5);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -443,12 +395,12 @@ END_TEST
  * the predecessor completed, and the log carries the measured time. */
 START_TEST(closed_loop_validate)
 {
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: validate_good.trace, format: validate, "
 					"repeat: 2 }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	struct logline l[16];
 	ck_assert_uint_eq(read_log(&r, l, 16), 6);
 	const rs_time_t gap[3] = { 0, 2000000, 500250 };
@@ -464,27 +416,27 @@ START_TEST(closed_loop_validate)
 	ck_assert_str_eq(l[1].op, "write");
 	ck_assert_int_eq(rs_now(r.sim), 10500250);
 	ck_assert_int_eq(r.load->t_measure_end, 10500250);
-	run_free(&r);
+	tu_point_free(&r);
 
 	/* scale stretches the gaps (not the measured times). */
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: validate_good.trace, format: validate, "
 					"scale: 2 }\n"),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(read_log(&r, l, 16), 3);
 	ck_assert_int_eq(l[1].issue, 1000000);
 	ck_assert_int_eq(l[2].issue, 6000000);
 	ck_assert_int_eq(l[2].measured, 12345678);
 	ck_assert_int_eq(rs_now(r.sim), 7000000);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
 /* Diagnostics at init point at the YAML node or the trace line. */
 START_TEST(init_errors)
 {
-	struct run r;
+	struct tu_point r;
 	char want[1400];
 
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
@@ -494,7 +446,7 @@ START_TEST(init_errors)
 	ck_assert_int_eq(r.d.col, 18);
 	snprintf(want, sizeof(want), "cannot read trace file '%s/no-such.trace'", data_dir());
 	ck_assert_msg(strstr(r.d.msg, want), "%s", r.d.msg);
-	run_free(&r);
+	tu_point_free(&r);
 
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: validate_good.trace, format: validate, "
@@ -503,13 +455,13 @@ START_TEST(init_errors)
 	ck_assert_int_eq(r.d.line, 3);
 	ck_assert_int_eq(r.d.col, 65);
 	ck_assert(strstr(r.d.msg, "'device' applies only to format disksim"));
-	run_free(&r);
+	tu_point_free(&r);
 
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: disksim_good.trace, device: 7 }\n"),
 			 -1);
 	ck_assert(strstr(r.d.msg, "holds no requests for device 7"));
-	run_free(&r);
+	tu_point_free(&r);
 
 	/* The wrong format: a disksim file read as validate. */
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
@@ -520,7 +472,7 @@ START_TEST(init_errors)
 	ck_assert_int_eq(r.d.line, 2);
 	ck_assert_int_eq(r.d.col, 26);
 	ck_assert(strstr(r.d.msg, "missing field 'gap_us' (a validate line is: R|W hit|miss"));
-	run_free(&r);
+	tu_point_free(&r);
 
 	/* Beyond the target's capacity (4 KiB = 8 blocks). */
 	ck_assert_int_eq(run_build(&r, scenario(),
@@ -531,19 +483,19 @@ START_TEST(init_errors)
 	ck_assert_int_eq(r.d.line, 5);
 	ck_assert_int_eq(r.d.col, 15);
 	ck_assert(strstr(r.d.msg, "block 5000 of 8 blocks ends beyond the device (2048 blocks)"));
-	run_free(&r);
+	tu_point_free(&r);
 
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { format: disksim }\n"),
 			 -1);
 	ck_assert(r.d.failed);
-	run_free(&r);
+	tu_point_free(&r);
 
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
 					"  trace: { file: x, format: blktrace }\n"),
 			 -1);
 	ck_assert_int_eq(r.d.col, 29);
-	run_free(&r);
+	tu_point_free(&r);
 }
 END_TEST
 
@@ -557,19 +509,19 @@ START_TEST(path_resolution)
 	const char *text = "0 0 0 8 1\n";
 	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n  trace: { file: '%s' }\n",
 				   tmpl),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(r.sim->io_counters.completed, 1);
-	run_free(&r);
+	tu_point_free(&r);
 	snprintf(path, sizeof(path), "%s/disksim_good.trace", data_dir());
 	ck_assert_int_eq(run_build(&r, "--set", IDEAL "workload:\n  trace: { file: '%s' }\n", path),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(r.sim->io_counters.completed, 5);
-	run_free(&r);
+	tu_point_free(&r);
 	unlink(tmpl);
 }
 END_TEST
@@ -601,14 +553,14 @@ START_TEST(big_trace)
 	ck_assert_int_eq(t.req[n - 1].t_ns, (rs_time_t)(n - 1) * 2 * RS_MS + 999000);
 	rs_trace_free(&t);
 
-	struct run r;
+	struct tu_point r;
 	ck_assert_int_eq(run_build(&r, scenario(),
 				   "device: { type: ideal, mean: 100us }\n"
 				   "workload:\n  trace: { file: '%s' }\n", tmpl),
 			 0);
-	run_go(&r);
+	tu_point_go(&r);
 	ck_assert_uint_eq(r.load->summary.ops, n);
-	run_free(&r);
+	tu_point_free(&r);
 	unlink(tmpl);
 }
 END_TEST

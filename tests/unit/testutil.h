@@ -1,17 +1,21 @@
 /* Helpers shared by the unit tests (header-only: each check_* program is
  * one translation unit plus librs).
  *
- * The conservation check is the invariant every run must end with; the
- * scenario runner (define TU_WANT_SCENARIO before including) builds an
- * ideal device and an iometer workload from YAML text the way the real
- * front end does, so the queueing tests exercise the same path as a user's
- * scenario file. */
+ * The conservation check is the invariant every run must end with.  The
+ * scenario runner (define TU_WANT_SCENARIO before including) builds
+ * `device:` and `workload:` from YAML text the way the real front end does,
+ * models from the source tree included, so a test exercises the same path
+ * as a user's scenario file: tu_point_run() for a whole run, its steps
+ * (open, device, workload, go) for tests that build a part their own way,
+ * look at a part before the run or expect a bad section to be refused, and
+ * tu_run() for just the figures. */
 #ifndef RS_TESTS_TESTUTIL_H
 #define RS_TESTS_TESTUTIL_H
 
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +55,188 @@ static inline void tu_check_conservation(const struct rs_sim *sim)
 #include "dev/dev.h"
 #include "load/load.h"
 
+/* ---- one point: a scenario built and run ------------------------------- */
+
+/* As a seed: the scenario's top-level `seed:`, 1 when it has none. */
+#define TU_SEED_FROM_TEXT UINT64_MAX
+
+/* $top_srcdir/models (when set: make check exports it), then the default
+ * model path, so a test finds the source tree's models before installed
+ * ones. */
+static inline void tu_model_path(struct rs_model_path *mp, struct rs_diag *d)
+{
+	rs_model_path_init(mp);
+	const char *top = getenv("top_srcdir");
+	if (top) {
+		char dir[4096];
+		snprintf(dir, sizeof(dir), "%s/models", top);
+		ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
+	}
+	rs_model_path_add_defaults(mp);
+}
+
+/* Everything one scenario built, for the test to read before
+ * tu_point_free().  The request log is captured only after tu_point_log(). */
+struct tu_point {
+	struct rs_diag d;
+	struct rs_model_path mp;
+	struct rs_build b;
+	struct rs_node *root;
+	struct rs_sim *sim;
+	struct rs_dev *dev;
+	struct rs_load *load;
+	FILE *logf;
+	char *log;
+	size_t log_len;
+};
+
+/* A build step that gave nothing fails the test, with the diagnostic. */
+static inline void tu_point_need(const struct tu_point *p, const void *built)
+{
+	if (!built)
+		rs_diag_print(&p->d, stderr);
+	ck_assert_ptr_nonnull(built);
+}
+
+/* A top-level section the scenario must have (the builders take no NULL). */
+static inline const struct rs_node *tu_point_section(const struct tu_point *p, const char *key)
+{
+	const struct rs_node *n = rs_node_get(p->root, key);
+	ck_assert_msg(n != NULL, "the scenario has no '%s:' section", key);
+	return n;
+}
+
+/* Parse the YAML text (diagnostics name it `file`), find the models and
+ * start a sim with `seed` (or TU_SEED_FROM_TEXT), ready for the device. */
+static inline void tu_point_open(struct tu_point *p, const char *file, const char *text,
+				 size_t n, uint64_t seed)
+{
+	memset(p, 0, sizeof(*p));
+	rs_diag_init(&p->d);
+	p->root = rs_yaml_load_string(file, text, n, &p->d);
+	tu_point_need(p, p->root);
+	tu_model_path(&p->mp, &p->d);
+	if (seed == TU_SEED_FROM_TEXT) {
+		const struct rs_node *sn = rs_node_get(p->root, "seed");
+		seed = sn ? strtoull(sn->str, NULL, 10) : 1;
+	}
+	p->sim = rs_sim_new(seed);
+	p->b = (struct rs_build){ .sim = p->sim, .models = &p->mp, .diag = &p->d };
+}
+
+/* tu_point_open() with the text printf-formatted. */
+static inline void tu_point_vopen(struct tu_point *p, const char *file, uint64_t seed,
+				  const char *fmt, va_list ap)
+{
+	char text[4096];
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	ck_assert_int_ge(n, 0);
+	ck_assert_int_lt(n, (int)sizeof(text));
+	tu_point_open(p, file, text, (size_t)n, seed);
+}
+
+/* `device:`, named `dev_name`; the test fails when it does not build. */
+static inline void tu_point_device(struct tu_point *p, const char *dev_name)
+{
+	p->dev = rs_dev_build(&p->b, tu_point_section(p, "device"), "device", dev_name);
+	tu_point_need(p, p->dev);
+}
+
+/* `workload:` on the device: 0, or -1 with p->d saying why (tests of bad
+ * sections look at it). */
+static inline int tu_point_workload(struct tu_point *p)
+{
+	p->load = rs_load_build(p->sim, tu_point_section(p, "workload"), p->dev, &p->d);
+	return p->load ? 0 : -1;
+}
+
+/* Open, device and workload: 0, or -1 when the workload did not build. */
+static inline int tu_point_build(struct tu_point *p, const char *file, const char *text, size_t n,
+				 const char *dev_name, uint64_t seed)
+{
+	tu_point_open(p, file, text, n, seed);
+	tu_point_device(p, dev_name);
+	return tu_point_workload(p);
+}
+
+static inline int tu_point_vbuild(struct tu_point *p, const char *file, const char *dev_name,
+				  uint64_t seed, const char *fmt, va_list ap)
+{
+	tu_point_vopen(p, file, seed, fmt, ap);
+	tu_point_device(p, dev_name);
+	return tu_point_workload(p);
+}
+
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L
+/* Capture the workload's request log in memory (p->log after the run). */
+static inline void tu_point_log(struct tu_point *p)
+{
+	p->logf = open_memstream(&p->log, &p->log_len);
+	ck_assert_ptr_nonnull(p->logf);
+	p->load->request_log = p->logf;
+}
+#endif
+
+/* Run to the end, then the invariants every run ends with: conservation,
+ * nothing left in flight, the device completed all it was given. */
+static inline void tu_point_go(struct tu_point *p)
+{
+	rs_load_run(p->sim, p->load);
+	tu_check_conservation(p->sim);
+	ck_assert_uint_eq(p->load->in_flight, 0);
+	ck_assert_uint_eq(p->dev->submitted, p->dev->completed);
+	if (p->logf)
+		fflush(p->logf);
+}
+
+/* Build `device:` (instance `dev_name`) and `workload:` from the YAML text,
+ * run to the end and check the invariants; a part that does not build
+ * fails the test with its diagnostic. */
+static inline void tu_point_run(struct tu_point *p, const char *file, const char *text, size_t n,
+				const char *dev_name, uint64_t seed)
+{
+	tu_point_build(p, file, text, n, dev_name, seed);
+	tu_point_need(p, p->load);
+	tu_point_go(p);
+}
+
+static inline void tu_point_vrun(struct tu_point *p, const char *file, const char *dev_name,
+				 uint64_t seed, const char *fmt, va_list ap)
+{
+	tu_point_vbuild(p, file, dev_name, seed, fmt, ap);
+	tu_point_need(p, p->load);
+	tu_point_go(p);
+}
+
+/* tu_point_run() with the text printf-formatted. */
+static inline void tu_point_runf(struct tu_point *p, const char *file, const char *dev_name,
+				 uint64_t seed, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static inline void tu_point_runf(struct tu_point *p, const char *file, const char *dev_name,
+				 uint64_t seed, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tu_point_vrun(p, file, dev_name, seed, fmt, ap);
+	va_end(ap);
+}
+
+/* Frees whatever was built (any part may be missing). */
+static inline void tu_point_free(struct tu_point *p)
+{
+	if (p->logf)
+		fclose(p->logf);
+	free(p->log);
+	rs_load_destroy(p->load);
+	rs_dev_destroy(p->dev);
+	rs_sim_free(p->sim);
+	rs_model_path_free(&p->mp);
+	rs_node_free(p->root);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- the short form: a run's figures ----------------------------------- */
+
 /* What one run produced. */
 struct tu_run {
 	struct rs_iostat_summary s;   /* the workload's measured window */
@@ -66,67 +252,30 @@ typedef void tu_hook_fn(struct rs_sim *sim, struct rs_dev *dev, struct rs_load *
 			void *arg);
 
 /* Build `device:` and `workload:` from the YAML text (a whole scenario,
- * printf-formatted), run it to the end, check conservation and return the
- * results.  `seed:` at the top level is honoured (default 1). */
+ * printf-formatted), run it to the end, check the invariants and return
+ * the results.  `seed:` at the top level is honoured (default 1). */
 static inline void tu_run_hook(struct tu_run *out, tu_hook_fn *hook, void *arg,
 			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static inline void tu_run_hook(struct tu_run *out, tu_hook_fn *hook, void *arg,
 			       const char *fmt, ...)
 {
-	char text[4096];
+	struct tu_point p;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	tu_point_vbuild(&p, "test.yaml", "device", TU_SEED_FROM_TEXT, fmt, ap);
 	va_end(ap);
-	ck_assert_int_lt(n, (int)sizeof(text));
-
-	struct rs_diag d;
-	rs_diag_init(&d);
-	struct rs_node *root = rs_yaml_load_string("test.yaml", text, (size_t)n, &d);
-	if (!root)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(root);
-	uint64_t seed = 1;
-	const struct rs_node *sn = rs_node_get(root, "seed");
-	if (sn)
-		seed = strtoull(sn->str, NULL, 10);
-	const struct rs_node *devn = rs_node_get(root, "device");
-	const struct rs_node *wln = rs_node_get(root, "workload");
-	ck_assert_ptr_nonnull(devn);
-	ck_assert_ptr_nonnull(wln);
-
-	struct rs_model_path mp;
-	rs_model_path_init(&mp);
-	struct rs_sim *sim = rs_sim_new(seed);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
-	struct rs_dev *dev = rs_dev_build(&b, devn, "device", "device");
-	if (!dev)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(dev);
-	struct rs_load *load = rs_load_build(sim, wln, dev, &d);
-	if (!load)
-		rs_diag_print(&d, stderr);
-	ck_assert_ptr_nonnull(load);
+	tu_point_need(&p, p.load);
 	if (hook)
-		hook(sim, dev, load, arg);
-
-	rs_load_run(sim, load);
-	tu_check_conservation(sim);
-	ck_assert_uint_eq(load->in_flight, 0);
-	ck_assert_uint_eq(dev->submitted, dev->completed);
+		hook(p.sim, p.dev, p.load, arg);
+	tu_point_go(&p);
 
 	memset(out, 0, sizeof(*out));
-	out->s = load->summary;
-	out->dev = load->target_report;
-	out->io = *rs_io_counters(sim);
-	out->events = sim->events_fired;
-	out->end = rs_now(sim);
-
-	rs_load_destroy(load);
-	rs_dev_destroy(dev);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
-	rs_node_free(root);
+	out->s = p.load->summary;
+	out->dev = p.load->target_report;
+	out->io = *rs_io_counters(p.sim);
+	out->events = p.sim->events_fired;
+	out->end = rs_now(p.sim);
+	tu_point_free(&p);
 }
 
 #define tu_run(out, ...) tu_run_hook((out), NULL, NULL, __VA_ARGS__)

@@ -76,11 +76,11 @@ static const struct rs_iostat_summary *point(int a, int w, size_t s)
 			 "  iometer: {spec: seqread, read: %s, size: %s, outstanding: 32,"
 			 " range: 64MiB, ramp: 0.1s, run: 2s}\n",
 			 model[a], read_pct[w], sizes[s]);
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "iscsi.yaml", text, (size_t)n, "device");
 	memo[a][w][s] = p.load->summary;
 	have[a][w][s] = true;
-	vd_free(&p);
+	tu_point_free(&p);
 	return &memo[a][w][s];
 }
 
@@ -198,28 +198,14 @@ static void phase_of(const struct rs_timeseries *ts, size_t from, size_t to, str
  * scenario's `output: {timeseries: 1s}` does. */
 static void run_sampled(const char *text, size_t n, struct rs_timeseries *ts)
 {
-	struct vd_point p;
-	rs_diag_init(&p.d);
-	p.root = rs_yaml_load_string("failover.yaml", text, n, &p.d);
-	if (!p.root)
-		rs_diag_print(&p.d, stderr);
-	ck_assert_ptr_nonnull(p.root);
-	vd_model_path(&p.mp, &p.d);
-	p.sim = rs_sim_new(1);
-	p.b = (struct rs_build){ .sim = p.sim, .models = &p.mp, .diag = &p.d };
-	p.dev = rs_dev_build(&p.b, rs_node_get(p.root, "device"), "device", "device");
-	if (!p.dev)
-		rs_diag_print(&p.d, stderr);
-	ck_assert_ptr_nonnull(p.dev);
-	p.load = rs_load_build(p.sim, rs_node_get(p.root, "workload"), p.dev, &p.d);
-	ck_assert_ptr_nonnull(p.load);
+	struct tu_point p;
+	tu_point_build(&p, "failover.yaml", text, n, "device", 1);
+	tu_point_need(&p, p.load);
 	struct rs_series_sampler sampler;
 	rs_ts_init(ts, 1000 * 1000 * 1000, p.load->ramp_ns + p.load->run_ns);
 	rs_series_start(&sampler, p.sim, p.load, ts);
-	rs_load_run(p.sim, p.load);
-	tu_check_conservation(p.sim);
-	ck_assert_uint_eq(p.dev->submitted, p.dev->completed);
-	vd_free(&p);
+	tu_point_go(&p);
+	tu_point_free(&p);
 }
 
 static void failover(int a)

@@ -83,11 +83,11 @@ static struct rw run(int strip, const char *workload)
 	for (size_t i = 0; i < nmemo; i++)
 		if (strcmp(memo[i].key, text) == 0)
 			return memo[i].r;
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "s3700.yaml", text, (size_t)n, "device");
 	struct rw r = { rs_load_figure_value(p.load, "read_MBps"),
 			rs_load_figure_value(p.load, "write_MBps") };
-	vd_free(&p);
+	tu_point_free(&p);
 	if (nmemo < NMEMO) {
 		memo[nmemo].key = strdup(text);
 		memo[nmemo++].r = r;

@@ -66,13 +66,13 @@ static void run(struct point *out, const char *state, const char *size, int read
 			 "random: %d%%, outstanding: %d, ramp: %s, run: %s}\n",
 			 state, size, read_pct, random_pct, qd, ramp, runt);
 	ck_assert_int_lt(n, (int)sizeof(text));
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "s3700.yaml", text, (size_t)n, "ssd0");
 	out->s = p.load->summary;
 	out->rep = p.load->target_report;
 	out->g = rs_ssd_ftl(p.dev)->g;
 	out->gc_high = ((const struct rs_ssd_params *)p.dev->params)->gc_high;
-	vd_free(&p);
+	tu_point_free(&p);
 }
 
 static bool within(double got, double want, double rel)

@@ -128,10 +128,10 @@ static struct rs_iostat_summary run(enum arr a, enum mode m, const char *workloa
 			 mode_name[m], arr_level[a], arr_disks[a], wl);
 	ck_assert_int_lt(n, (int)sizeof(text));
 
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "tx4000.yaml", text, (size_t)n, "device");
 	struct rs_iostat_summary s = p.load->summary;
-	vd_free(&p);
+	tu_point_free(&p);
 	return s;
 }
 

@@ -128,13 +128,13 @@ static struct res run(enum arr a, enum tcq t, const char *kind, const char *work
 		if (strcmp(memo[i].key, text) == 0)
 			return memo[i].r;
 
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "tx4200.yaml", text, (size_t)n, "device");
 	struct rs_iostat_summary s = p.load->summary;
 	struct res r = { .iops = s.iops, .mb_s = s.mb_s, .file_mb_s = 0 };
 	if (strcmp(kind, "filecopy") == 0)
 		r.file_mb_s = rs_filecopy_file_mb_s(p.load);
-	vd_free(&p);
+	tu_point_free(&p);
 	if (nmemo < NMEMO) {
 		memo[nmemo].key = strdup(text);
 		memo[nmemo++].r = r;

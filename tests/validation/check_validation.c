@@ -86,12 +86,12 @@ static void vrun(struct vres *out, const char *fmt, ...)
 	va_end(ap);
 	ck_assert_int_lt(n, (int)sizeof(text));
 
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "validation.yaml", text, (size_t)n, "disk0");
 	out->s = p.load->summary;
 	out->c = *rs_hdd_counters(p.dev);
 	ck_assert_uint_eq(out->c.mismatches, 0);
-	vd_free(&p);
+	tu_point_free(&p);
 }
 
 /* ---- a model's own datasheet figures ----------------------------------- */
@@ -111,7 +111,7 @@ static void read_sheet(const char *model, struct sheet *sh)
 	struct rs_diag d;
 	rs_diag_init(&d);
 	struct rs_model_path mp;
-	vd_model_path(&mp, &d);
+	tu_model_path(&mp, &d);
 	struct rs_node *root = rs_model_load(&mp, model, NULL, &d);
 	if (!root)
 		rs_diag_print(&d, stderr);
@@ -264,10 +264,10 @@ static double db_iops(int read_pct, int load, bool tcq)
 			 "workload: {iometer: {spec: database, read: %d%%, outstanding: %d,\n"
 			 "  ramp: 5s, run: 30s}}\n", q, q, read_pct, load);
 	ck_assert_int_lt(n, (int)sizeof(text));
-	struct vd_point p;
+	struct tu_point p;
 	vd_run(&p, "tx4200-jbod.yaml", text, (size_t)n, "device");
 	double iops = p.load->summary.iops;
-	vd_free(&p);
+	tu_point_free(&p);
 	return iops;
 }
 

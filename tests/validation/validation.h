@@ -19,9 +19,9 @@
  * to see the mechanism bite.
  *
  * vd_run() builds `device:` and `workload:` from YAML text and runs them to
- * the end the way the programs' points are run (seed 1, the models of
- * $top_srcdir/models before the default model path).  It is not
- * tests/unit/testutil.h's tu_run: that one looks in no model directory. */
+ * the end the way the programs' points are run: tests/unit/testutil.h's
+ * tu_point_run() (the models of $top_srcdir/models before the default
+ * model path) with seed 1. */
 #ifndef RS_TESTS_VALIDATION_H
 #define RS_TESTS_VALIDATION_H
 
@@ -41,6 +41,7 @@
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "load/load.h"
+#define TU_WANT_SCENARIO
 #include "../unit/testutil.h"
 
 /* ---- the table -------------------------------------------------------- */
@@ -172,68 +173,14 @@ static inline const char *ok(bool b)
 
 /* ---- running a point ---------------------------------------------------- */
 
-/* $top_srcdir/models (when set), then the default model path. */
-static inline void vd_model_path(struct rs_model_path *mp, struct rs_diag *d)
-{
-	rs_model_path_init(mp);
-	const char *top = getenv("top_srcdir");
-	if (top) {
-		char dir[4096];
-		snprintf(dir, sizeof(dir), "%s/models", top);
-		ck_assert_int_eq(rs_model_path_add(mp, dir, d), 0);
-	}
-	rs_model_path_add_defaults(mp);
-}
-
-/* One point: everything vd_run() built, for the caller to read before
- * vd_free(). */
-struct vd_point {
-	struct rs_diag d;
-	struct rs_model_path mp;
-	struct rs_build b;
-	struct rs_node *root;
-	struct rs_sim *sim;
-	struct rs_dev *dev;
-	struct rs_load *load;
-};
-
-/* Build `device:` (instance `dev_name`) and `workload:` from the YAML text
- * (diagnostics name it `file`), seed 1, run to the end and check
- * conservation, that the device completed all it was given and that the
- * workload measured something. */
-static inline void vd_run(struct vd_point *p, const char *file, const char *text, size_t n,
+/* One point of a study: tests/unit/testutil.h's tu_point_run() with seed 1,
+ * which also checks that the workload measured something.  Read p, then
+ * tu_point_free(p). */
+static inline void vd_run(struct tu_point *p, const char *file, const char *text, size_t n,
 			  const char *dev_name)
 {
-	rs_diag_init(&p->d);
-	p->root = rs_yaml_load_string(file, text, n, &p->d);
-	if (!p->root)
-		rs_diag_print(&p->d, stderr);
-	ck_assert_ptr_nonnull(p->root);
-	vd_model_path(&p->mp, &p->d);
-	p->sim = rs_sim_new(1);
-	p->b = (struct rs_build){ .sim = p->sim, .models = &p->mp, .diag = &p->d };
-	p->dev = rs_dev_build(&p->b, rs_node_get(p->root, "device"), "device", dev_name);
-	if (!p->dev)
-		rs_diag_print(&p->d, stderr);
-	ck_assert_ptr_nonnull(p->dev);
-	p->load = rs_load_build(p->sim, rs_node_get(p->root, "workload"), p->dev, &p->d);
-	if (!p->load)
-		rs_diag_print(&p->d, stderr);
-	ck_assert_ptr_nonnull(p->load);
-
-	rs_load_run(p->sim, p->load);
-	tu_check_conservation(p->sim);
-	ck_assert_uint_eq(p->dev->submitted, p->dev->completed);
+	tu_point_run(p, file, text, n, dev_name, 1);
 	ck_assert_uint_gt(p->load->summary.ops, 0);
-}
-
-static inline void vd_free(struct vd_point *p)
-{
-	rs_load_destroy(p->load);
-	rs_dev_destroy(p->dev);
-	rs_sim_free(p->sim);
-	rs_model_path_free(&p->mp);
-	rs_node_free(p->root);
 }
 
 #endif
