@@ -55,15 +55,6 @@ static const struct finding findings[] = {
 	  "media again, no faster than the zone rate (guards a fixed bug)" },
 	{ "DATASHEET-sptf-gain", REPRODUCED,
 	  "SPTF at depth 32 gives at least 1.5x FCFS on random reads" },
-	{ "TX4200-D1", NOT_REPRODUCED,
-	  "load-1 TCQ loss is only the ATA TCQ handshakes (~0.6 %, not ~15 %: the study blames the "
-	  "driver and no measurement of it exists); the seek-ordered queue gains +67 % at load 256, "
-	  "above the study's +35 % (tolerance +20..+50 %)" },
-	{ "TX4200-D2", NOT_REPRODUCED,
-	  "mixes gain ~2 % and pure reads +67 % at load 256 as in the study, but pure writes gain "
-	  "nothing (the drive write cache orders its destaging the same way with TCQ off)" },
-	{ "TX4200-D3", REPRODUCED,
-	  "100 % random write runs at the destage rate whatever the load or TCQ" },
 };
 #define NFINDINGS (sizeof(findings) / sizeof(findings[0]))
 
@@ -247,108 +238,6 @@ START_TEST(test_DATASHEET_sptf_gain)
 }
 END_TEST
 
-/* ---- TX4200: the Database pattern on one Raptor --------------------------- */
-
-/* IOPS of the X-bit Database pattern (8 KiB random) at one read share and
- * load, TCQ off (queue_depth 1) or on (32), on one drive behind the
- * TX4200 as the study measured it (JBOD).  5 s ramp: at load 256 the host
- * queue and the drive's write cache fill first. */
-static double db_iops(int read_pct, int load, bool tcq)
-{
-	char text[1024];
-	int q = tcq ? 32 : 1;
-	int n = snprintf(text, sizeof(text),
-			 "device:\n  model: promise-tx4200\n  queue_depth: %d\n"
-			 "  array: {type: array, level: single,\n"
-			 "    disks: {model: wd-raptor-wd740gd, count: 1, queue_depth: %d}}\n"
-			 "workload: {iometer: {spec: database, read: %d%%, outstanding: %d,\n"
-			 "  ramp: 5s, run: 30s}}\n", q, q, read_pct, load);
-	ck_assert_int_lt(n, (int)sizeof(text));
-	struct tu_point p;
-	vd_run(&p, "tx4200-jbod.yaml", text, (size_t)n, "device");
-	double iops = p.load->summary.iops;
-	tu_point_free(&p);
-	return iops;
-}
-
-/* TCQ efficiency minus one: the gain (negative: the loss). */
-static double tcq_gain(int read_pct, int load)
-{
-	return db_iops(read_pct, load, true) / db_iops(read_pct, load, false) - 1.0;
-}
-
-/* D1.  The study: TCQ costs "up to 15 %" at load 1 and high read shares, and
- * gains 35 % at 100 % read, load 256.  Tolerances: the largest loss over
- * read shares 70..100 % at load 1 must lie in 15 +- 10 points (5..25 %: a
- * loss must at least be clearly visible to count as the study's), and the
- * gain at 100 % read, load 256 in 35 +- 15 points (20..50 %). */
-START_TEST(test_TX4200_D1)
-{
-	double max_loss = -1e9;
-	int at = 0;
-	char losses[128] = "";
-	size_t used = 0;
-	for (int rd = 70; rd <= 100; rd += 10) {
-		double loss = -tcq_gain(rd, 1);
-		used += (size_t)snprintf(losses + used, sizeof(losses) - used, "%s%d%%:%.1f",
-					 used ? " " : "", rd, 100.0 * loss);
-		if (loss > max_loss)
-			max_loss = loss, at = rd;
-	}
-	double gain = tcq_gain(100, 256);
-	bool loss_ok = max_loss >= 0.05 && max_loss <= 0.25;
-	bool gain_ok = fabs(gain - 0.35) <= 0.15;
-	char meas[512];
-	snprintf(meas, sizeof(meas), "load 1 TCQ loss up to %.1f %% (at %d %% read; per read "
-		 "share %s) [%s]; load 256 100 %% read gain %+.1f %% [%s]", 100.0 * max_loss, at,
-		 losses, loss_ok ? "ok" : "outside 5..25 %", 100.0 * gain,
-		 gain_ok ? "ok" : "outside +20..+50 %");
-	verdict("TX4200-D1", loss_ok && gain_ok, meas,
-		"loss up to 15 % at load 1, high read share; gain +35 % at 100 % read, load 256");
-}
-END_TEST
-
-/* D2.  TCQ gains at the highest load only for pure reads or pure writes;
- * mixes gain almost nothing.  No number survives, so: at load 256 the gain
- * at 0 % and at 100 % read must each exceed the gain at 50 % read by at
- * least 10 points, and the 50 % gain must stay below 10 %. */
-START_TEST(test_TX4200_D2)
-{
-	double g0 = tcq_gain(0, 256), g50 = tcq_gain(50, 256), g100 = tcq_gain(100, 256);
-	double g100_16 = tcq_gain(100, 16);
-	bool holds = g0 >= g50 + 0.10 && g100 >= g50 + 0.10 && g50 < 0.10;
-	char meas[256];
-	snprintf(meas, sizeof(meas), "load 256 TCQ gain: 0 %% read %+.1f %%, 50 %% read %+.1f %%, "
-		 "100 %% read %+.1f %% (load 16, 100 %% read: %+.1f %%)", 100.0 * g0, 100.0 * g50,
-		 100.0 * g100, 100.0 * g100_16);
-	verdict("TX4200-D2", holds, meas,
-		"gains only at the highest load with 0 % or 100 % read; mixes ~0; "
-		"criterion: both ends >= 50 % mix + 10 points, mix < +10 %");
-}
-END_TEST
-
-/* D3.  100 % random writes: loads 1 and 16, TCQ on and off, all four
- * within +-10 % of each other (max/min <= 1.10). */
-START_TEST(test_TX4200_D3)
-{
-	double v[4];
-	v[0] = db_iops(0, 1, false);
-	v[1] = db_iops(0, 1, true);
-	v[2] = db_iops(0, 16, false);
-	v[3] = db_iops(0, 16, true);
-	double lo = v[0], hi = v[0];
-	for (int i = 1; i < 4; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	char meas[256];
-	snprintf(meas, sizeof(meas), "100 %% write IOPS: load 1 off %.1f, on %.1f; load 16 off "
-		 "%.1f, on %.1f; spread %.1f %%", v[0], v[1], v[2], v[3], 100.0 * (hi / lo - 1));
-	verdict("TX4200-D3", hi <= 1.10 * lo, meas,
-		"equal at loads 1 and 16, TCQ on or off; criterion: within 10 %");
-}
-END_TEST
-
 /* ---- main ------------------------------------------------------------------- */
 
 static Suite *validation_suite(void)
@@ -363,9 +252,6 @@ static Suite *validation_suite(void)
 	tcase_add_test(tc, test_DATASHEET_raptor_seq);
 	tcase_add_test(tc, test_DATASHEET_seq_wrap);
 	tcase_add_test(tc, test_DATASHEET_sptf_gain);
-	tcase_add_test(tc, test_TX4200_D1);
-	tcase_add_test(tc, test_TX4200_D2);
-	tcase_add_test(tc, test_TX4200_D3);
 	suite_add_tcase(s, tc);
 	return s;
 }
