@@ -4,24 +4,8 @@
 # third for three; sizes become KiB on a log scale; labels carry units.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-raidsim=${RAIDSIM:-${top_builddir:-$here/../..}/src/raidsim}
-case $raidsim in /*) ;; *) raidsim=$(pwd)/$raidsim ;; esac
-RAIDSIM_MODELS=${RAIDSIM_MODELS:-$here/../../models}
-export RAIDSIM_MODELS
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, command...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $name"
-	fi
-}
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 has() { grep -q -- "$2" "$1"; }
 hasnt() { ! grep -q -- "$2" "$1"; }
 
@@ -56,5 +40,4 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	echo "plot: gnuplot not installed, PNG rendering not tested"
 fi
-echo "plot: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary plot

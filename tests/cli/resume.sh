@@ -5,25 +5,9 @@
 # uninterrupted run.  The sweep (tests/cli/resume.yaml) takes about 2 s.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-raidsim=${RAIDSIM:-${top_builddir:-$here/../..}/src/raidsim}
-case $raidsim in /*) ;; *) raidsim=$(pwd)/$raidsim ;; esac
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 scenario="$here/resume.yaml"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, command...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $name"
-	fi
-}
-RAIDSIM_MODELS=${RAIDSIM_MODELS:-$here/../../models}
-export RAIDSIM_MODELS
 # Each run gets its own process group (setsid), so a signal can go to the
 # whole run, parent and workers, as a terminal's Ctrl-C does.
 bg() { setsid "$raidsim" run "$scenario" -q "$@" & }
@@ -110,5 +94,4 @@ check "--resume with other settings: says why" grep -q "another scenario" "$tmp/
 "$raidsim" run "$scenario" -q -j 2 --resume -o "$tmp/fresh"
 check "--resume with nothing saved: same TSV" cmp "$tmp/ref/resume.tsv" "$tmp/fresh/resume.tsv"
 
-echo "resume: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary resume

@@ -4,23 +4,9 @@
 # numbers; --set pins a swept axis; the outputs have the promised columns.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-raidsim=${RAIDSIM:-${top_builddir:-$here/../..}/src/raidsim}
-case $raidsim in /*) ;; *) raidsim=$(pwd)/$raidsim ;; esac
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 scenario="$here/small.yaml"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, command...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $name"
-	fi
-}
 run() { "$raidsim" run "$scenario" -q "$@"; }
 
 run -o "$tmp/a" -j 1
@@ -78,5 +64,4 @@ if command -v gnuplot >/dev/null 2>&1; then
 	(cd "$tmp" && run -o rel/dir -j 1 --plot)
 	check "PNG rendered into a relative -o" sh -c "head -c 4 '$tmp/rel/dir/small.png' | grep -q PNG"
 fi
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary cli

@@ -5,25 +5,9 @@
 # shards of another sweep and a damaged shard with status 2.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-raidsim=${RAIDSIM:-${top_builddir:-$here/../..}/src/raidsim}
-case $raidsim in /*) ;; *) raidsim=$(pwd)/$raidsim ;; esac
-RAIDSIM_MODELS=${RAIDSIM_MODELS:-$here/../../models}
-export RAIDSIM_MODELS
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 scenario="$here/small.yaml"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, command...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $name"
-	fi
-}
 status_is() { # expected, command...
 	want=$1
 	shift
@@ -74,5 +58,4 @@ check "no files: status 2" status_is 2 "$raidsim" merge -q
 check "--shard 3/3: status 2" status_is 2 run -o "$tmp/x" --shard 3/3
 check "--shard 1: status 2" status_is 2 run -o "$tmp/x" --shard 1
 check "--shard -1/2: status 2" status_is 2 run -o "$tmp/x" --shard -1/2
-echo "shard: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary shard
