@@ -155,6 +155,19 @@ static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
 	return 0;
 }
 
+/* --jobs N: 1..256 processes.  0, or -1 with the message printed. */
+static int parse_jobs(const char *arg, unsigned *jobs)
+{
+	char *end;
+	long j = strtol(arg, &end, 10);
+	if (*end || j < 1 || j > 256) {
+		fprintf(stderr, "raidsim: --jobs expects a number from 1 to 256, got '%s'\n", arg);
+		return -1;
+	}
+	*jobs = (unsigned)j;
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -205,17 +218,10 @@ static int cmd_run(int argc, char **argv)
 		case 'p':
 			o.plot = true;
 			break;
-		case 'j': {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-			if (*end || j < 1 || j > 256) {
-				fprintf(stderr, "raidsim: --jobs expects a number from 1 to 256, "
-						"got '%s'\n", optarg);
+		case 'j':
+			if (parse_jobs(optarg, &o.jobs) != 0)
 				goto out;
-			}
-			o.jobs = (unsigned)j;
 			break;
-		}
 		case 'M':
 			if (ndirs < 64)
 				model_dirs[ndirs++] = optarg;
@@ -375,17 +381,10 @@ static int cmd_reproduce(int argc, char **argv)
 		case 'o':
 			o.out_dir = optarg;
 			break;
-		case 'j': {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-			if (*end || j < 1 || j > 256) {
-				fprintf(stderr, "raidsim: --jobs expects a number from 1 to 256, "
-						"got '%s'\n", optarg);
+		case 'j':
+			if (parse_jobs(optarg, &o.jobs) != 0)
 				return EXIT_BAD_INPUT;
-			}
-			o.jobs = (unsigned)j;
 			break;
-		}
 		case 'S':
 			if (o.nonly == 64) {
 				fputs("raidsim: too many --study options\n", stderr);
