@@ -31,6 +31,7 @@
 #include "load/cdm.h"
 #include "load/load.h"
 #define TU_WANT_SCENARIO
+#define TU_WANT_RECORDER
 #include "testutil.h"
 
 /* ---- building and running a scenario -------------------------------- */
@@ -57,54 +58,6 @@ static void run_go(struct tu_point *r)
 }
 
 static double fig(const struct tu_point *r, size_t i) { return r->load->figures[i].value; }
-
-/* ---- recording what the device is asked ----------------------------- */
-
-struct rec {
-	rs_time_t t;
-	uint64_t lba;
-	uint32_t nblk;
-	uint8_t op;
-};
-
-static struct {
-	struct rec *r;
-	size_t n, cap;
-	uint64_t max_in_flight;
-	const struct rs_dev_type *orig;
-	struct rs_dev_type wrapped;
-} seen;
-
-static void rec_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
-{
-	ck_assert_uint_lt(seen.n, seen.cap);
-	seen.r[seen.n++] = (struct rec){ sim->now, io->lba, io->nblk, (uint8_t)io->op };
-	/* rs_dev_submit counted this one already. */
-	uint64_t in_flight = dev->submitted - dev->completed;
-	if (in_flight > seen.max_in_flight)
-		seen.max_in_flight = in_flight;
-	seen.orig->submit(sim, dev, io);
-}
-
-static void rec_attach(struct rs_dev *dev, size_t cap)
-{
-	free(seen.r);
-	memset(&seen, 0, sizeof(seen));
-	seen.r = calloc(cap, sizeof(*seen.r));
-	ck_assert_ptr_nonnull(seen.r);
-	seen.cap = cap;
-	seen.orig = dev->type;
-	seen.wrapped = *dev->type;
-	seen.wrapped.submit = rec_submit;
-	dev->type = &seen.wrapped;
-}
-
-static void rec_detach(struct rs_dev *dev)
-{
-	dev->type = seen.orig;
-	free(seen.r);
-	memset(&seen, 0, sizeof(seen));
-}
 
 /* ---- CrystalDiskMark: closed forms on a fixed-service device -------- */
 
@@ -194,7 +147,7 @@ START_TEST(cdm_overrides)
 					  "pattern: sequential, passes: 1, pass_time: 1s, "
 					  "file_size: 64MiB, prepare: false }\n"),
 			 0);
-	rec_attach(r.dev, 200000);
+	tu_rec_attach(r.dev, 200000);
 	run_go(&r);
 	struct rs_cdm_info ci;
 	rs_cdm_info(r.load, &ci);
@@ -202,16 +155,16 @@ START_TEST(cdm_overrides)
 	ck_assert_uint_eq(ci.read.depth, 8);
 	ck_assert_uint_eq(ci.read.threads, 2);
 	ck_assert(!ci.read.random);
-	ck_assert_uint_eq(seen.max_in_flight, 16);
+	ck_assert_uint_eq(tu_seen.max_in_flight, 16);
 	tu_assert_rel(fig(&r, RS_CDM_READ_IOPS), (double)ROUNDS * 16, 1e-12);
 	tu_assert_rel(fig(&r, RS_CDM_READ_MBPS), (double)ROUNDS * 16 * 65536 / 1e6, 1e-12);
 	/* Each thread starts its own cursor at the file's start: the first
 	 * 16 requests are 0..7 blocks of 64 KiB, twice. */
 	for (size_t i = 0; i < 16; i++) {
-		ck_assert_int_eq(seen.r[i].op, RS_READ);
-		ck_assert_uint_eq(seen.r[i].lba, (i % 8) * 128);
+		ck_assert_int_eq(tu_seen.r[i].op, RS_READ);
+		ck_assert_uint_eq(tu_seen.r[i].lba, (i % 8) * 128);
 	}
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST
@@ -359,19 +312,19 @@ START_TEST(cdm_random_inside_file)
 					  "file_size: 8MiB, offset: %llu }\n",
 				   (unsigned long long)start * 512),
 			 0);
-	rec_attach(r.dev, 200000);
+	tu_rec_attach(r.dev, 200000);
 	run_go(&r);
 	/* Preparation: 8 writes of 1 MiB covering the file in order. */
 	for (size_t i = 0; i < 8; i++) {
-		ck_assert_int_eq(seen.r[i].op, RS_WRITE);
-		ck_assert_uint_eq(seen.r[i].lba, start + i * 2048);
-		ck_assert_uint_eq(seen.r[i].nblk, 2048);
+		ck_assert_int_eq(tu_seen.r[i].op, RS_WRITE);
+		ck_assert_uint_eq(tu_seen.r[i].lba, start + i * 2048);
+		ck_assert_uint_eq(tu_seen.r[i].nblk, 2048);
 	}
-	ck_assert_int_eq(seen.r[8].op, RS_READ);
+	ck_assert_int_eq(tu_seen.r[8].op, RS_READ);
 	size_t hit_low = 0, hit_high = 0, reads = 0, writes = 0;
 	bool reading = true;
-	for (size_t i = 8; i < seen.n; i++) {
-		const struct rec *q = &seen.r[i];
+	for (size_t i = 8; i < tu_seen.n; i++) {
+		const struct tu_rec *q = &tu_seen.r[i];
 		ck_assert_uint_eq(q->nblk, 8);
 		ck_assert_uint_ge(q->lba, start);
 		ck_assert_uint_le(q->lba + q->nblk, start + len);
@@ -390,7 +343,7 @@ START_TEST(cdm_random_inside_file)
 	/* Uniform: each eighth of the file gets about an eighth. */
 	ck_assert_uint_gt(hit_low, (reads + writes) / 16);
 	ck_assert_uint_gt(hit_high, (reads + writes) / 16);
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 
 	/* Without the preparation the first request is a read. */
 	tu_point_free(&r);
@@ -398,13 +351,13 @@ START_TEST(cdm_random_inside_file)
 					  "  cdm: { test: 4k, passes: 1, pass_time: 0.01s, "
 					  "file_size: 8MiB, prepare: false }\n"),
 			 0);
-	rec_attach(r.dev, 200000);
+	tu_rec_attach(r.dev, 200000);
 	run_go(&r);
-	ck_assert_int_eq(seen.r[0].op, RS_READ);
+	ck_assert_int_eq(tu_seen.r[0].op, RS_READ);
 	struct rs_cdm_info ci;
 	rs_cdm_info(r.load, &ci);
 	ck_assert(!ci.prepared);
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST
@@ -420,7 +373,7 @@ START_TEST(cdm_sequential_wraps)
 					  "  cdm: { test: seq-q32t1, passes: 2, pass_time: 0.01s, "
 					  "file_size: 1MiB, offset: 1MiB, prepare: false }\n"),
 			 0);
-	rec_attach(r.dev, 200000);
+	tu_rec_attach(r.dev, 200000);
 	run_go(&r);
 	const uint64_t start = 2048, end = 4096, n = 256;
 	/* Requests issued at a pass's start time belong to that pass: the
@@ -428,11 +381,11 @@ START_TEST(cdm_sequential_wraps)
 	rs_time_t starts[4];
 	for (int k = 0; k < 4; k++)
 		starts[k] = rs_cdm_pass(r.load, k / 2, (size_t)(k % 2))->t_start;
-	ck_assert_uint_eq(seen.r[0].lba, start);
-	ck_assert_int_eq(seen.r[0].t, starts[0]);
+	ck_assert_uint_eq(tu_seen.r[0].lba, start);
+	ck_assert_int_eq(tu_seen.r[0].t, starts[0]);
 	size_t pass_starts = 1, wraps = 0;
-	for (size_t i = 1; i < seen.n; i++) {
-		const struct rec *p = &seen.r[i - 1], *q = &seen.r[i];
+	for (size_t i = 1; i < tu_seen.n; i++) {
+		const struct tu_rec *p = &tu_seen.r[i - 1], *q = &tu_seen.r[i];
 		ck_assert_uint_eq(q->nblk, n);
 		ck_assert_uint_ge(q->lba, start);
 		ck_assert_uint_le(q->lba + n, end);
@@ -452,7 +405,7 @@ START_TEST(cdm_sequential_wraps)
 	}
 	ck_assert_uint_eq(pass_starts, 4);
 	ck_assert_uint_gt(wraps, 40);
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST
@@ -470,16 +423,16 @@ static void cdm_random_figures(uint64_t seed, double out[RS_CDM_FIGURES])
 					  "file_size: 64MiB, interval: 10ms }\n",
 				   (unsigned long long)seed),
 			 0);
-	rec_attach(r.dev, 100000);
+	tu_rec_attach(r.dev, 100000);
 	run_go(&r);
 	for (size_t i = 0; i < RS_CDM_FIGURES; i++)
 		out[i] = fig(&r, i);
 	/* The offsets are part of what must repeat. */
 	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < seen.n; i++)
-		h = (h ^ seen.r[i].lba) * 1099511628211ull;
+	for (size_t i = 0; i < tu_seen.n; i++)
+		h = (h ^ tu_seen.r[i].lba) * 1099511628211ull;
 	out[RS_CDM_ERRORS] += (double)(h % 1000) * 1000;
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 
@@ -576,26 +529,26 @@ START_TEST(atto_order)
 					  "  atto: { size: 12KiB, total_length: 1000KiB, queue_depth: 6, "
 					  "offset: 1MiB, units: decimal }\n"),
 			 0);
-	rec_attach(r.dev, 10000);
+	tu_rec_attach(r.dev, 10000);
 	run_go(&r);
 	const uint64_t start = 2048, len = 2000, n = (len + 23) / 24;
-	ck_assert_uint_eq(seen.n, 2 * n);
-	ck_assert_uint_eq(seen.max_in_flight, 6);
-	for (size_t i = 0; i < seen.n; i++) {
+	ck_assert_uint_eq(tu_seen.n, 2 * n);
+	ck_assert_uint_eq(tu_seen.max_in_flight, 6);
+	for (size_t i = 0; i < tu_seen.n; i++) {
 		size_t k = i % n;
-		ck_assert_int_eq(seen.r[i].op, i < n ? RS_WRITE : RS_READ);
-		ck_assert_uint_eq(seen.r[i].lba, start + k * 24);
-		ck_assert_uint_eq(seen.r[i].nblk, k + 1 < n ? 24 : len - (n - 1) * 24);
+		ck_assert_int_eq(tu_seen.r[i].op, i < n ? RS_WRITE : RS_READ);
+		ck_assert_uint_eq(tu_seen.r[i].lba, start + k * 24);
+		ck_assert_uint_eq(tu_seen.r[i].nblk, k + 1 < n ? 24 : len - (n - 1) * 24);
 	}
 	/* Every read is issued after the last write completed. */
 	struct rs_atto_info ai;
 	rs_atto_info(r.load, &ai);
-	ck_assert_int_ge(seen.r[n].t, ai.result[0].t_end);
+	ck_assert_int_ge(tu_seen.r[n].t, ai.result[0].t_end);
 	ck_assert(ai.mb == 1e6);
 	tu_assert_rel(fig(&r, RS_ATTO_READ_MBPS),
 		      1000 * 1024 / 1e6 / ((double)(ai.result[1].t_end - ai.result[1].t_start) / 1e9),
 		      1e-12);
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST
@@ -609,12 +562,12 @@ START_TEST(atto_large_is_one_request)
 					  "workload:\n"
 					  "  atto: { size: 64MiB }\n"),
 			 0);
-	rec_attach(r.dev, 100);
+	tu_rec_attach(r.dev, 100);
 	run_go(&r);
-	ck_assert_uint_eq(seen.n, 8);
-	for (size_t i = 0; i < seen.n; i++)
-		ck_assert_uint_eq(seen.r[i].nblk, 131072);
-	rec_detach(r.dev);
+	ck_assert_uint_eq(tu_seen.n, 8);
+	for (size_t i = 0; i < tu_seen.n; i++)
+		ck_assert_uint_eq(tu_seen.r[i].nblk, 131072);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST

@@ -23,6 +23,7 @@
 #include "load/filecopy_sets.h"
 #include "load/load.h"
 #define TU_WANT_SCENARIO
+#define TU_WANT_RECORDER
 #include "testutil.h"
 
 /* ---- building and running a scenario -------------------------------- */
@@ -38,53 +39,6 @@ static int run_build(struct tu_point *r, const char *fmt, ...)
 	int rc = tu_point_vbuild(r, "fc.yaml", "device", TU_SEED_FROM_TEXT, fmt, ap);
 	va_end(ap);
 	return rc;
-}
-
-/* ---- recording what the device is asked ----------------------------- */
-
-struct rec {
-	uint64_t lba;
-	uint32_t nblk;
-	uint8_t op;
-};
-
-static struct {
-	struct rec *r;
-	size_t n, cap;
-	uint64_t max_in_flight;
-	const struct rs_dev_type *orig;
-	struct rs_dev_type wrapped;
-} seen;
-
-static void rec_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
-{
-	ck_assert_uint_lt(seen.n, seen.cap);
-	seen.r[seen.n++] = (struct rec){ io->lba, io->nblk, (uint8_t)io->op };
-	/* rs_dev_submit counted this one already. */
-	uint64_t in_flight = dev->submitted - dev->completed;
-	if (in_flight > seen.max_in_flight)
-		seen.max_in_flight = in_flight;
-	seen.orig->submit(sim, dev, io);
-}
-
-static void rec_attach(struct rs_dev *dev, size_t cap)
-{
-	free(seen.r);
-	memset(&seen, 0, sizeof(seen));
-	seen.r = calloc(cap, sizeof(*seen.r));
-	ck_assert_ptr_nonnull(seen.r);
-	seen.cap = cap;
-	seen.orig = dev->type;
-	seen.wrapped = *dev->type;
-	seen.wrapped.submit = rec_submit;
-	dev->type = &seen.wrapped;
-}
-
-static void rec_detach(struct rs_dev *dev)
-{
-	dev->type = seen.orig;
-	free(seen.r);
-	memset(&seen, 0, sizeof(seen));
 }
 
 static bool in(uint64_t lba, uint32_t nblk, const uint64_t range[2])
@@ -252,7 +206,7 @@ START_TEST(copy_far_volumes)
 					"  filecopy: { set: mp3, action: copy-far, files: 40, "
 					"volume_size: 2GiB, metadata_interval: 1MiB }\n"),
 			 0);
-	rec_attach(r.dev, 20000);
+	tu_rec_attach(r.dev, 20000);
 	tu_point_go(&r);
 	struct rs_filecopy_info fi;
 	rs_filecopy_info(r.load, &fi);
@@ -263,8 +217,8 @@ START_TEST(copy_far_volumes)
 	uint64_t vol1[2] = { 0, fi.volume_blk[1] }, vol2[2] = { fi.volume_blk[1],
 							      2 * fi.volume_blk[1] };
 	uint64_t reads = 0, writes = 0, data_writes = 0, read_sum = 0, write_sum = 0;
-	for (size_t i = 0; i < seen.n; i++) {
-		const struct rec *q = &seen.r[i];
+	for (size_t i = 0; i < tu_seen.n; i++) {
+		const struct tu_rec *q = &tu_seen.r[i];
 		if (q->op == RS_READ) {
 			ck_assert(in(q->lba, q->nblk, vol1));
 			ck_assert(in(q->lba, q->nblk, fi.src_blk));
@@ -289,9 +243,9 @@ START_TEST(copy_far_volumes)
 	ck_assert_uint_eq(writes - data_writes, fi.meta_reqs);
 	/* One per file plus one per MiB of data. */
 	ck_assert_uint_eq(fi.meta_reqs, fi.files + fi.file_bytes / (1 << 20));
-	ck_assert_uint_le(seen.max_in_flight, 2);
-	ck_assert_uint_eq(seen.max_in_flight, 2);
-	rec_detach(r.dev);
+	ck_assert_uint_le(tu_seen.max_in_flight, 2);
+	ck_assert_uint_eq(tu_seen.max_in_flight, 2);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST
@@ -313,7 +267,7 @@ START_TEST(copy_near_after_files)
 				       "volume_size: 1GiB, outstanding: 3 }\n"),
 			 0);
 	tu_point_log(&r);
-	rec_attach(r.dev, 20000);
+	tu_rec_attach(r.dev, 20000);
 	tu_point_go(&r);
 	struct rs_filecopy_info fi;
 	rs_filecopy_info(r.load, &fi);
@@ -323,8 +277,8 @@ START_TEST(copy_near_after_files)
 	ck_assert_uint_le(fi.meta_blk[1], fi.src_blk[0]);
 	ck_assert_uint_le(fi.dst_blk[1], fi.volume_blk[1]);
 	uint64_t data_writes = 0;
-	for (size_t i = 0; i < seen.n; i++) {
-		const struct rec *q = &seen.r[i];
+	for (size_t i = 0; i < tu_seen.n; i++) {
+		const struct tu_rec *q = &tu_seen.r[i];
 		if (q->op == RS_READ) {
 			ck_assert(in(q->lba, q->nblk, fi.src_blk));
 		} else if (in(q->lba, q->nblk, fi.dst_blk)) {
@@ -335,11 +289,11 @@ START_TEST(copy_near_after_files)
 		}
 	}
 	ck_assert_uint_eq(data_writes, fi.data_reqs);
-	ck_assert_uint_eq(seen.max_in_flight, 3);
+	ck_assert_uint_eq(tu_seen.max_in_flight, 3);
 
 	/* Each write is issued after its read completed (the log has every
 	 * request: the window covers the whole action). */
-	size_t n = 0, cap = seen.n;
+	size_t n = 0, cap = tu_seen.n;
 	struct logline *l = calloc(cap, sizeof(*l));
 	ck_assert_ptr_nonnull(l);
 	const char *p = r.log;
@@ -353,7 +307,7 @@ START_TEST(copy_near_after_files)
 		if (p)
 			p++;
 	}
-	ck_assert_uint_eq(n, seen.n);
+	ck_assert_uint_eq(n, tu_seen.n);
 	uint64_t delta = fi.dst_blk[0] - fi.src_blk[0];
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(l[i].op, "write") != 0 || l[i].lba < fi.dst_blk[0])
@@ -369,7 +323,7 @@ START_TEST(copy_near_after_files)
 		ck_assert(found);
 	}
 	free(l);
-	rec_detach(r.dev);
+	tu_rec_detach(r.dev);
 	tu_point_free(&r);
 }
 END_TEST

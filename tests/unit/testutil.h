@@ -281,4 +281,58 @@ static inline void tu_run_hook(struct tu_run *out, tu_hook_fn *hook, void *arg,
 #define tu_run(out, ...) tu_run_hook((out), NULL, NULL, __VA_ARGS__)
 #endif /* TU_WANT_SCENARIO */
 
+#ifdef TU_WANT_RECORDER
+#include "dev/dev.h"
+
+/* ---- recording what a device is asked ----------------------------------
+ * tu_rec_attach() wraps a built device's submit so every request it gets
+ * is recorded (time, address, length, op) up to `cap`, and the most
+ * requests it held at once is kept; tu_rec_detach() restores it. */
+struct tu_rec {
+	rs_time_t t;
+	uint64_t lba;
+	uint32_t nblk;
+	uint8_t op;
+};
+
+static struct {
+	struct tu_rec *r;
+	size_t n, cap;
+	uint64_t max_in_flight;
+	const struct rs_dev_type *orig;
+	struct rs_dev_type wrapped;
+} tu_seen;
+
+static inline void tu_rec_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	ck_assert_uint_lt(tu_seen.n, tu_seen.cap);
+	tu_seen.r[tu_seen.n++] = (struct tu_rec){ sim->now, io->lba, io->nblk, (uint8_t)io->op };
+	/* rs_dev_submit counted this one already. */
+	uint64_t in_flight = dev->submitted - dev->completed;
+	if (in_flight > tu_seen.max_in_flight)
+		tu_seen.max_in_flight = in_flight;
+	tu_seen.orig->submit(sim, dev, io);
+}
+
+static inline void tu_rec_attach(struct rs_dev *dev, size_t cap)
+{
+	free(tu_seen.r);
+	memset(&tu_seen, 0, sizeof(tu_seen));
+	tu_seen.r = calloc(cap, sizeof(*tu_seen.r));
+	ck_assert_ptr_nonnull(tu_seen.r);
+	tu_seen.cap = cap;
+	tu_seen.orig = dev->type;
+	tu_seen.wrapped = *dev->type;
+	tu_seen.wrapped.submit = tu_rec_submit;
+	dev->type = &tu_seen.wrapped;
+}
+
+static inline void tu_rec_detach(struct rs_dev *dev)
+{
+	dev->type = tu_seen.orig;
+	free(tu_seen.r);
+	memset(&tu_seen, 0, sizeof(tu_seen));
+}
+#endif /* TU_WANT_RECORDER */
+
 #endif
