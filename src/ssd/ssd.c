@@ -17,13 +17,18 @@ static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io);
 static void pump(struct rs_sim *sim, struct ssd *s)
 {
 	struct rs_io *io;
-	while ((io = rs_ioq_dispatch(sim, &s->port)))
+	while ((io = rs_ioq_dispatch(sim, &s->port))) {
+		rs_tavg_add(&s->held, rs_now(sim), 1);
+		if (s->port.busy > s->held_max)
+			s->held_max = s->port.busy;
 		accept(sim, s, io);
+	}
 }
 
 static void complete_cmd(struct rs_sim *sim, struct ssd *s, struct rs_io *io, int status)
 {
 	rs_ioq_release(sim, &s->port);
+	rs_tavg_add(&s->held, rs_now(sim), -1);
 	pump(sim, s);
 	rs_dev_complete(sim, s->dev, io, status);
 }
@@ -300,6 +305,7 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	flash_init(&s->fa, (uint32_t)p->channels, (uint32_t)p->dies_per_channel, &bus, now);
 	rs_server_init(&s->ctrl, dev->name, (uint32_t)p->controller_cores, now);
 	rs_ioq_init(&s->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
+	rs_tavg_init(&s->held, now, 0);
 	s->has_link = p->interface;
 	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
 				     p->interface_burst_bytes, false };
@@ -313,6 +319,8 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 {
 	struct ssd *s = dev->priv;
+	rs_tavg_restart(&s->held, now);
+	s->held_max = s->port.busy;
 	flash_restart_stats(&s->fa, now);
 	rs_server_restart_stats(&s->ctrl, now);
 	rs_tavg_restart(&s->port.depth, now);
@@ -337,6 +345,9 @@ static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_re
 	if (s->check_only)
 		return;
 	r->utilisation = rs_tavg_mean(&s->fa.busy, now) / s->fa.ndies;
+	r->drive_qd = rs_tavg_mean(&s->held, now);
+	r->drive_qd_max = s->held_max;
+	r->drives = 1;
 	r->extra = rs_ssd_window_write_amp(dev);
 }
 

@@ -37,6 +37,8 @@ struct ssd {
 	struct rs_link *link;         /* the link its data crosses: its own or a port's */
 	bool has_link;
 	bool check_only;              /* built for an input check: no flash state */
+	struct rs_tavg held;          /* commands the drive holds (NCQ tags in use) */
+	uint32_t held_max;
 	struct rs_pool ops;           /* struct flash_op */
 	struct rs_io *stall_head, *stall_tail;  /* writes waiting for buffer room */
 	uint32_t next_die;            /* where an idle-die search starts (striping) */
