@@ -32,7 +32,8 @@
 static const char usage_main[] =
 	"Usage: raidsim COMMAND [OPTIONS]\n"
 	"\n"
-	"A discrete-event simulator of RAID controllers, disks and SSDs.\n"
+	"A discrete-event simulator of storage: disks, SSDs, RAID controllers and\n"
+	"iSCSI networks.\n"
 	"\n"
 	"Commands:\n"
 	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
