@@ -4,16 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disk/hdd.h"
 #include "kernel/assert.h"
-#include "ssd/ssd.h"
 
 struct port {
 	struct rs_dev *dev;
 	struct rs_dev *member;
 	struct rs_channel *ch;
 	struct rs_link *host_bus;
-	bool drive_moves_data;        /* an hdd transfers over ch->link itself */
+	bool drive_moves_data;        /* the drive transfers over ch->link itself */
 };
 
 static const struct rs_dev_type port_type;
@@ -207,11 +205,8 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 	dev->priv = pt;
 	rs_tavg_init(&dev->inflight, now, 0);
 	*pt = (struct port){ .dev = dev, .member = member, .ch = ch, .host_bus = host_bus };
-	if (member->type == &rs_dev_hdd && ch->has_link) {
-		rs_hdd_use_link(member, &ch->link);
-		pt->drive_moves_data = true;
-	} else if (member->type == &rs_dev_ssd && ch->has_link) {
-		rs_ssd_use_link(member, &ch->link);
+	if (ch->has_link && member->type->use_link) {
+		member->type->use_link(member, &ch->link);
 		pt->drive_moves_data = true;
 	}
 	return dev;

@@ -12,8 +12,9 @@
  * A port is one drive on a channel.  Its request waits in the channel
  * queue, crosses the host bus (writes before the command, reads after the
  * drive returns the data) unless the data stays on the card, and reaches
- * the drive; an `hdd` moves its interface data over the channel link
- * itself (rs_hdd_use_link), any other device has the port move it. */
+ * the drive; a drive with a use_link operation (hdd, ssd) moves its
+ * interface data over the channel link itself, any other device has the
+ * port move it. */
 #ifndef RS_CTRL_PORT_H
 #define RS_CTRL_PORT_H
 

@@ -20,6 +20,7 @@
 
 struct rs_dev;
 struct rs_build;
+struct rs_link;
 
 /* What a device says about itself after a run; all fields optional. */
 struct rs_dev_report {
@@ -53,6 +54,11 @@ struct rs_dev_type {
 	/* May be NULL: the generic in-flight average is reported. */
 	void (*report)(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r);
 	void (*destroy)(struct rs_dev *dev);   /* frees dev->priv; may be NULL */
+	/* A drive that moves its own interface data (as it leaves the media)
+	 * sets this: behind a controller port it then uses the port's link
+	 * instead of its own.  NULL: the port moves the data after the
+	 * device is done. */
+	void (*use_link)(struct rs_dev *dev, struct rs_link *link);
 };
 
 struct rs_dev {

@@ -737,4 +737,5 @@ const struct rs_dev_type rs_dev_hdd = {
 	.restart_stats = hdd_restart,
 	.report = hdd_report,
 	.destroy = hdd_destroy,
+	.use_link = rs_hdd_use_link,
 };

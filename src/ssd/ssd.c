@@ -406,4 +406,5 @@ const struct rs_dev_type rs_dev_ssd = {
 	.restart_stats = ssd_restart,
 	.report = ssd_report,
 	.destroy = ssd_destroy,
+	.use_link = rs_ssd_use_link,
 };
