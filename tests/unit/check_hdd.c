@@ -347,16 +347,6 @@ static void logged_done(struct rs_sim *sim, struct rs_io *io)
 	rs_io_free(sim, io);
 }
 
-static struct rs_dev *build_text(struct rs_sim *sim, struct rs_model_path *mp,
-				 const char *text, struct rs_node **root, struct rs_diag *d)
-{
-	rs_diag_init(d);
-	*root = rs_yaml_load_string("bad.yaml", text, strlen(text), d);
-	ck_assert_ptr_nonnull(*root);
-	struct rs_build b = { .sim = sim, .models = mp, .diag = d };
-	return rs_dev_build(&b, *root, "device", "disk0");
-}
-
 START_TEST(flush_waits_for_destage)
 {
 	struct rs_model_path mp;
@@ -364,7 +354,7 @@ START_TEST(flush_waits_for_destage)
 	tu_model_path(&mp, &d);
 	struct rs_sim *sim = rs_sim_new(3);
 	struct rs_node *root;
-	struct rs_dev *dev = build_text(sim, &mp, "model: maxtor-6l020l0\n", &root, &d);
+	struct rs_dev *dev = tu_build_text(sim, &mp, "model: maxtor-6l020l0\n", "disk0", &root, &d);
 	ck_assert_ptr_nonnull(dev);
 	struct done_log l = { 0 };
 	for (int i = 0; i < 8; i++)
@@ -402,9 +392,9 @@ START_TEST(spindle_phase_from_seed)
 	tu_model_path(&mp, &d);
 	struct rs_sim *sim = rs_sim_new(5);
 	struct rs_node *r1, *r2;
-	struct rs_dev *a = build_text(sim, &mp, "model: maxtor-6l020l0\n", &r1, &d);
-	struct rs_dev *b = build_text(sim, &mp, "model: maxtor-6l020l0\nspindle_phase: 0.25\n",
-				      &r2, &d);
+	struct rs_dev *a = tu_build_text(sim, &mp, "model: maxtor-6l020l0\n", "disk0", &r1, &d);
+	struct rs_dev *b = tu_build_text(sim, &mp, "model: maxtor-6l020l0\nspindle_phase: 0.25\n",
+					 "disk0", &r2, &d);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(b);
 	double pa = rs_spindle_angle(&rs_hdd_geom(a)->spindle, 0);
@@ -422,17 +412,10 @@ END_TEST
 
 /* ---- bad model files ------------------------------------------------------ */
 
-struct bad_case {
-	const char *what;
-	const char *text;
-	int line, col;
-	const char *needle;
-};
-
 #define GOOD_SEEK "seek: {track_to_track: 0.8ms, average: 8.5ms, full_stroke: 17ms}\n"
 #define GOOD_ZONES "zones: {count: 4, outer_rate: 40MB/s, inner_rate: 20MB/s}\n"
 
-static const struct bad_case bad_cases[] = {
+static const struct tu_bad_device bad_cases[] = {
 	{ "zones overlapping",
 	  "type: hdd\ncylinders: 200\nseek_table: [[1, 1ms], [199, 15ms]]\nzone_table:\n"
 	  "  - {first_cyl: 0, last_cyl: 99, sectors_per_track: 500}\n"
@@ -470,26 +453,7 @@ static const struct bad_case bad_cases[] = {
 
 START_TEST(bad_models)
 {
-	const struct bad_case *bc = &bad_cases[_i];
-	struct rs_model_path mp;
-	rs_model_path_init(&mp);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_node *root;
-	struct rs_diag d;
-	struct rs_dev *dev = build_text(sim, &mp, bc->text, &root, &d);
-	if (getenv("HDD_SHOW_DIAG") || dev || d.line != bc->line || d.col != bc->col ||
-	    (bc->needle && !strstr(d.msg, bc->needle)))
-		fprintf(stderr, "case '%s': ", bc->what), rs_diag_print(&d, stderr);
-	ck_assert_ptr_null(dev);
-	ck_assert(d.failed);
-	ck_assert_str_eq(d.file, "bad.yaml");
-	ck_assert_int_eq(d.line, bc->line);
-	ck_assert_int_eq(d.col, bc->col);
-	if (bc->needle)
-		ck_assert_ptr_nonnull(strstr(d.msg, bc->needle));
-	rs_node_free(root);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
+	tu_expect_bad_device(&bad_cases[_i], "disk0");
 }
 END_TEST
 

@@ -43,16 +43,6 @@ struct srun {
 	uint32_t max_busy;
 };
 
-static struct rs_dev *build_text(struct rs_sim *sim, struct rs_model_path *mp,
-				 const char *text, struct rs_node **root, struct rs_diag *d)
-{
-	rs_diag_init(d);
-	*root = rs_yaml_load_string("bad.yaml", text, strlen(text), d);
-	ck_assert_ptr_nonnull(*root);
-	struct rs_build b = { .sim = sim, .models = mp, .diag = d };
-	return rs_dev_build(&b, *root, "device", "ssd0");
-}
-
 static void inspect(struct srun *out, const struct rs_dev *dev)
 {
 	const struct ftl *f = rs_ssd_ftl(dev);
@@ -183,7 +173,7 @@ START_TEST(steady_state_distribution)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root;
 	struct rs_diag d;
-	struct rs_dev *dev = build_text(sim, &mp, TINY "state: steady\n", &root, &d);
+	struct rs_dev *dev = tu_build_text(sim, &mp, TINY "state: steady\n", "ssd0", &root, &d);
 	ck_assert_ptr_nonnull(dev);
 	const struct ftl *f = rs_ssd_ftl(dev);
 	ck_assert_uint_eq(ftl_check(f), 0);
@@ -246,7 +236,7 @@ START_TEST(queue_depth_never_exceeded)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root;
 	struct rs_diag d;
-	struct rs_dev *dev = build_text(sim, &mp, TINY "state: full\nqueue_depth: 8\n", &root, &d);
+	struct rs_dev *dev = tu_build_text(sim, &mp, TINY "state: full\nqueue_depth: 8\n", "ssd0", &root, &d);
 	ck_assert_ptr_nonnull(dev);
 	for (int i = 0; i < 100; i++)
 		rs_dev_submit(sim, dev,
@@ -271,7 +261,7 @@ START_TEST(reads_from_the_write_buffer)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root;
 	struct rs_diag d;
-	struct rs_dev *dev = build_text(sim, &mp, TINY "state: full\n", &root, &d);
+	struct rs_dev *dev = tu_build_text(sim, &mp, TINY "state: full\n", "ssd0", &root, &d);
 	ck_assert_ptr_nonnull(dev);
 	rs_dev_submit(sim, dev, rs_io_new(sim, RS_WRITE, 800, 8, done_free, NULL));
 	rs_sim_run(sim, RS_TIME_MAX);
@@ -321,13 +311,7 @@ END_TEST
 
 /* ---- bad parameters ------------------------------------------------------ */
 
-struct bad_case {
-	const char *what, *text;
-	int line, col;
-	const char *needle;
-};
-
-static const struct bad_case bad_cases[] = {
+static const struct tu_bad_device bad_cases[] = {
 	{ "zero channels", "type: ssd\nchannels: 0\n", 2, 11, NULL },
 	{ "page not 4 KiB units", "type: ssd\npage_size: 6KiB\n", 2, 12, "multiple of 4KiB" },
 	{ "no spare blocks", "type: ssd\ncapacity: 140GB\n", 2, 11, "no spare blocks" },
@@ -342,25 +326,7 @@ static const struct bad_case bad_cases[] = {
 
 START_TEST(bad_parameters)
 {
-	const struct bad_case *bc = &bad_cases[_i];
-	struct rs_model_path mp;
-	rs_model_path_init(&mp);
-	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_node *root;
-	struct rs_diag d;
-	struct rs_dev *dev = build_text(sim, &mp, bc->text, &root, &d);
-	if (getenv("SSD_SHOW_DIAG") || dev || d.line != bc->line || d.col != bc->col ||
-	    (bc->needle && !strstr(d.msg, bc->needle)))
-		fprintf(stderr, "case '%s': ", bc->what), rs_diag_print(&d, stderr);
-	ck_assert_ptr_null(dev);
-	ck_assert(d.failed);
-	ck_assert_int_eq(d.line, bc->line);
-	ck_assert_int_eq(d.col, bc->col);
-	if (bc->needle)
-		ck_assert_ptr_nonnull(strstr(d.msg, bc->needle));
-	rs_node_free(root);
-	rs_sim_free(sim);
-	rs_model_path_free(&mp);
+	tu_expect_bad_device(&bad_cases[_i], "ssd0");
 }
 END_TEST
 

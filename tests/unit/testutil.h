@@ -279,6 +279,67 @@ static inline void tu_run_hook(struct tu_run *out, tu_hook_fn *hook, void *arg,
 }
 
 #define tu_run(out, ...) tu_run_hook((out), NULL, NULL, __VA_ARGS__)
+/* Build one device from a YAML section given as text (diagnostics name it
+ * "bad.yaml"), the way a scenario's `device:` is built.  NULL with d set
+ * when it does not build; *root is the caller's to free. */
+static inline struct rs_dev *tu_build_text(struct rs_sim *sim, struct rs_model_path *mp,
+					   const char *text, const char *name,
+					   struct rs_node **root, struct rs_diag *d)
+{
+	rs_diag_init(d);
+	*root = rs_yaml_load_string("bad.yaml", text, strlen(text), d);
+	ck_assert_ptr_nonnull(*root);
+	struct rs_build b = { .sim = sim, .models = mp, .diag = d };
+	return rs_dev_build(&b, *root, "device", name);
+}
+
+/* A device section that must not build, and the diagnostic it must give:
+ * bad.yaml:line:col, with `needle` (when not NULL) in the message.  The
+ * diagnostic is printed when it differs, or always with TU_SHOW_DIAG set. */
+struct tu_bad_device {
+	const char *what;
+	const char *text;
+	int line, col;
+	const char *needle;
+};
+
+static inline void tu_expect_bad_device(const struct tu_bad_device *bc, const char *name)
+{
+	struct rs_model_path mp;
+	rs_model_path_init(&mp);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_node *root;
+	struct rs_diag d;
+	struct rs_dev *dev = tu_build_text(sim, &mp, bc->text, name, &root, &d);
+	if (getenv("TU_SHOW_DIAG") || dev || d.line != bc->line || d.col != bc->col ||
+	    (bc->needle && !strstr(d.msg, bc->needle)))
+		fprintf(stderr, "case '%s': ", bc->what), rs_diag_print(&d, stderr);
+	ck_assert_ptr_null(dev);
+	ck_assert(d.failed);
+	ck_assert_str_eq(d.file, "bad.yaml");
+	ck_assert_int_eq(d.line, bc->line);
+	ck_assert_int_eq(d.col, bc->col);
+	if (bc->needle)
+		ck_assert_ptr_nonnull(strstr(d.msg, bc->needle));
+	rs_node_free(root);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+
+/* A diagnostic a bad case must give: `msg` in its message and, when line
+ * is not 0, file:line:col.  `what` names the case in failure messages. */
+static inline void tu_expect_diag(const struct rs_diag *d, int what, const char *msg,
+				  const char *file, int line, int col)
+{
+	ck_assert(d->failed);
+	ck_assert_msg(strstr(d->msg, msg), "case %d: '%s' lacks '%s'", what, d->msg, msg);
+	if (line) {
+		ck_assert_str_eq(d->file, file);
+		ck_assert_msg(d->line == line && d->col == col, "case %d: at %d:%d, want %d:%d (%s)",
+			      what, d->line, d->col, line, col, d->msg);
+	}
+}
+
 #endif /* TU_WANT_SCENARIO */
 
 #ifdef TU_WANT_RECORDER
