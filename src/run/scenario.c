@@ -74,6 +74,23 @@ static char *base_name(const char *path)
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
+static bool pinned(const char *path, const struct rs_assignment *sets, size_t nsets)
+{
+	for (size_t i = 0; path && i < nsets; i++)
+		if (!strcmp(sets[i].path, path))
+			return true;
+	return false;
+}
+
+/* The first sweep axis that is not `taken` (NULL if there is none). */
+static const char *first_axis_except(const struct rs_sweep *sw, const char *taken)
+{
+	for (size_t a = 0; a < sw->naxes; a++)
+		if (!taken || strcmp(sw->axes[a].path, taken))
+			return sw->axes[a].path;
+	return NULL;
+}
+
 int rs_scenario_load(struct rs_scenario *sc, const char *path,
 		     const struct rs_assignment *sets, size_t nsets,
 		     const struct rs_model_path *models, struct rs_diag *d)
@@ -118,10 +135,16 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 	if (strchr(sc->out_name, '/') || sc->out_name[0] == '\0' || sc->out_name[0] == '.')
 		return rs_diag_node(d, rs_node_get(top.output, "name"),
 				    "'name' must be a plain file name, got '%s'", sc->out_name);
-	sc->plot_x = dup_or_null(out.x ? out.x : sc->sweep.naxes > 0 ? sc->sweep.axes[0].path
-								    : NULL);
-	sc->plot_series = dup_or_null(out.series ? out.series
-					  : sc->sweep.naxes > 1 ? sc->sweep.axes[1].path : NULL);
+	/* An axis pinned by --set has no column any more: the plot moves on
+	 * to the axes that remain instead of naming a column that is gone. */
+	const char *x = pinned(out.x, sets, nsets) ? NULL : out.x;
+	const char *series = pinned(out.series, sets, nsets) ? NULL : out.series;
+	if (!x)
+		x = first_axis_except(&sc->sweep, series);
+	if (!out.series)
+		series = first_axis_except(&sc->sweep, x);
+	sc->plot_x = dup_or_null(x);
+	sc->plot_series = dup_or_null(series);
 	sc->plot_logx = out.logx - 1;
 	sc->request_log = out.requests;
 	sc->series_ns = out.series_ns;

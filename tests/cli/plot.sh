@@ -16,6 +16,17 @@ check "one axis: no panels" hasnt "$g" "multiplot"
 check "queue depth labelled" has "$g" 'set xlabel "outstanding, I/Os in flight"'
 check "IOPS labelled with its unit" has "$g" 'set ylabel "IOPS (operations/s)"'
 
+# A scenario that names its series and x, run with both pinned by --set:
+# the plot falls back to the axes that are left instead of failing.
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/pinned" \
+	--set output.series=workload.iometer.read --set workload.iometer.read=70%
+check "pinned series: the run succeeds" test -s "$tmp/pinned/small.gp"
+check "pinned series: a single line" has "$tmp/pinned/small.gp" "with linespoints notitle"
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/pinned-x" \
+	--set output.x=workload.iometer.outstanding --set workload.iometer.outstanding=4
+check "pinned x: the other axis becomes x" \
+	has "$tmp/pinned-x/small.gp" 'set xlabel "read, %"'
+
 "$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/two"
 g=$tmp/two/small.gp
 check "two axes: one line per value" has "$g" 'title "workload.iometer.read=100%"'
