@@ -120,11 +120,16 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 		fprintf(stderr, "raidsim: %s\n", err.msg);
 		return -1;
 	}
-	if (rs_plot_write(t, m, gp, tsv_name, png_name, &err) != 0) {
+	/* A run without a sweep is one row: its table is the result, and a
+	 * figure of one point says nothing, so none is written. */
+	bool figure = m->plot_x != NULL;
+	if (figure && rs_plot_write(t, m, gp, tsv_name, png_name, &err) != 0) {
 		fprintf(stderr, "raidsim: %s\n", err.msg);
 		return -1;
 	}
-	if (plot) {
+	if (plot && !figure && !quiet)
+		fprintf(stderr, "raidsim: one point (no sweep): no figure to plot\n");
+	if (plot && figure) {
 		char msg[512];
 		/* gnuplot runs inside the output directory, so it is given the
 		 * script's name there, not a path relative to ours. */
@@ -139,7 +144,9 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 			fprintf(stderr, "raidsim: gnuplot not found; wrote %s only\n", gp);
 	}
 	if (!quiet) {
-		printf("%s\n%s\n%s\n", tsv, json, gp);
+		printf("%s\n%s\n", tsv, json);
+		if (figure)
+			printf("%s\n", gp);
 		if (plot && access(png, F_OK) == 0)
 			printf("%s\n", png);
 	}

@@ -58,6 +58,13 @@ check "time series: one line per 0.5 s of a 2 s run" sh -c "[ \$(wc -l < '$tmp/t
 check "time series script" grep -q "small.series.3.tsv" "$tmp/t/small.series.3.gp"
 check "time series leaves the table unchanged" cmp -s "$tmp/a/small.tsv" "$tmp/t/small.tsv"
 
+# A scenario with no sweep is one point: a table and no figure, status 0.
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/single" \
+	--set workload.iometer.outstanding=4 --set workload.iometer.read=70% --plot
+check "one point: status 0" test $? -eq 0
+check "one point: one row" sh -c "[ \$(wc -l < '$tmp/single/small.tsv') -eq 2 ]"
+check "one point: no figure" test ! -e "$tmp/single/small.gp"
+
 if command -v gnuplot >/dev/null 2>&1; then
 	run -o "$tmp/p" -j 1 --plot
 	check "PNG rendered" sh -c "head -c 4 '$tmp/p/small.png' | grep -q PNG"
