@@ -34,6 +34,7 @@ EXTRA_DIST += \
 	scenarios/iscsi/duplex.yaml \
 	scenarios/iscsi/read.yaml \
 	scenarios/iscsi/write.yaml \
+	scenarios/iscsi/overlap.yaml \
 	scenarios/iscsi/failover-alacritech.yaml \
 	scenarios/iscsi/failover-adaptec.yaml \
 	scenarios/iscsi/failover-intel.yaml \

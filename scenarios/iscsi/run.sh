@@ -13,7 +13,9 @@
 #   duplex.tsv read.tsv write.tsv   raidsim's tables (model, size, iops, mib_s, ...)
 #   peaks.tsv                       peak MB/s (MiB/s) and 512 B IOPS per adapter, with the study's
 #   failover-ADAPTER.series.0.tsv   per-second IOPS, MiB/s and errors of the failover runs
-#   fig1..fig6-*.png, failover-*.png   the figures (needs gnuplot; --no-plot skips them)
+#   overlap.tsv                     Adaptec duplex MiB/s against the share of processor work
+#                                   reads and writes share (what N3..N6 leave free)
+#   fig1..fig6-*.png, failover-*.png, overlap.png   the figures (needs gnuplot; --no-plot skips them)
 # Simulated times are short (2 s per point, 90 s per failover run): cached
 # closed-loop runs are steady within milliseconds; see the scenario files.
 set -eu
@@ -26,7 +28,7 @@ out=out/iscsi
 
 mkdir -p "$out"
 start=$(date +%s)
-for s in duplex read write; do
+for s in duplex read write overlap; do
 	"$rs" run "$here/$s.yaml" -M "$srcdir/models" -o "$out" --jobs "$jobs" -q
 done
 echo "run.sh: sweeps done ($(($(date +%s) - start)) s)" >&2
@@ -108,4 +110,5 @@ done
 for a in alacritech adaptec intel; do
 	(cd "$out" && gnuplot "failover-$a.series.0.gp" && mv "failover-$a.series.0.png" "failover-$a.png")
 done
+(cd "$out" && gnuplot overlap.gp)
 echo "run.sh: figures done ($(($(date +%s) - start)) s)" >&2

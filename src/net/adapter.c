@@ -1,7 +1,9 @@
 /* Keys:
  *   port            Ethernet section (net/frame.h): rate, duplex, mtu, ...
  *   host_bus        link section (a bus model, e.g. pci-64-66); absent = none
- *   engines         shared | split: one processor for both paths, or one each
+ *   shared_work     share of each command's processor time spent on the one
+ *                   processor both paths use; the rest runs on its path's own
+ *                   engine (100% = one shared processor, 0% = one per path)
  *   read_pdu_cost, write_pdu_cost    processor time per PDU of each path
  *   read_rate, write_rate            processor bytes/s of each path (0 = free)
  *   switch_latency  switch delay beyond one store-and-forward frame time
@@ -30,14 +32,12 @@
 #include "net/frame.h"
 #include "net/target.h"
 
-enum { ENG_SHARED, ENG_SPLIT };
 enum { LOSS_FAIL, LOSS_HOLD };
-static const char *const engine_names[] = { "shared", "split", NULL };
 static const char *const loss_names[] = { "fail", "hold", NULL };
 
 struct adapter_params {
 	const struct rs_node *port, *host_bus, *target;
-	int engines;
+	double shared_work;           /* percent */
 	rs_time_t read_pdu_ns, write_pdu_ns;
 	double read_rate, write_rate;
 	rs_time_t switch_latency_ns;
@@ -54,8 +54,9 @@ static const struct rs_opt adapter_opts[] = {
 	  "max_segment, ack_every}" },
 	{ "host_bus", RS_OPT_NODE, P(host_bus), NULL, 0, 0, 0, NULL,
 	  "host bus: a bus model name or an inline link; absent = not modelled" },
-	{ "engines", RS_OPT_ENUM, P(engines), "shared", 0, 0, 0, engine_names,
-	  "shared: reads and writes take turns on one processor; split: one each" },
+	{ "shared_work", RS_OPT_PERCENT, P(shared_work), "100%", 0, 0, 0, NULL,
+	  "share of each command's processor work done on the processor reads and writes "
+	  "share; the rest runs on the path's own engine (100%: one processor, 0%: one per path)" },
 	{ "read_pdu_cost", RS_OPT_TIME, P(read_pdu_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
 	  "processor time per PDU of a read" },
 	{ "write_pdu_cost", RS_OPT_TIME, P(write_pdu_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
@@ -99,7 +100,7 @@ struct adapter {
 	struct rs_link port;
 	struct rs_link bus;
 	bool has_bus;
-	struct rs_server engine[2];
+	struct rs_server engine[3];   /* SHARED, then each path's own (READ_OWN, WRITE_OWN) */
 	struct rs_dev *target;
 	struct rs_link *uplink;
 	rs_time_t hop_ns;             /* switch: one frame + latency */
@@ -113,9 +114,10 @@ struct adapter {
 	struct rs_iscsi_adapter_counters n;
 };
 
-enum kind { K_ENGINE, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
-static const uint8_t read_plan[] = { K_ENGINE, K_OUT, K_TARGET, K_IN, K_BUS, K_DONE };
-static const uint8_t write_plan[] = { K_ENGINE, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
+enum { SHARED, READ_OWN, WRITE_OWN };
+enum kind { K_SHARED, K_OWN, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
+static const uint8_t read_plan[] = { K_SHARED, K_OWN, K_OUT, K_TARGET, K_IN, K_BUS, K_DONE };
+static const uint8_t write_plan[] = { K_SHARED, K_OWN, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
 
 static void run(struct rs_sim *sim, struct cmd *c);
 
@@ -284,9 +286,20 @@ static void run(struct rs_sim *sim, struct cmd *c)
 	struct rs_io *io = c->io;
 	bool is_read = io->op == RS_READ;
 	switch ((is_read ? read_plan : write_plan)[c->stage]) {
-	case K_ENGINE: {
-		struct rs_server *e = &a->engine[a->p.engines == ENG_SPLIT && !is_read];
-		rs_server_submit(sim, e, engine_time(a, io), job_done, a, c);
+	case K_SHARED:
+	case K_OWN: {
+		/* The shared part first, then the path's own; a part that takes
+		 * no time is skipped, so 100% and 0% cost one job each. */
+		rs_time_t all = engine_time(a, io);
+		rs_time_t shared = (rs_time_t)((double)all * a->p.shared_work / 100.0 + 0.5);
+		bool own = (is_read ? read_plan : write_plan)[c->stage] == K_OWN;
+		rs_time_t t = own ? all - shared : shared;
+		if (t == 0) {
+			advance(sim, c, 0);
+			return;
+		}
+		struct rs_server *e = &a->engine[!own ? SHARED : is_read ? READ_OWN : WRITE_OWN];
+		rs_server_submit(sim, e, t, job_done, a, c);
 		return;
 	}
 	case K_BUS:
@@ -440,8 +453,9 @@ static int adapter_init(struct rs_sim *sim, struct rs_dev *dev, const void *para
 		rs_link_init(&a->bus, "host_bus", &bp, now);
 		a->has_bus = true;
 	}
-	rs_server_init(&a->engine[0], "engine", 1, now);
-	rs_server_init(&a->engine[1], "write_engine", 1, now);
+	rs_server_init(&a->engine[SHARED], "engine", 1, now);
+	rs_server_init(&a->engine[READ_OWN], "read_engine", 1, now);
+	rs_server_init(&a->engine[WRITE_OWN], "write_engine", 1, now);
 	a->read_ns_per_byte = p->read_rate > 0 ? 1e9 / p->read_rate : 0;
 	a->write_ns_per_byte = p->write_rate > 0 ? 1e9 / p->write_rate : 0;
 	a->hop_ns = rs_eth_frame_ns(&a->eth) + p->switch_latency_ns;
@@ -468,16 +482,19 @@ static void adapter_restart(struct rs_dev *dev, rs_time_t now)
 	rs_link_restart_stats(&a->port, now);
 	if (a->has_bus)
 		rs_link_restart_stats(&a->bus, now);
-	rs_server_restart_stats(&a->engine[0], now);
-	rs_server_restart_stats(&a->engine[1], now);
+	for (size_t e = 0; e < 3; e++)
+		rs_server_restart_stats(&a->engine[e], now);
 }
 
 static void adapter_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	const struct adapter *a = dev->priv;
-	double u = rs_server_utilisation(&a->engine[0], now);
-	double w = rs_server_utilisation(&a->engine[1], now);
-	r->utilisation = u > w ? u : w;
+	r->utilisation = 0;
+	for (size_t e = 0; e < 3; e++) {
+		double u = rs_server_utilisation(&a->engine[e], now);
+		if (u > r->utilisation)
+			r->utilisation = u;
+	}
 	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
 }
 

@@ -8,8 +8,10 @@
  * the network as Ethernet frames (net/frame.h) on the adapter's port and, in
  * parallel, the target's switch uplink (a store-and-forward switch adds one
  * frame time and its latency).  TCP acknowledgements load the reverse
- * direction.  `engines: split` gives the read and write paths a processor
- * each; `shared` makes them take turns on one.
+ * direction.  `shared_work` says how much of each command's processor time
+ * is spent on the processor both paths use (100%: they take turns on one)
+ * and how much on its path's own engine (0%: a processor each), so a part
+ * of the work can overlap between reads and writes.
  *
  * The port can be pulled and restored (rs_iscsi_adapter_set_link, or a
  * scenario's `faults:`).  A command that loses its path is, as the adapter's

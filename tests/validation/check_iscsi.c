@@ -35,8 +35,9 @@
 
 static const struct finding findings[] = {
 	{ "ISCSI-N1", NOT_REPRODUCED,
-	  "Alacritech's 211.6 MiB/s holds (two directions at the GbE ceiling), but one shared processor "
-	  "calibrated on reads and writes caps Adaptec near 105 and lets Intel reach ~160 (study 134.4, 129.1)" },
+	  "Alacritech's 211.6 MiB/s holds (two directions at the GbE ceiling); for Adaptec and Intel the "
+	  "figure N3..N6 leave free (shared processor work; per-byte write cost) is set wrong, though the "
+	  "study's values lie within its range" },
 	{ "ISCSI-N2", REPRODUCED, "duplex 512 B IOPS from the calibrated per-PDU costs" },
 	{ "ISCSI-N3", REPRODUCED, "calibration set (read per-PDU and per-byte costs)" },
 	{ "ISCSI-N4", REPRODUCED, "calibration set" },
@@ -63,24 +64,33 @@ static const char *const sizes[] = { "512", "1KiB", "2KiB", "4KiB", "8KiB", "16K
 static struct rs_iostat_summary memo[NAD][NWL][NSIZES];
 static bool have[NAD][NWL][NSIZES];
 
-static const struct rs_iostat_summary *point(int a, int w, size_t s)
+/* One point of adapter a, workload w, size s; `extra` adds device keys
+ * (YAML, e.g. "shared_work: 0%") over the model's. */
+static struct rs_iostat_summary run_point(int a, int w, size_t s, const char *extra)
 {
-	if (have[a][w][s])
-		return &memo[a][w][s];
 	char text[1024];
 	int n = snprintf(text, sizeof(text),
 			 "device:\n"
 			 "  model: %s\n"
+			 "  %s\n"
 			 "  target: {model: mcdata-ips3300-lsi-df4000r}\n"
 			 "workload:\n"
 			 "  iometer: {spec: seqread, read: %s, size: %s, outstanding: 32,"
 			 " range: 64MiB, ramp: 0.1s, run: 2s}\n",
-			 model[a], read_pct[w], sizes[s]);
+			 model[a], extra ? extra : "", read_pct[w], sizes[s]);
 	struct tu_point p;
 	vd_run(&p, "iscsi.yaml", text, (size_t)n, "device");
-	memo[a][w][s] = p.load->summary;
-	have[a][w][s] = true;
+	struct rs_iostat_summary sum = p.load->summary;
 	tu_point_free(&p);
+	return sum;
+}
+
+static const struct rs_iostat_summary *point(int a, int w, size_t s)
+{
+	if (!have[a][w][s]) {
+		memo[a][w][s] = run_point(a, w, s, NULL);
+		have[a][w][s] = true;
+	}
 	return &memo[a][w][s];
 }
 
@@ -93,13 +103,27 @@ static double peak_mib(int a, int w)
 	return best;
 }
 
+/* The peak with device keys changed: what a parameter the calibration
+ * leaves free would make of a figure. */
+static double peak_mib_with(int a, int w, const char *extra)
+{
+	double best = 0;
+	for (size_t s = 0; s < NSIZES; s++) {
+		double m = run_point(a, w, s, extra).mib_s;
+		if (m > best)
+			best = m;
+	}
+	return best;
+}
+
 static bool near(double got, double want, double tol)
 {
 	return fabs(got - want) <= tol * want;
 }
 
+/* `more`: text to add to the measured column (NULL: none). */
 static void check_three(const char *id, const double study[NAD], bool iops, int w, double tol,
-			const char *study_text)
+			const char *study_text, const char *more)
 {
 	struct text t = { .n = 0 };
 	bool all = true;
@@ -110,14 +134,44 @@ static void check_three(const char *id, const double study[NAD], bool iops, int 
 		add(&t, "%s %.1f (%+.1f%%, %s); ", short_name[a], got,
 		    100.0 * (got - study[a]) / study[a], ok(okk));
 	}
+	if (more)
+		add(&t, "%s", more);
 	verdict(id, all, t.s, study_text);
 }
 
+/* The one-direction results that calibrate the adapters leave one figure
+ * per card free, and N1 is where it shows.  Adaptec: how much of the
+ * processor's work reads and writes share (`shared_work`, 100 % in the
+ * model, an estimate); 0 % is the other end.  Intel: the per-byte cost of
+ * writes, hidden by the wire in N5 (`write_rate` free in the model); its
+ * other end is the slowest processor N5 allows: 1 MiB writes at 113.1 MiB/s
+ * take 8.84 ms each on the wire, less 17 PDUs x 19.62 us leaves 8.51 ms
+ * for 1 MiB, 123 MB/s.  N1 is not reproduced by the models' values; this
+ * test also holds that the study's figure lies between the two ends, so
+ * the miss is that free figure (one measurement would settle it), not a
+ * missing mechanism. */
 START_TEST(iscsi_n1)
 {
 	static const double s[NAD] = { 211.6, 134.4, 129.1 };
+	struct {
+		int a;
+		const char *free_end;
+	} ends[] = { { ADP, "shared_work: 0%" }, { INT, "write_rate: 123MB/s" } };
+	struct text t = { .n = 0 };
+	add(&t, "free figure's range:");
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		int a = ends[i].a;
+		double model_end = peak_mib(a, DUPLEX);
+		double other_end = peak_mib_with(a, DUPLEX, ends[i].free_end);
+		double lo = fmin(model_end, other_end), hi = fmax(model_end, other_end);
+		add(&t, " %s %.1f..%.1f (%s),", short_name[a], lo, hi, ends[i].free_end);
+		ck_assert_msg(s[a] >= lo && s[a] <= hi,
+			      "%s: study's %.1f outside what the calibration allows, %.1f .. %.1f",
+			      short_name[a], s[a], lo, hi);
+	}
+	add(&t, " study inside both");
 	check_three("ISCSI-N1", s, false, DUPLEX, 0.10,
-		    "peak MB/s Alacritech 211.6, Adaptec 134.4, Intel 129.1; within 10 %");
+		    "peak MB/s Alacritech 211.6, Adaptec 134.4, Intel 129.1; within 10 %", t.s);
 }
 END_TEST
 
@@ -125,7 +179,7 @@ START_TEST(iscsi_n2)
 {
 	static const double s[NAD] = { 47690.5, 10728.2, 14486.9 };
 	check_three("ISCSI-N2", s, true, DUPLEX, 0.10,
-		    "512 B IOPS Alacritech 47690.5, Adaptec 10728.2, Intel 14486.9; within 10 %");
+		    "512 B IOPS Alacritech 47690.5, Adaptec 10728.2, Intel 14486.9; within 10 %", NULL);
 }
 END_TEST
 
@@ -133,7 +187,7 @@ START_TEST(iscsi_n3)
 {
 	static const double s[NAD] = { 113.1, 93.7, 76.4 };
 	check_three("ISCSI-N3", s, false, READ, 0.03,
-		    "peak MB/s Alacritech 113.1, Adaptec 93.7, Intel 76.4; within 3 %");
+		    "peak MB/s Alacritech 113.1, Adaptec 93.7, Intel 76.4; within 3 %", NULL);
 }
 END_TEST
 
@@ -141,7 +195,7 @@ START_TEST(iscsi_n4)
 {
 	static const double s[NAD] = { 46001.5, 11657.2, 14491.7 };
 	check_three("ISCSI-N4", s, true, READ, 0.03,
-		    "512 B IOPS Alacritech 46001.5, Adaptec 11657.2, Intel 14491.7; within 3 %");
+		    "512 B IOPS Alacritech 46001.5, Adaptec 11657.2, Intel 14491.7; within 3 %", NULL);
 }
 END_TEST
 
@@ -149,7 +203,7 @@ START_TEST(iscsi_n5)
 {
 	static const double s[NAD] = { 113.2, 109.9, 113.1 };
 	check_three("ISCSI-N5", s, false, WRITE, 0.03,
-		    "peak MB/s Alacritech 113.2, Adaptec 109.9, Intel 113.1; within 3 %");
+		    "peak MB/s Alacritech 113.2, Adaptec 109.9, Intel 113.1; within 3 %", NULL);
 }
 END_TEST
 
@@ -157,7 +211,7 @@ START_TEST(iscsi_n6)
 {
 	static const double s[NAD] = { 23733, 9354, 16992.3 };
 	check_three("ISCSI-N6", s, true, WRITE, 0.03,
-		    "512 B IOPS Alacritech 23733, Adaptec 9354, Intel 16992.3; within 3 %");
+		    "512 B IOPS Alacritech 23733, Adaptec 9354, Intel 16992.3; within 3 %", NULL);
 }
 END_TEST
 
