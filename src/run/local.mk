@@ -26,4 +26,9 @@ TESTS += tests/unit/check_run
 tests_unit_check_run_SOURCES = tests/unit/check_run.c
 tests_unit_check_run_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_run_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/check_malformed
+TESTS += tests/unit/check_malformed
+tests_unit_check_malformed_SOURCES = tests/unit/check_malformed.c
+tests_unit_check_malformed_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_malformed_LDADD = $(UNIT_LDADD)
 endif
