@@ -19,8 +19,10 @@
 #include "run/scenario.h"
 #include "testutil.h"
 
-/* Mutations per file; the seed makes every run of the suite the same. */
-#define MUTATIONS_PER_FILE 12
+/* Mutations per file; the seed makes every run of the suite the same.
+ * RS_MALFORMED_MUTATIONS and RS_MALFORMED_SEED override both, for a long
+ * campaign by hand (e.g. under the sanitizer build). */
+static int mutations_per_file = 12;
 
 static const char *const hostile[] = {
 	"-1", "0", "1e300", "abc", "[]", "{}", "", "~", "0s", "100%", "-5%",
@@ -291,6 +293,11 @@ static void remove_models(void)
 static void setup(void)
 {
 	n_loaded = n_refused = 0;
+	const char *n = getenv("RS_MALFORMED_MUTATIONS"), *seed = getenv("RS_MALFORMED_SEED");
+	if (n && atoi(n) > 0)
+		mutations_per_file = atoi(n);
+	if (seed && strtoull(seed, NULL, 0))
+		rng_state = strtoull(seed, NULL, 0);
 	snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/rs-malformed-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmp_dir));
 	snprintf(models_dir, sizeof(models_dir), "%s/models", tmp_dir);
@@ -321,7 +328,7 @@ START_TEST(mutated_scenarios_load_or_say_where)
 	snprintf(in, sizeof(in), "%s/in.yaml", tmp_dir);
 	for (size_t i = 0; i < files.n; i++) {
 		char *text = read_text(files.paths[i]);
-		for (int m = 0; m < MUTATIONS_PER_FILE; m++) {
+		for (int m = 0; m < mutations_per_file; m++) {
 			char what[512] = "";
 			char *bad = mutate(text, what, sizeof(what));
 			write_text(in, bad);
@@ -331,7 +338,7 @@ START_TEST(mutated_scenarios_load_or_say_where)
 		free(text);
 	}
 	printf("malformed: %zu scenario files x %d mutations: %zu loaded, %zu refused with a "
-	       "position\n", files.n, MUTATIONS_PER_FILE, n_loaded, n_refused);
+	       "position\n", files.n, mutations_per_file, n_loaded, n_refused);
 	free_list(&files);
 }
 END_TEST
@@ -375,7 +382,7 @@ START_TEST(mutated_models_load_or_say_where)
 		write_text(in, scenario);
 		char model[8400];
 		snprintf(model, sizeof(model), "%s/%s", models_dir, base);
-		for (int m = 0; m < MUTATIONS_PER_FILE; m++) {
+		for (int m = 0; m < mutations_per_file; m++) {
 			char what[512] = "";
 			char *bad = mutate(text, what, sizeof(what));
 			write_text(model, bad);
@@ -387,7 +394,7 @@ START_TEST(mutated_models_load_or_say_where)
 		used++;
 	}
 	printf("malformed: %zu model files x %d mutations: %zu loaded, %zu refused with a "
-	       "position\n", used, MUTATIONS_PER_FILE, n_loaded, n_refused);
+	       "position\n", used, mutations_per_file, n_loaded, n_refused);
 	free_list(&files);
 }
 END_TEST
