@@ -36,18 +36,9 @@
 
 /* ---- building and running a scenario -------------------------------- */
 
-/* Build the scenario text (diagnostics name it bench.yaml, `seed:` honoured)
- * through rs_load_build, as the front end does.  Returns 0, or -1 with
- * r->d set. */
-static int run_build(struct tu_point *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run_build(struct tu_point *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = tu_point_vbuild(r, "bench.yaml", "device", TU_SEED_FROM_TEXT, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* Build the scenario text through rs_load_build, as the front end does
+ * (diagnostics name it bench.yaml).  Returns 0, or -1 with r->d set. */
+#define run_build(r, ...) tu_point_buildf((r), "bench.yaml", __VA_ARGS__)
 
 /* A benchmark also closes its window at the last completion. */
 static void run_go(struct tu_point *r)

@@ -167,6 +167,19 @@ static inline int tu_point_vbuild(struct tu_point *p, const char *file, const ch
 	return tu_point_workload(p);
 }
 
+/* tu_point_vbuild() of instance "device" with the text printf-formatted
+ * (diagnostics name it `file`; `seed:` honoured).  0, or -1 with p->d set. */
+static inline int tu_point_buildf(struct tu_point *p, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline int tu_point_buildf(struct tu_point *p, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = tu_point_vbuild(p, file, "device", TU_SEED_FROM_TEXT, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 #if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L
 /* Capture the workload's request log in memory (p->log after the run). */
 static inline void tu_point_log(struct tu_point *p)
