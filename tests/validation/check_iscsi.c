@@ -45,8 +45,9 @@ static const struct finding findings[] = {
 	{ "ISCSI-N6", REPRODUCED, "calibration set" },
 	{ "ISCSI-F1", REPRODUCED, "two adapters before any fault, within 25 %" },
 	{ "ISCSI-F2", NOT_REPRODUCED,
-	  "shapes hold (team unchanged, Intel halved with no error, Adaptec near zero with errors) but "
-	  "Adaptec's residual ~500 IOPS is not: held commands leave almost nothing running" },
+	  "shapes hold (team unchanged, Intel halved with no error, Adaptec near zero failing as many "
+	  "requests per second as it completes) but not Adaptec's 499 IOPS: at 32 outstanding that "
+	  "means ~64 ms per failed request, where the model holds each for its 10 s timeout" },
 	{ "ISCSI-F3", REPRODUCED, "team unchanged; Adaptec and Intel at zero" },
 };
 #define NFINDINGS (sizeof(findings) / sizeof(findings[0]))
@@ -229,16 +230,18 @@ static const char *const mp_setting[NAD] = {
 struct phase {
 	double iops, mib_s;
 	uint64_t errors;              /* counted up to the end of the phase */
+	double errors_s;              /* per second within the phase */
 };
 static struct phase fo[NAD][3];
 static bool fo_have[NAD];
 
 static void phase_of(const struct rs_timeseries *ts, size_t from, size_t to, struct phase *ph)
 {
-	uint64_t ops = 0, bytes = 0, errors = 0;
+	uint64_t ops = 0, bytes = 0, errors = 0, window_errors = 0;
 	for (size_t i = from; i < to && i < ts->used; i++) {
 		ops += ts->b[i].ops;
 		bytes += ts->b[i].bytes;
+		window_errors += ts->b[i].errors;
 	}
 	for (size_t i = 0; i < to && i < ts->used; i++)
 		errors += ts->b[i].errors;
@@ -246,6 +249,7 @@ static void phase_of(const struct rs_timeseries *ts, size_t from, size_t to, str
 	ph->iops = (double)ops / s;
 	ph->mib_s = (double)bytes / s / (1024.0 * 1024.0);
 	ph->errors = errors;
+	ph->errors_s = (double)window_errors / s;
 }
 
 /* vd_run with the run sampled every second (run/series.h), as a
@@ -310,8 +314,8 @@ static const double f_iops[3][NAD] = {
 static void describe(struct text *t, int ph)
 {
 	for (int a = 0; a < NAD; a++)
-		add(t, "%s %.0f IOPS %.2f MiB/s %llu errors; ", short_name[a], fo[a][ph].iops,
-		    fo[a][ph].mib_s, (unsigned long long)fo[a][ph].errors);
+		add(t, "%s %.0f IOPS %.2f MiB/s %llu errors (%.1f/s); ", short_name[a], fo[a][ph].iops,
+		    fo[a][ph].mib_s, (unsigned long long)fo[a][ph].errors, fo[a][ph].errors_s);
 }
 
 START_TEST(iscsi_f1)
@@ -335,11 +339,18 @@ START_TEST(iscsi_f2)
 	struct text t = { .n = 0 };
 	bool team = near(fo[ALA][1].iops, fo[ALA][0].iops, 0.05) && fo[ALA][1].errors == 0;
 	bool intel = near(fo[INT][1].iops, fo[INT][0].iops / 2, 0.15) && fo[INT][1].errors == 0;
-	bool adaptec_shape = fo[ADP][1].iops < 0.05 * fo[ADP][0].iops && fo[ADP][1].errors > 0;
+	/* The study's 530 errors beside 498.66 IOPS: read per Iometer update
+	 * like the IOPS (which fell to 2 % a minute after the pull, so the
+	 * readings are not averages since the start), about as many requests
+	 * fail per second as succeed: the signature of every other request
+	 * going to the dead path and failing there.  The model must show it. */
+	bool adaptec_shape = fo[ADP][1].iops < 0.05 * fo[ADP][0].iops &&
+			     near(fo[ADP][1].errors_s, fo[ADP][1].iops, 0.25);
 	bool adaptec_abs = near(fo[ADP][1].iops, f_iops[1][ADP], 0.25);
 	describe(&t, 1);
-	add(&t, "team unchanged %s, Intel halved %s, Adaptec near zero with errors %s, "
-	    "Adaptec IOPS within 25 %% %s", ok(team), ok(intel), ok(adaptec_shape), ok(adaptec_abs));
+	add(&t, "team unchanged %s, Intel halved %s, Adaptec near zero with as many errors as "
+	    "I/Os per second %s, Adaptec IOPS within 25 %% %s", ok(team), ok(intel),
+	    ok(adaptec_shape), ok(adaptec_abs));
 	verdict("ISCSI-F2", team && intel && adaptec_shape && adaptec_abs, t.s,
 		"Alacritech 38596.54 IOPS 0 errors; Adaptec 498.66 IOPS 530 errors; "
 		"Intel 16887.85 IOPS 0 errors");
