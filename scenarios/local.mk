@@ -35,6 +35,7 @@ EXTRA_DIST += \
 	scenarios/iscsi/read.yaml \
 	scenarios/iscsi/write.yaml \
 	scenarios/iscsi/overlap.yaml \
+	scenarios/iscsi/intel-write-cost.yaml \
 	scenarios/iscsi/failover-alacritech.yaml \
 	scenarios/iscsi/failover-adaptec.yaml \
 	scenarios/iscsi/failover-intel.yaml \

@@ -15,7 +15,9 @@
 #   failover-ADAPTER.series.0.tsv   per-second IOPS, MiB/s and errors of the failover runs
 #   overlap.tsv                     Adaptec duplex MiB/s against the share of processor work
 #                                   reads and writes share (what N3..N6 leave free)
-#   fig1..fig6-*.png, failover-*.png, overlap.png   the figures (needs gnuplot; --no-plot skips them)
+#   intel-write-cost.tsv            Intel duplex MiB/s against its processor's write rate
+#                                   (what N5 leaves free)
+#   fig1..fig6-*.png, failover-*.png, overlap.png, intel-write-cost.png   the figures (needs gnuplot; --no-plot skips them)
 # Simulated times are short (2 s per point, 90 s per failover run): cached
 # closed-loop runs are steady within milliseconds; see the scenario files.
 set -eu
@@ -28,7 +30,7 @@ out=out/iscsi
 
 mkdir -p "$out"
 start=$(date +%s)
-for s in duplex read write overlap; do
+for s in duplex read write overlap intel-write-cost; do
 	"$rs" run "$here/$s.yaml" -M "$srcdir/models" -o "$out" --jobs "$jobs" -q
 done
 echo "run.sh: sweeps done ($(($(date +%s) - start)) s)" >&2
@@ -110,5 +112,5 @@ done
 for a in alacritech adaptec intel; do
 	(cd "$out" && gnuplot "failover-$a.series.0.gp" && mv "failover-$a.series.0.png" "failover-$a.png")
 done
-(cd "$out" && gnuplot overlap.gp)
+(cd "$out" && gnuplot overlap.gp && gnuplot intel-write-cost.gp)
 echo "run.sh: figures done ($(($(date +%s) - start)) s)" >&2
