@@ -18,8 +18,8 @@
 #   intel-write-cost.tsv            Intel duplex MiB/s against its processor's write rate
 #                                   (what N5 leaves free)
 #   fig1..fig6-*.png, failover-*.png, overlap.png, intel-write-cost.png   the figures (needs gnuplot; --no-plot skips them)
-# Simulated times are short (2 s per point, 90 s per failover run): cached
-# closed-loop runs are steady within milliseconds; see the scenario files.
+# Sweep points simulate 2 s (cached closed-loop runs are steady within
+# milliseconds); the failover runs follow the study's 320 s timeline.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
