@@ -7,22 +7,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-raidsim=${RAIDSIM:-${top_builddir:-$here/../..}/src/raidsim}
-case $raidsim in /*) ;; *) raidsim=$(pwd)/$raidsim ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, command...
-	name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $name"
-	fi
-}
+# shellcheck source=../cli/lib.sh
+. "$here/../cli/lib.sh"
 # The stand-in validation program: writes its findings where validation.h
 # would ($top_builddir/tests/validation) and exits with $MINI_STATUS.
 mkdir -p "$tmp/build/tests/validation"
@@ -90,5 +76,4 @@ printf 'broken line\n' >"$tmp/bad.list"
 "$raidsim" reproduce --studies "$tmp/bad.list" -o "$tmp/e" 2>"$tmp/e.err"
 check "bad study list: status 2" [ $? -eq 2 ]
 check "bad study list: file:line" grep -q "bad.list:1: expected NAME FOLDER VALIDATION TITLE" "$tmp/e.err"
-echo "reproduce: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary reproduce
