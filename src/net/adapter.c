@@ -33,6 +33,8 @@
 #include "net/target.h"
 
 enum { LOSS_FAIL, LOSS_HOLD };
+/* The processor both paths share, then each path's own engine. */
+enum { SHARED, READ_OWN, WRITE_OWN, NENGINES };
 static const char *const loss_names[] = { "fail", "hold", NULL };
 
 struct adapter_params {
@@ -88,6 +90,7 @@ struct cmd {
 	struct rs_io *io;
 	struct rs_event *timer;
 	rs_time_t t_start;
+	rs_time_t own_ns;             /* processor time left for the path's own engine */
 	uint8_t stage;
 	uint8_t pending;
 	int status;
@@ -100,7 +103,7 @@ struct adapter {
 	struct rs_link port;
 	struct rs_link bus;
 	bool has_bus;
-	struct rs_server engine[3];   /* SHARED, then each path's own (READ_OWN, WRITE_OWN) */
+	struct rs_server engine[NENGINES];
 	struct rs_dev *target;
 	struct rs_link *uplink;
 	rs_time_t hop_ns;             /* switch: one frame + latency */
@@ -111,10 +114,10 @@ struct adapter {
 	struct rs_pool cmds;
 	char port_name[16];
 	double read_ns_per_byte, write_ns_per_byte;
+	double shared_frac;           /* shared_work as a fraction */
 	struct rs_iscsi_adapter_counters n;
 };
 
-enum { SHARED, READ_OWN, WRITE_OWN };
 enum kind { K_SHARED, K_OWN, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
 static const uint8_t read_plan[] = { K_SHARED, K_OWN, K_OUT, K_TARGET, K_IN, K_BUS, K_DONE };
 static const uint8_t write_plan[] = { K_SHARED, K_OWN, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
@@ -286,22 +289,25 @@ static void run(struct rs_sim *sim, struct cmd *c)
 	struct rs_io *io = c->io;
 	bool is_read = io->op == RS_READ;
 	switch ((is_read ? read_plan : write_plan)[c->stage]) {
-	case K_SHARED:
-	case K_OWN: {
-		/* The shared part first, then the path's own; a part that takes
-		 * no time is skipped, so 100% and 0% cost one job each. */
+	case K_SHARED: {
+		/* The shared part first, then the path's own (K_OWN); a part that
+		 * takes no time is skipped, so 100% and 0% cost one job each. */
 		rs_time_t all = engine_time(a, io);
-		rs_time_t shared = (rs_time_t)((double)all * a->p.shared_work / 100.0 + 0.5);
-		bool own = (is_read ? read_plan : write_plan)[c->stage] == K_OWN;
-		rs_time_t t = own ? all - shared : shared;
-		if (t == 0) {
+		rs_time_t shared = (rs_time_t)((double)all * a->shared_frac + 0.5);
+		c->own_ns = all - shared;
+		if (shared == 0)
 			advance(sim, c, 0);
-			return;
-		}
-		struct rs_server *e = &a->engine[!own ? SHARED : is_read ? READ_OWN : WRITE_OWN];
-		rs_server_submit(sim, e, t, job_done, a, c);
+		else
+			rs_server_submit(sim, &a->engine[SHARED], shared, job_done, a, c);
 		return;
 	}
+	case K_OWN:
+		if (c->own_ns == 0)
+			advance(sim, c, 0);
+		else
+			rs_server_submit(sim, &a->engine[is_read ? READ_OWN : WRITE_OWN], c->own_ns,
+					 job_done, a, c);
+		return;
 	case K_BUS:
 		if (a->has_bus && rs_io_bytes(io))
 			rs_link_xfer(sim, &a->bus, is_read ? RS_DIR_IN : RS_DIR_OUT,
@@ -456,6 +462,7 @@ static int adapter_init(struct rs_sim *sim, struct rs_dev *dev, const void *para
 	rs_server_init(&a->engine[SHARED], "engine", 1, now);
 	rs_server_init(&a->engine[READ_OWN], "read_engine", 1, now);
 	rs_server_init(&a->engine[WRITE_OWN], "write_engine", 1, now);
+	a->shared_frac = p->shared_work / 100.0;
 	a->read_ns_per_byte = p->read_rate > 0 ? 1e9 / p->read_rate : 0;
 	a->write_ns_per_byte = p->write_rate > 0 ? 1e9 / p->write_rate : 0;
 	a->hop_ns = rs_eth_frame_ns(&a->eth) + p->switch_latency_ns;
@@ -482,7 +489,7 @@ static void adapter_restart(struct rs_dev *dev, rs_time_t now)
 	rs_link_restart_stats(&a->port, now);
 	if (a->has_bus)
 		rs_link_restart_stats(&a->bus, now);
-	for (size_t e = 0; e < 3; e++)
+	for (size_t e = 0; e < NENGINES; e++)
 		rs_server_restart_stats(&a->engine[e], now);
 }
 
@@ -490,7 +497,7 @@ static void adapter_report(const struct rs_dev *dev, rs_time_t now, struct rs_de
 {
 	const struct adapter *a = dev->priv;
 	r->utilisation = 0;
-	for (size_t e = 0; e < 3; e++) {
+	for (size_t e = 0; e < NENGINES; e++) {
 		double u = rs_server_utilisation(&a->engine[e], now);
 		if (u > r->utilisation)
 			r->utilisation = u;
