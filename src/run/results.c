@@ -56,10 +56,10 @@ static void axis_text(const char *in, char *out, size_t n)
 	out[j] = '\0';
 }
 
-int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table *t,
-		     size_t *point_of_row)
+/* The table's columns: sweep axes, the generic metrics (unless the
+ * workload has only its own), the workload's figures, the device's own. */
+static void add_columns(const struct rs_scenario *sc, struct rs_table *t)
 {
-	rs_table_init(t);
 	for (size_t a = 0; a < sc->sweep.naxes; a++)
 		rs_table_add_col(t, sc->sweep.axes[a].path, 1);
 	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
@@ -68,6 +68,23 @@ int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table 
 		rs_table_add_col(t, sc->figure_cols[f], 0);
 	if (sc->dev_col)
 		rs_table_add_col(t, sc->dev_col, 0);
+}
+
+bool rs_results_has_column(const struct rs_scenario *sc, const char *name)
+{
+	struct rs_table t;
+	rs_table_init(&t);
+	add_columns(sc, &t);
+	bool found = rs_table_find_col(&t, name) >= 0;
+	rs_table_free(&t);
+	return found;
+}
+
+int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table *t,
+		     size_t *point_of_row)
+{
+	rs_table_init(t);
+	add_columns(sc, t);
 	size_t idx[RS_SWEEP_MAX_AXES];
 	for (size_t i = 0; i < sc->npoints; i++) {
 		if (!rows[i])

@@ -21,6 +21,9 @@ struct rs_results_meta {
 
 void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m);
 
+/* Will the scenario's results table have a column of this name? */
+bool rs_results_has_column(const struct rs_scenario *sc, const char *name);
+
 /* The table of every point i with rows[i] set, in point order; the row's
  * cells are split at TABs (rows are modified).  If point_of_row is not
  * NULL it receives each table row's point index.  0, or -1 when a row

@@ -6,7 +6,7 @@
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "net/faults.h"
-#include "run/runner.h"
+#include "run/results.h"
 #include "run/series.h"
 
 struct top {
@@ -81,21 +81,6 @@ static bool pinned(const char *path, const struct rs_assignment *sets, size_t ns
 		if (!strcmp(sets[i].path, path))
 			return true;
 	return false;
-}
-
-/* Will the results table have a column of this name? */
-static bool is_column(const struct rs_scenario *sc, const char *name)
-{
-	for (size_t a = 0; a < sc->sweep.naxes; a++)
-		if (!strcmp(sc->sweep.axes[a].path, name))
-			return true;
-	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
-		if (!strcmp(rs_metric_names[m], name))
-			return true;
-	for (size_t f = 0; f < sc->nfigure_cols; f++)
-		if (!strcmp(sc->figure_cols[f], name))
-			return true;
-	return sc->dev_col && !strcmp(sc->dev_col, name);
 }
 
 /* The first sweep axis that is not `taken` (NULL if there is none). */
@@ -187,15 +172,14 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 	static const char *const keys[] = { "x", "series", "y" };
 	const char *cols[] = { sc->plot_x, sc->plot_series, sc->plot_y };
 	for (size_t k = 0; k < 3; k++) {
-		if (!cols[k] || is_column(sc, cols[k]))
+		if (!cols[k] || rs_results_has_column(sc, cols[k]))
 			continue;
-		const char *example = sc->sweep.naxes > 0 ? sc->sweep.axes[0].path
-				    : sc->figures_only ? sc->figure_cols[0] : "iops";
+		const char *result = sc->figures_only ? sc->figure_cols[0] : "iops";
+		const char *axis = k < 2 && sc->sweep.naxes > 0 ? sc->sweep.axes[0].path : NULL;
 		return rs_diag_node(d, rs_node_get(top.output, keys[k]),
 				    "output '%s': no column '%s' in the table (expected a sweep axis "
-				    "or a result column, e.g. '%s'%s)", keys[k], cols[k],
-				    k == 2 ? (sc->figures_only ? sc->figure_cols[0] : "iops") : example,
-				    k == 2 || sc->figures_only ? "" : " or 'iops'");
+				    "or a result column, e.g. %s%s%s'%s')", keys[k], cols[k],
+				    axis ? "'" : "", axis ? axis : "", axis ? "' or " : "", result);
 	}
 	return 0;
 }
