@@ -48,6 +48,8 @@
 #include "kernel/sim.h"
 #include "load/load.h"
 
+static const char *verdict(int ok) { return ok ? "ok" : "MISSED"; }
+
 static double wall(void)
 {
 	struct timespec ts;
@@ -213,8 +215,6 @@ static const char tx4000_fmt[] =
 	"workload:\n"
 	"  iometer: {spec: database, outstanding: 16, run: 1000000000s, count: %llu}\n";
 
-static const char *verdict(int ok);
-
 /* One request path: its speed over `ios` requests, and the heap it holds
  * at the end against a run of a tenth as many (equal, or something on the
  * path grows with run length).  target_k: thousand I/Os per wall second. */
@@ -276,7 +276,6 @@ static long peak_rss_kib(uint64_t ios, size_t *heap)
 	return ru.ru_maxrss;
 }
 
-static const char *verdict(int ok) { return ok ? "ok" : "MISSED"; }
 
 int main(int argc, char **argv)
 {

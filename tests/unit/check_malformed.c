@@ -54,13 +54,11 @@ struct file_list {
 
 static void collect_yaml(struct file_list *l, const char *dir)
 {
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
 	/* Sorted, so the mutations fall on the same files on every system. */
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort);
-	closedir(dp);
+	if (n < 0)
+		return;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		char path[4096];
@@ -82,6 +80,18 @@ static void collect_yaml(struct file_list *l, const char *dir)
 		free(names[i]);
 	}
 	free(names);
+}
+
+/* Every .yaml file under $top_srcdir/SUB, sorted. */
+static struct file_list source_files(const char *sub)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/%s", top ? top : ".", sub);
+	struct file_list files = { 0 };
+	collect_yaml(&files, dir);
+	ck_assert_uint_gt(files.n, 10);
+	return files;
 }
 
 static void free_list(struct file_list *l)
@@ -318,12 +328,7 @@ static void teardown(void)
 
 START_TEST(mutated_scenarios_load_or_say_where)
 {
-	const char *top = getenv("top_srcdir");
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/scenarios", top ? top : ".");
-	struct file_list files = { 0 };
-	collect_yaml(&files, dir);
-	ck_assert_uint_gt(files.n, 10);
+	struct file_list files = source_files("scenarios");
 	char in[4200];
 	snprintf(in, sizeof(in), "%s/in.yaml", tmp_dir);
 	for (size_t i = 0; i < files.n; i++) {
@@ -347,12 +352,7 @@ END_TEST
  * that uses it (the type is read from the model itself). */
 START_TEST(mutated_models_load_or_say_where)
 {
-	const char *top = getenv("top_srcdir");
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/models", top ? top : ".");
-	struct file_list files = { 0 };
-	collect_yaml(&files, dir);
-	ck_assert_uint_gt(files.n, 10);
+	struct file_list files = source_files("models");
 	char in[4200];
 	snprintf(in, sizeof(in), "%s/in.yaml", tmp_dir);
 	size_t used = 0;
