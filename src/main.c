@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config/diag.h"
+#include "config/limits.h"
 #include "config/models.h"
 #include "config/node.h"
 #include "config/units.h"
@@ -42,7 +43,8 @@ static const char usage_main[] =
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
 	"  models            list the models found on the model path\n"
-	"  help [COMMAND]    show help for a command\n"
+	"  help [COMMAND]    show help for a command ('help limits': the caps\n"
+	"                    on what one run may ask for)\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help        show this help\n"
@@ -72,6 +74,8 @@ static const char usage_run[] =
 	"                     DIR/NAME.shard-K-of-N.tsv for 'raidsim merge'\n"
 	"  -M, --models DIR   search DIR for models first (repeatable); then\n"
 	"                     $RAIDSIM_MODELS (colon-separated), then the installed models\n"
+	"      --limit NAME=V raise or lower one cap on what a scenario may ask\n"
+	"                     for (repeatable; see 'raidsim help limits')\n"
 	"  -q, --quiet        print nothing on success\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -120,6 +124,21 @@ static const char usage_models[] =
 	"description and file.  With --types, list the device types, workload\n"
 	"types and named IOMeter access specs instead.\n";
 
+/* The caps on one run, with their defaults. */
+static void print_limits(void)
+{
+	char table[2048];
+	rs_limits_describe(table, sizeof(table));
+	fputs("Caps on what one run may ask for.  Scenario, model and trace files come\n"
+	      "from other people; a file that asks for more than a cap is refused with a\n"
+	      "message naming it.  Only the command line can change a cap:\n"
+	      "  raidsim run SCENARIO --limit NAME=VALUE\n"
+	      "\n"
+	      "  NAME              DEFAULT   bounds\n",
+	      stdout);
+	fputs(table, stdout);
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	const char *topic = argc > 1 ? argv[1] : NULL;
@@ -133,6 +152,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_merge, stdout);
 	else if (strcmp(topic, "models") == 0)
 		fputs(usage_models, stdout);
+	else if (strcmp(topic, "limits") == 0)
+		print_limits();
 	else {
 		fprintf(stderr, "raidsim: no help for '%s'\n", topic);
 		return EXIT_BAD_INPUT;
@@ -181,10 +202,12 @@ static int cmd_run(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "resume", no_argument, NULL, 'r' },
 		{ "shard", required_argument, NULL, 'K' },
+		{ "limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
+	char why[256];
 	const char *out_dir = NULL;
 	struct rs_assignment sets[256];
 	size_t nsets = 0;
@@ -232,6 +255,12 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			o.resume = true;
+			break;
+		case 'L':
+			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
+				fprintf(stderr, "raidsim: %s\n", why);
+				goto out;
+			}
 			break;
 		case 'K':
 			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {

@@ -6,7 +6,8 @@ src_librs_a_SOURCES += \
 	src/config/units.c src/config/units.h \
 	src/config/schema.c src/config/schema.h \
 	src/config/models.c src/config/models.h \
-	src/config/sweep.c src/config/sweep.h
+	src/config/sweep.c src/config/sweep.h \
+	src/config/limits.c src/config/limits.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_config
