@@ -24,34 +24,6 @@ static int cmp_point(const void *a, const void *b)
 	return (p->row > q->row) - (p->row < q->row);
 }
 
-/* A gnuplot double-quoted string: backslash and quote escaped, line ends
- * flattened so the script stays one statement per line. */
-static void put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-	fputc('"', f);
-}
-
-/* Explicit tic labels are printf formats to gnuplot: "50%" would be read
- * as a conversion, so a literal percent sign is doubled. */
-static void put_tic_label(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if (*s == '%')
-			fputc('%', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-	fputc('"', f);
-}
-
 static const char *cell(const struct rs_table *t, size_t r, long c)
 {
 	const char *s = rs_table_get(t, r, (size_t)c);
@@ -71,12 +43,21 @@ static size_t intern(const char **list, size_t *n, const char *s)
 static void put_header(FILE *f, const struct rs_plot_spec *sp,
 		       const char *data_tsv_name, const char *png_name)
 {
-	fprintf(f, "# raidsim plot: %s over %s", sp->y_col, sp->x_col);
-	if (sp->series_col)
-		fprintf(f, ", one line per %s", sp->series_col);
+	/* Column names come from the scenario: quoted even in comments. */
+	fputs("# raidsim plot: ", f);
+	rs_gp_quote(f, sp->y_col, RS_GP_TEXT);
+	fputs(" over ", f);
+	rs_gp_quote(f, sp->x_col, RS_GP_TEXT);
+	if (sp->series_col) {
+		fputs(", one line per ", f);
+		rs_gp_quote(f, sp->series_col, RS_GP_TEXT);
+	}
 	fputc('\n', f);
-	if (data_tsv_name)
-		fprintf(f, "# data: %s\n", data_tsv_name);
+	if (data_tsv_name) {
+		fputs("# data: ", f);
+		rs_gp_quote(f, data_tsv_name, RS_GP_FILE);
+		fputc('\n', f);
+	}
 	fputs("# render: gnuplot <this file>\n", f);
 	/* pngcairo draws far nicer lines; plain png (libgd) is the fallback
 	 * of minimal gnuplot builds.  noenhanced: '_' in names is literal. */
@@ -86,17 +67,17 @@ static void put_header(FILE *f, const struct rs_plot_spec *sp,
 	      "\tset terminal png noenhanced size 1000,650\n"
 	      "}\n", f);
 	fputs("set output ", f);
-	put_string(f, png_name);
+	rs_gp_quote(f, png_name, RS_GP_FILE);
 	fputs("\nset datafile separator \"\\t\"\n", f);
 	if (sp->title) {
 		fputs("set title ", f);
-		put_string(f, sp->title);
+		rs_gp_quote(f, sp->title, RS_GP_TEXT);
 		fputc('\n', f);
 	}
 	fputs("set xlabel ", f);
-	put_string(f, sp->x_label ? sp->x_label : sp->x_col);
+	rs_gp_quote(f, sp->x_label ? sp->x_label : sp->x_col, RS_GP_TEXT);
 	fputs("\nset ylabel ", f);
-	put_string(f, sp->y_label ? sp->y_label : sp->y_col);
+	rs_gp_quote(f, sp->y_label ? sp->y_label : sp->y_col, RS_GP_TEXT);
 	fputs("\nset grid\nset key outside right top\n", f);
 }
 
@@ -149,11 +130,14 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 		for (size_t i = 0; i < ncats; i++) {
 			if (i > 0)
 				fputs(", ", f);
-			put_tic_label(f, cats[i]);
+			/* Explicit tic labels are printf formats to gnuplot. */
+			rs_gp_quote(f, cats[i], RS_GP_FORMAT);
 			fprintf(f, " %zu", i);
 		}
 		fprintf(f, ")\nset xrange [-0.5:%zu.5]\n", ncats - 1);
 	}
+	/* The data blocks hold numbers only (rs_table_is_number, or a
+	 * category's index): nothing else could end a block early. */
 	size_t i = 0;
 	for (size_t s = 0; s < nseries; s++) {
 		fprintf(f, "$%s%zu << EOD\n", block, s);
@@ -176,7 +160,7 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 			RS_ASSERT(title != NULL);
 			snprintf(title, len, "%s=%s", sp->series_col, series[s]);
 			fputs("title ", f);
-			put_string(f, title);
+			rs_gp_quote(f, title, RS_GP_TEXT);
 			free(title);
 		} else {
 			fputs("notitle", f);
@@ -209,7 +193,7 @@ static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_s
 	fprintf(f, "set key inside top left\nset multiplot layout %zu,%zu", rows, cols);
 	if (sp->title) {
 		fputs(" title ", f);
-		put_string(f, sp->title);
+		rs_gp_quote(f, sp->title, RS_GP_TEXT);
 	}
 	fputc('\n', f);
 	for (size_t p = 0; p < npanels; p++) {
@@ -229,7 +213,7 @@ static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_s
 		RS_ASSERT(title != NULL);
 		snprintf(title, len, "%s=%s", sp->panel_col, panels[p]);
 		fputs("set title ", f);
-		put_string(f, title);
+		rs_gp_quote(f, title, RS_GP_TEXT);
 		fputc('\n', f);
 		free(title);
 		snprintf(block, sizeof(block), "p%zus", p);

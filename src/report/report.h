@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "report/table.h"
 
@@ -65,5 +66,22 @@ int rs_report_write_gnuplot(const struct rs_table *t, const char *script_path,
  * first part of gnuplot's complaint in err[n]. */
 int rs_report_render_png(const char *script_path, const char *workdir,
 			 char *err, size_t n);
+
+/* How rs_gp_quote writes a string into a gnuplot script. */
+enum rs_gp_as {
+	RS_GP_TEXT,     /* a title, label, legend entry, or text in a comment */
+	RS_GP_FORMAT,   /* an explicit tic label, which gnuplot reads as a printf
+			 * format: '%' is doubled */
+	RS_GP_FILE,     /* a file name: never a pipe ("<cmd", "|cmd") or a special
+			 * file ("-", "+", "++"), which get "./" in front */
+};
+
+/* Every string that goes into a gnuplot script goes through here: s
+ * (NULL is written as '') as one single-quoted gnuplot string, in which
+ * gnuplot substitutes nothing.  A quote is doubled; TAB, CR, LF, VT and FF
+ * become spaces; other control characters (C0, DEL, C1) and bytes that
+ * are not well-formed UTF-8 become '?'.  So the string is inert and stays
+ * on its line, also after '#' in a comment. */
+void rs_gp_quote(FILE *f, const char *s, enum rs_gp_as as);
 
 #endif

@@ -34,34 +34,42 @@ int rs_report_write_series_gnuplot(const char *script_path, const char *data_tsv
 	struct rs_report_out o;
 	if (rs_report_out_open(&o, script_path, err) != 0)
 		return -1;
-	fprintf(o.f,
-		"# raidsim time series; data: %s\n"
-		"set terminal pngcairo size 900,640 noenhanced\n"
-		"set output '%s'\n"
-		"set datafile separator '\\t'\n"
-		"set key top right\n"
-		"set grid\n"
-		"set xrange [0:*]\n"
-		"set lmargin 10\n"
-		"set rmargin 10\n"
-		"set multiplot layout 2,1 title '%s'\n"
-		"set ylabel 'IOPS'\n"
-		"set y2label 'MiB/s'\n"
-		"set ytics nomirror\n"
-		"set y2tics\n"
-		"set yrange [0:*]\n"
-		"set y2range [0:*]\n"
-		"plot '%s' using 1:2 skip 1 with fsteps title 'IOPS' axes x1y1, \\\n"
-		"     '' using 1:3 skip 1 with fsteps title 'MiB/s' axes x1y2\n"
-		"unset y2label\n"
-		"unset y2tics\n"
-		"set ytics mirror\n"
-		"set xlabel 'time (s)'\n"
-		"set ylabel 'errors per interval'\n"
-		"set yrange [0:1<*]\n"
-		"set y2range [0:1]\n"
-		"plot '%s' using 1:4 skip 1 with impulses lw 2 title 'errors'\n"
-		"unset multiplot\n",
-		data_tsv_name, png_name, title, data_tsv_name, data_tsv_name);
+	FILE *f = o.f;
+	/* The names and the title come from the scenario: every one goes
+	 * through rs_gp_quote, the comment's too. */
+	fputs("# raidsim time series; data: ", f);
+	rs_gp_quote(f, data_tsv_name, RS_GP_FILE);
+	fputs("\nset terminal pngcairo size 900,640 noenhanced\n"
+	      "set output ", f);
+	rs_gp_quote(f, png_name, RS_GP_FILE);
+	fputs("\nset datafile separator tab\n"
+	      "set key top right\n"
+	      "set grid\n"
+	      "set xrange [0:*]\n"
+	      "set lmargin 10\n"
+	      "set rmargin 10\n"
+	      "set multiplot layout 2,1 title ", f);
+	rs_gp_quote(f, title, RS_GP_TEXT);
+	fputs("\nset ylabel 'IOPS'\n"
+	      "set y2label 'MiB/s'\n"
+	      "set ytics nomirror\n"
+	      "set y2tics\n"
+	      "set yrange [0:*]\n"
+	      "set y2range [0:*]\n"
+	      "plot ", f);
+	rs_gp_quote(f, data_tsv_name, RS_GP_FILE);
+	fputs(" using 1:2 skip 1 with fsteps title 'IOPS' axes x1y1, \\\n"
+	      "     '' using 1:3 skip 1 with fsteps title 'MiB/s' axes x1y2\n"
+	      "unset y2label\n"
+	      "unset y2tics\n"
+	      "set ytics mirror\n"
+	      "set xlabel 'time (s)'\n"
+	      "set ylabel 'errors per interval'\n"
+	      "set yrange [0:1<*]\n"
+	      "set y2range [0:1]\n"
+	      "plot ", f);
+	rs_gp_quote(f, data_tsv_name, RS_GP_FILE);
+	fputs(" using 1:4 skip 1 with impulses lw 2 title 'errors'\n"
+	      "unset multiplot\n", f);
 	return rs_report_out_commit(&o, err);
 }

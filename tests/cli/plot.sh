@@ -13,8 +13,8 @@ hasnt() { ! grep -q -- "$2" "$1"; }
 g=$tmp/one/small.gp
 check "one axis: a single line" has "$g" "with linespoints notitle"
 check "one axis: no panels" hasnt "$g" "multiplot"
-check "queue depth labelled" has "$g" 'set xlabel "outstanding, I/Os in flight"'
-check "IOPS labelled with its unit" has "$g" 'set ylabel "IOPS (operations/s)"'
+check "queue depth labelled" has "$g" "set xlabel 'outstanding, I/Os in flight'"
+check "IOPS labelled with its unit" has "$g" "set ylabel 'IOPS (operations/s)'"
 
 # A scenario that names its series and x, run with both pinned by --set:
 # the plot falls back to the axes that are left instead of failing.
@@ -25,23 +25,23 @@ check "pinned series: a single line" has "$tmp/pinned/small.gp" "with linespoint
 "$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/pinned-x" \
 	--set output.x=workload.iometer.outstanding --set workload.iometer.outstanding=4
 check "pinned x: the other axis becomes x" \
-	has "$tmp/pinned-x/small.gp" 'set xlabel "read, %"'
+	has "$tmp/pinned-x/small.gp" "set xlabel 'read, %'"
 
 "$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/two"
 g=$tmp/two/small.gp
-check "two axes: one line per value" has "$g" 'title "workload.iometer.read=100%"'
+check "two axes: one line per value" has "$g" "title 'workload.iometer.read=100%'"
 check "two axes: no panels" hasnt "$g" "multiplot"
 check "queue depths 1..16: log x" has "$g" "set logscale x"
 
 "$raidsim" run "$here/plot3.yaml" -q -j 2 -o "$tmp/three"
 g=$tmp/three/plot3.gp
 check "three axes: one panel per value" has "$g" "set multiplot layout 1,3"
-check "three axes: panel titles" has "$g" 'set title "workload.iometer.lines.0.read=50%"'
-check "three axes: lines in each panel" has "$g" 'title "workload.iometer.outstanding=4"'
-check "sizes in KiB" has "$g" 'set xlabel "size, KiB"'
+check "three axes: panel titles" has "$g" "set title 'workload.iometer.lines.0.read=50%'"
+check "three axes: lines in each panel" has "$g" "title 'workload.iometer.outstanding=4'"
+check "sizes in KiB" has "$g" "set xlabel 'size, KiB'"
 check "sizes as numbers" sh -c "grep -q '^1024	' '$g'"
 check "sizes on a log scale" has "$g" "set logscale x"
-check "MiB/s labelled" has "$g" 'set ylabel "throughput, MiB/s"'
+check "MiB/s labelled" has "$g" "set ylabel 'throughput, MiB/s'"
 if command -v gnuplot >/dev/null 2>&1; then
 	for d in one two three; do
 		"$raidsim" run "$here/$( [ $d = three ] && echo plot3 || echo small).yaml" -q -j 1 \

@@ -39,7 +39,7 @@ check "cdm columns" sh -c "head -n 1 '$tmp/cdm1/cdm.tsv' | grep -qx 'workload.cd
 check "cdm one row per test" sh -c "[ \$(wc -l < '$tmp/cdm1/cdm.tsv') -eq 5 ]"
 check "cdm --jobs 2 equals --jobs 1" cmp -s "$tmp/cdm1/cdm.tsv" "$tmp/cdm2/cdm.tsv"
 check "cdm JSON has the figures" grep -q '"read_MBps": [0-9]' "$tmp/cdm1/cdm.json"
-check "cdm plot defaults to read_MBps" grep -q '^set ylabel "read_MBps"' "$tmp/cdm1/cdm.gp"
+check "cdm plot defaults to read_MBps" grep -q "^set ylabel 'read_MBps'" "$tmp/cdm1/cdm.gp"
 "$raidsim" run "$here/atto.yaml" -q -j 1 -o "$tmp/atto"
 check "atto columns" sh -c "head -n 1 '$tmp/atto/atto.tsv' | grep -qx 'workload.atto.size	write_MBps	read_MBps	write_iops	read_iops	write_lat_ms	read_lat_ms	errors'"
 check "models --types lists cdm and atto" sh -c "'$raidsim' models --types | grep -q '^  cdm ' && '$raidsim' models --types | grep -q '^  atto '"

@@ -389,22 +389,22 @@ START_TEST(gnuplot_series)
 						 &sp, &err), 0);
 	char want[4096];
 	snprintf(want, sizeof(want),
-		 "# raidsim plot: iops over qd, one line per level\n"
-		 "# data: r.tsv\n"
+		 "# raidsim plot: 'iops' over 'qd', one line per 'level'\n"
+		 "# data: 'r.tsv'\n"
 		 "# render: gnuplot <this file>\n"
 		 "%s"
-		 "set output \"p.png\"\n"
+		 "set output 'p.png'\n"
 		 "set datafile separator \"\\t\"\n"
-		 "set title \"IOPS \\\"by\\\" level\"\n"
-		 "set xlabel \"queue depth\"\n"
-		 "set ylabel \"iops\"\n"
+		 "set title 'IOPS \"by\" level'\n"
+		 "set xlabel 'queue depth'\n"
+		 "set ylabel 'iops'\n"
 		 "set grid\n"
 		 "set key outside right top\n"
 		 "set logscale x\n"
 		 "$s0 << EOD\n1\t100\n4\t300\n16\t410\nEOD\n"
 		 "$s1 << EOD\n1\t150.5\n4\tNaN\n16\t600\nEOD\n"
-		 "plot $s0 using 1:2 with linespoints title \"level=raid5\", \\\n"
-		 "     $s1 using 1:2 with linespoints title \"level=raid10\"\n",
+		 "plot $s0 using 1:2 with linespoints title 'level=raid5', \\\n"
+		 "     $s1 using 1:2 with linespoints title 'level=raid10'\n",
 		 plot_header);
 	assert_file(path_of("p.gp"), want);
 	rs_table_free(&t);
@@ -422,17 +422,17 @@ START_TEST(gnuplot_categories)
 						 &sp, &err), 0);
 	char want[4096];
 	snprintf(want, sizeof(want),
-		 "# raidsim plot: iops over level\n"
+		 "# raidsim plot: 'iops' over 'level'\n"
 		 "# render: gnuplot <this file>\n"
 		 "%s"
-		 "set output \"c.png\"\n"
+		 "set output 'c.png'\n"
 		 "set datafile separator \"\\t\"\n"
-		 "set xlabel \"level\"\n"
-		 "set ylabel \"iops\"\n"
+		 "set xlabel 'level'\n"
+		 "set ylabel 'iops'\n"
 		 "set grid\n"
 		 "set key outside right top\n"
 		 "set logscale y\n"
-		 "set xtics (\"raid5\" 0, \"raid10\" 1)\n"
+		 "set xtics ('raid5' 0, 'raid10' 1)\n"
 		 "set xrange [-0.5:1.5]\n"
 		 "$s0 << EOD\n0\t300\n0\t100\n0\t410\n1\t150.5\n1\tNaN\n1\t600\nEOD\n"
 		 "plot $s0 using 1:2 with linespoints notitle\n",
@@ -454,22 +454,22 @@ START_TEST(gnuplot_panels)
 						 &sp, &err), 0);
 	char want[4096];
 	snprintf(want, sizeof(want),
-		 "# raidsim plot: iops over qd\n"
+		 "# raidsim plot: 'iops' over 'qd'\n"
 		 "# render: gnuplot <this file>\n"
 		 "%s"
-		 "set output \"m.png\"\n"
+		 "set output 'm.png'\n"
 		 "set datafile separator \"\\t\"\n"
-		 "set title \"by level\"\n"
-		 "set xlabel \"qd\"\n"
-		 "set ylabel \"iops\"\n"
+		 "set title 'by level'\n"
+		 "set xlabel 'qd'\n"
+		 "set ylabel 'iops'\n"
 		 "set grid\n"
 		 "set key outside right top\n"
 		 "set key inside top left\n"
-		 "set multiplot layout 1,2 title \"by level\"\n"
-		 "set title \"level=raid5\"\n"
+		 "set multiplot layout 1,2 title 'by level'\n"
+		 "set title 'level=raid5'\n"
 		 "$p0s0 << EOD\n1\t100\n4\t300\n16\t410\nEOD\n"
 		 "plot $p0s0 using 1:2 with linespoints notitle\n"
-		 "set title \"level=raid10\"\n"
+		 "set title 'level=raid10'\n"
 		 "$p1s0 << EOD\n1\t150.5\n4\tNaN\n16\t600\nEOD\n"
 		 "plot $p1s0 using 1:2 with linespoints notitle\n"
 		 "unset multiplot\n",
@@ -480,6 +480,54 @@ START_TEST(gnuplot_panels)
 	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("n.gp"), NULL, "n.png",
 						 &sp, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no column 'nope'"));
+	rs_table_free(&t);
+}
+END_TEST
+
+/* Sweep values, column names and titles come from scenario files: in the
+ * script they are single-quoted strings on their own line, nothing else. */
+START_TEST(gnuplot_hostile)
+{
+	struct rs_table t;
+	rs_table_init(&t);
+	rs_table_add_col(&t, "d`id`", 1);
+	rs_table_add_col(&t, "s'x", 1);
+	rs_table_add_col(&t, "iops", 0);
+	static const char *rows[][3] = {
+		{ "`touch PWNED`", "a\nsystem \"id\"", "1" },
+		{ "r' . system('id') . '", "$(id)", "2" },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		size_t r = rs_table_add_row(&t);
+		for (size_t c = 0; c < 3; c++)
+			rs_table_set(&t, r, c, rows[i][c]);
+	}
+	struct rs_report_err err = { "" };
+	struct rs_plot_spec sp = { .x_col = "d`id`", .series_col = "s'x", .y_col = "iops",
+				   .title = "t\n!id" };
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("h.gp"), "h\r\n!id.tsv",
+						 "|id.png", &sp, &err), 0);
+	char want[4096];
+	snprintf(want, sizeof(want),
+		 "# raidsim plot: 'iops' over 'd`id`', one line per 's''x'\n"
+		 "# data: 'h  !id.tsv'\n"
+		 "# render: gnuplot <this file>\n"
+		 "%s"
+		 "set output './|id.png'\n"
+		 "set datafile separator \"\\t\"\n"
+		 "set title 't !id'\n"
+		 "set xlabel 'd`id`'\n"
+		 "set ylabel 'iops'\n"
+		 "set grid\n"
+		 "set key outside right top\n"
+		 "set xtics ('`touch PWNED`' 0, 'r'' . system(''id'') . ''' 1)\n"
+		 "set xrange [-0.5:1.5]\n"
+		 "$s0 << EOD\n0\t1\nEOD\n"
+		 "$s1 << EOD\n1\t2\nEOD\n"
+		 "plot $s0 using 1:2 with linespoints title 's''x=a system \"id\"', \\\n"
+		 "     $s1 using 1:2 with linespoints title 's''x=$(id)'\n",
+		 plot_header);
+	assert_file(path_of("h.gp"), want);
 	rs_table_free(&t);
 }
 END_TEST
@@ -520,6 +568,7 @@ START_TEST(gnuplot_render)
 		ck_assert(png_ok(path_of("b.png")));
 		ck_assert_int_eq(rs_report_render_png("c.gp", dir, msg, sizeof(msg)), 0);
 		ck_assert(png_ok(path_of("c.png")));
+
 
 		/* A broken script fails with gnuplot's own complaint. */
 		FILE *f = fopen(path_of("bad.gp"), "w");
@@ -567,8 +616,87 @@ START_TEST(series_tsv)
 	char *gp = slurp(path_of("s.gp"), NULL);
 	ck_assert_ptr_nonnull(strstr(gp, "set output 's.png'"));
 	ck_assert_ptr_nonnull(strstr(gp, "plot 's.tsv' using 1:4"));
+	size_t lines = 0;
+	for (const char *c = gp; *c; c++)
+		lines += *c == '\n';
+	free(gp);
+	/* The title (from the scenario's file name) and the names are quoted
+	 * inertly: same lines, nothing substituted. */
+	ck_assert_int_eq(rs_report_write_series_gnuplot(path_of("h.gp"), "h'.tsv", "h'.png",
+							"it's\n`id`\r\nsystem 'id'", NULL), 0);
+	gp = slurp(path_of("h.gp"), NULL);
+	ck_assert_ptr_nonnull(strstr(gp, "# raidsim time series; data: 'h''.tsv'\n"));
+	ck_assert_ptr_nonnull(strstr(gp, "set output 'h''.png'\n"));
+	ck_assert_ptr_nonnull(strstr(gp, "layout 2,1 title 'it''s `id`  system ''id'''\n"));
+	ck_assert_ptr_nonnull(strstr(gp, "plot 'h''.tsv' using 1:4"));
+	for (const char *c = gp; *c; c++)
+		lines -= *c == '\n';
+	ck_assert_uint_eq(lines, 0);
 	free(gp);
 	rs_ts_free(&ts);
+}
+END_TEST
+
+/* rs_gp_quote's output for s, as a string (static, overwritten). */
+static const char *quoted(const char *s, enum rs_gp_as as)
+{
+	static char buf[512];
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	rs_gp_quote(f, s, as);
+	rewind(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Everything user data can hold comes out as one inert single-quoted
+ * gnuplot string on one line. */
+START_TEST(gp_quote_cases)
+{
+	ck_assert_str_eq(quoted("plain", RS_GP_TEXT), "'plain'");
+	ck_assert_str_eq(quoted(NULL, RS_GP_TEXT), "''");
+	ck_assert_str_eq(quoted("", RS_GP_TEXT), "''");
+	ck_assert_str_eq(quoted("it's", RS_GP_TEXT), "'it''s'");
+	ck_assert_str_eq(quoted("'", RS_GP_TEXT), "''''");
+	ck_assert_str_eq(quoted("r' . system('id') . '", RS_GP_TEXT),
+			 "'r'' . system(''id'') . '''");
+	ck_assert_str_eq(quoted("`echo X > PWNED`", RS_GP_TEXT), "'`echo X > PWNED`'");
+	ck_assert_str_eq(quoted("$HOME $(id) @macro", RS_GP_TEXT), "'$HOME $(id) @macro'");
+	ck_assert_str_eq(quoted("a\\b\\", RS_GP_TEXT), "'a\\b\\'");
+	ck_assert_str_eq(quoted("say \"hi\"", RS_GP_TEXT), "'say \"hi\"'");
+	/* Line ends and other white space become spaces: no second line. */
+	ck_assert_str_eq(quoted("a\nsystem \"id\"\r\n\tb\v\f", RS_GP_TEXT),
+			 "'a system \"id\"   b  '");
+	/* Other control characters, escape sequences included, become '?'. */
+	ck_assert_str_eq(quoted("\x01\x1b[31mred\x7f", RS_GP_TEXT), "'\?\?[31mred\?'");
+	/* '%' is doubled only where gnuplot reads a format. */
+	ck_assert_str_eq(quoted("50%", RS_GP_TEXT), "'50%'");
+	ck_assert_str_eq(quoted("50% %s", RS_GP_FORMAT), "'50%% %%s'");
+	ck_assert_str_eq(quoted("it's\n", RS_GP_FORMAT), "'it''s '");
+	/* File names are never pipes or special files. */
+	ck_assert_str_eq(quoted("<rm x", RS_GP_FILE), "'./<rm x'");
+	ck_assert_str_eq(quoted("|cat", RS_GP_FILE), "'./|cat'");
+	ck_assert_str_eq(quoted("-", RS_GP_FILE), "'./-'");
+	ck_assert_str_eq(quoted("+", RS_GP_FILE), "'./+'");
+	ck_assert_str_eq(quoted("++", RS_GP_FILE), "'./++'");
+	ck_assert_str_eq(quoted("a+b-c.tsv", RS_GP_FILE), "'a+b-c.tsv'");
+	ck_assert_str_eq(quoted("<rm x", RS_GP_TEXT), "'<rm x'");
+	ck_assert_str_eq(quoted("r'.png", RS_GP_FILE), "'r''.png'");
+	/* Well-formed UTF-8 stays; anything else becomes '?', byte by byte
+	 * (written \? in the literals: two in a row may form a trigraph). */
+	ck_assert_str_eq(quoted("d\xc3\xa9" "bit \xc2\xb5s \xe6\x97\xa5 \xf0\x9f\x98\x80",
+				RS_GP_TEXT),
+			 "'d\xc3\xa9" "bit \xc2\xb5s \xe6\x97\xa5 \xf0\x9f\x98\x80'");
+	ck_assert_str_eq(quoted("\xff", RS_GP_TEXT), "'?'");
+	ck_assert_str_eq(quoted("\xc3(", RS_GP_TEXT), "'?('");
+	ck_assert_str_eq(quoted("\xc0\xaf", RS_GP_TEXT), "'\?\?'");           /* overlong */
+	ck_assert_str_eq(quoted("\xed\xa0\x80", RS_GP_TEXT), "'\?\?\?'");      /* surrogate */
+	ck_assert_str_eq(quoted("\xf4\x90\x80\x80", RS_GP_TEXT), "'\?\?\?\?'"); /* > U+10FFFF */
+	ck_assert_str_eq(quoted("\xe2\x82", RS_GP_TEXT), "'\?\?'");           /* cut short */
+	ck_assert_str_eq(quoted("\xe2\x82'", RS_GP_TEXT), "'\?\?'''");
+	ck_assert_str_eq(quoted("a\xc2\x85" "b", RS_GP_TEXT), "'a?b'");     /* C1 NEL */
 }
 END_TEST
 
@@ -579,6 +707,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, fmt_double_cases);
 	tcase_add_test(tc, number_detection);
 	tcase_add_test(tc, table_ops);
+	tcase_add_test(tc, gp_quote_cases);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("writers");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -589,6 +718,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, gnuplot_series);
 	tcase_add_test(tc, gnuplot_categories);
 	tcase_add_test(tc, gnuplot_panels);
+	tcase_add_test(tc, gnuplot_hostile);
 	tcase_add_test(tc, gnuplot_render);
 	tcase_add_test(tc, series_tsv);
 	suite_add_tcase(s, tc);
