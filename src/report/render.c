@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel/assert.h"
 #include "report/report.h"
 
 /* Whether an executable named prog is in a PATH directory: checked up
@@ -40,7 +41,7 @@ static int on_path(const char *prog)
 }
 
 /* Child side: never returns. */
-static void run_child(const char *script_path, const char *workdir, int out_fd)
+static void run_child(char *script_arg, const char *workdir, int out_fd)
 {
 	int null_fd = open("/dev/null", O_RDONLY);
 	if (null_fd >= 0) {
@@ -54,7 +55,7 @@ static void run_child(const char *script_path, const char *workdir, int out_fd)
 		fprintf(stderr, "cannot enter %s: %s\n", workdir, strerror(errno));
 		_exit(126);
 	}
-	char *argv[] = { "gnuplot", (char *)script_path, NULL };
+	char *argv[] = { "gnuplot", script_arg, NULL };
 	execvp(argv[0], argv);
 	fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
 	_exit(127);
@@ -74,9 +75,19 @@ int rs_report_render_png(const char *script_path, const char *workdir,
 	if (!on_path("gnuplot"))
 		return 1;
 
+	/* No shell: the script's name is one argument, whatever it holds.
+	 * A relative name gets "./" in front so that gnuplot cannot read it
+	 * as an option ("-e ...") or as standard input ("-").  Made before
+	 * the fork: the child only calls what is safe after one. */
+	size_t arg_len = strlen(script_path) + 3;
+	char *script_arg = malloc(arg_len);
+	RS_ASSERT(script_arg != NULL);
+	snprintf(script_arg, arg_len, "%s%s", script_path[0] == '/' ? "" : "./", script_path);
+
 	int fds[2];
 	if (pipe(fds) != 0) {
 		set_err(err, n, "pipe: %s", strerror(errno));
+		free(script_arg);
 		return -1;
 	}
 	fflush(NULL);                 /* or buffered output is written twice */
@@ -85,13 +96,15 @@ int rs_report_render_png(const char *script_path, const char *workdir,
 		set_err(err, n, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		free(script_arg);
 		return -1;
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		run_child(script_path, workdir, fds[1]);
+		run_child(script_arg, workdir, fds[1]);
 	}
 	close(fds[1]);
+	free(script_arg);
 
 	/* Keep the beginning of gnuplot's output (its first complaint is
 	 * the useful one) and drain the rest so it never blocks on a full

@@ -569,6 +569,19 @@ START_TEST(gnuplot_render)
 		ck_assert_int_eq(rs_report_render_png("c.gp", dir, msg, sizeof(msg)), 0);
 		ck_assert(png_ok(path_of("c.png")));
 
+		/* The script's name reaches gnuplot as one argument, never as
+		 * an option or a command. */
+		ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("-e.gp"), NULL, "e.png", &sp,
+							 &err), 0);
+		ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("`touch PWNED`.gp"), NULL,
+							 "q.png", &sp, &err), 0);
+		rc = rs_report_render_png("-e.gp", dir, msg, sizeof(msg));
+		ck_assert_msg(rc == 0, "render failed: %s", msg);
+		ck_assert(png_ok(path_of("e.png")));
+		rc = rs_report_render_png("`touch PWNED`.gp", dir, msg, sizeof(msg));
+		ck_assert_msg(rc == 0, "render failed: %s", msg);
+		ck_assert(png_ok(path_of("q.png")));
+		ck_assert_int_ne(access(path_of("PWNED"), F_OK), 0);
 
 		/* A broken script fails with gnuplot's own complaint. */
 		FILE *f = fopen(path_of("bad.gp"), "w");
