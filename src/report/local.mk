@@ -1,5 +1,6 @@
 src_librs_a_SOURCES += \
 	src/report/gnuplot.c \
+	src/report/gp_name.c \
 	src/report/gp_quote.c \
 	src/report/json.c \
 	src/report/out.c src/report/out.h \

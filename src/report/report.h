@@ -84,4 +84,20 @@ enum rs_gp_as {
  * on its line, also after '#' in a comment. */
 void rs_gp_quote(FILE *f, const char *s, enum rs_gp_as as);
 
+/* Output names (NAME.tsv, NAME.gp, ...): at most this many bytes, so the
+ * longest suffix raidsim adds still fits in a file name (NAME_MAX 255). */
+#define RS_OUT_NAME_MAX 200
+
+/* 0 if name may serve as an output name: letters, digits, '.', '_', '-'
+ * and '+' (ASCII), not starting with '.' or '-', 1..RS_OUT_NAME_MAX bytes.
+ * Otherwise -1 and why says what is wrong, quoting the name with anything
+ * unprintable shown as \xNN ("must be a plain file name, got '../x'"). */
+int rs_out_name_check(const char *name, char *why, size_t n);
+
+/* Make a non-empty name pass rs_out_name_check in place: cut to
+ * RS_OUT_NAME_MAX bytes, every other byte, and a leading '.' or '-',
+ * replaced by '_'.  For names raidsim derives itself (from the scenario's
+ * file name), which nobody chose as an output name. */
+void rs_out_name_fit(char *name);
+
 #endif

@@ -6,6 +6,7 @@
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "net/faults.h"
+#include "report/report.h"
 #include "run/results.h"
 #include "run/series.h"
 
@@ -132,10 +133,19 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 		return rs_diag_node(d, top.output, "expected a mapping for 'output'");
 	if (rs_schema_bind(output_opts, top.output, &out, sc->root, "output", NULL, d) != 0)
 		return -1;
-	sc->out_name = strdup(out.name ? out.name : sc->name);
-	if (strchr(sc->out_name, '/') || sc->out_name[0] == '\0' || sc->out_name[0] == '.')
-		return rs_diag_node(d, rs_node_get(top.output, "name"),
-				    "'name' must be a plain file name, got '%s'", sc->out_name);
+	/* The name ends up in file names, gnuplot scripts and shells: a name
+	 * someone chose must be plain; one taken from the scenario's file
+	 * name (which nobody chose for that) is made plain. */
+	if (out.name) {
+		char why[512];
+		if (rs_out_name_check(out.name, why, sizeof(why)) != 0)
+			return rs_diag_node(d, rs_node_get(top.output, "name"), "'name' %s", why);
+		sc->out_name = strdup(out.name);
+	} else {
+		sc->out_name = strdup(sc->name[0] ? sc->name : "scenario");
+		rs_out_name_fit(sc->out_name);
+	}
+	RS_ASSERT(sc->out_name != NULL);
 	/* An axis pinned by --set has no column any more: the plot moves on
 	 * to the axes that remain instead of naming a column that is gone. */
 	const char *x = pinned(out.x, sets, nsets) ? NULL : out.x;

@@ -713,6 +713,57 @@ START_TEST(gp_quote_cases)
 }
 END_TEST
 
+START_TEST(out_name_cases)
+{
+	char why[512], name[300];
+	static const char *const good[] = { "queueing", "a+b-c_d.e", "A9", "x.", "r+" };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ck_assert_msg(rs_out_name_check(good[i], why, sizeof(why)) == 0, "%s: %s",
+			      good[i], why);
+	static const char *const bad[] = {
+		"", ".hidden", "..", "a/b", "-rf", "a b", "a`b`", "a'b", "a\"b", "a\nb", "a$b",
+		"a\\b", "a;b", "a|b", "<a", "a%b", "d\xc3\xa9" "bit", "a\x01",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(rs_out_name_check(bad[i], why, sizeof(why)) == -1, "%s", bad[i]);
+
+	/* The message quotes the name on one line. */
+	rs_out_name_check("../escape", why, sizeof(why));
+	ck_assert_str_eq(why, "must be a plain file name, got '../escape'");
+	rs_out_name_check("r\nsystem 'id'", why, sizeof(why));
+	ck_assert_str_eq(why, "must be a plain file name of letters, digits, '.', '_', '-' "
+			 "and '+', got 'r\\x0asystem 'id'' (byte 2, \"\\x0a\", is not one of them)");
+	rs_out_name_check("-rf", why, sizeof(why));
+	ck_assert_ptr_nonnull(strstr(why, "must not start with '-'"));
+
+	/* RS_OUT_NAME_MAX bytes pass, one more does not. */
+	memset(name, 'r', RS_OUT_NAME_MAX);
+	name[RS_OUT_NAME_MAX] = '\0';
+	ck_assert_int_eq(rs_out_name_check(name, why, sizeof(why)), 0);
+	strcat(name, "r");
+	ck_assert_int_eq(rs_out_name_check(name, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "too long (201 bytes; at most 200"));
+	ck_assert(strlen(why) < 200);
+
+	/* A name raidsim derives is made fit instead. */
+	snprintf(name, sizeof(name), "my run (v2) `id` 'x'");
+	rs_out_name_fit(name);
+	ck_assert_str_eq(name, "my_run__v2___id___x_");
+	snprintf(name, sizeof(name), ".hidden");
+	rs_out_name_fit(name);
+	ck_assert_str_eq(name, "_hidden");
+	snprintf(name, sizeof(name), "-rf\n");
+	rs_out_name_fit(name);
+	ck_assert_str_eq(name, "_rf_");
+	memset(name, 'x', 299);
+	name[299] = '\0';
+	name[250] = '\'';
+	rs_out_name_fit(name);
+	ck_assert_uint_eq(strlen(name), RS_OUT_NAME_MAX);
+	ck_assert_int_eq(rs_out_name_check(name, why, sizeof(why)), 0);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -721,6 +772,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, number_detection);
 	tcase_add_test(tc, table_ops);
 	tcase_add_test(tc, gp_quote_cases);
+	tcase_add_test(tc, out_name_cases);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("writers");
 	tcase_add_checked_fixture(tc, setup, teardown);
