@@ -11,6 +11,9 @@ TESTS += tests/cli/resume.sh
 TESTS += tests/cli/shard.sh
 # The figure --plot draws for one, two and three sweep axes.
 TESTS += tests/cli/plot.sh
+# Scenario strings (output names, swept values, file names) never run as
+# code in gnuplot or a shell.
+TESTS += tests/cli/inject.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 EXTRA_DIST += tests/reproduce
