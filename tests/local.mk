@@ -39,3 +39,6 @@ dist-hook:
 	rm -f $(distdir)/tests/errors/.build-stamp $(distdir)/tests/cli/.build-stamp \
 		$(distdir)/tests/reproduce/.build-stamp
 	find $(distdir)/tests -name '*.log' -o -name '*.trs' | xargs rm -f
+# Hostile but valid-looking scenarios (zero-time loops, open-loop overload,
+# endless traces, absurd sizes) end in seconds with status 1 or 2.
+TESTS += tests/cli/limits.sh

@@ -39,7 +39,7 @@ static const struct limit_field fields[] = {
 	{ "trace_bytes", offsetof(struct rs_limits, trace_bytes), 1,
 	  "bytes of one trace file" },
 	{ "queued_requests", offsetof(struct rs_limits, queued_requests), 0,
-	  "open-loop requests waiting at once before 'overloaded'" },
+	  "requests alive at once (devices' own included) before 'overloaded'" },
 	{ "series_intervals", offsetof(struct rs_limits, series_intervals), 0,
 	  "time-series intervals of one run" },
 	{ "model_depth", offsetof(struct rs_limits, model_depth), 0,

@@ -81,7 +81,7 @@ int rs_cache_init(struct rs_cache *c, uint64_t size_bytes, uint64_t line_bytes)
 	uint64_t n = size_bytes / line_bytes;
 	if (n == 0)
 		n = 1;
-	if (n > (1u << 26))
+	if (n > RS_CACHE_MAX_LINES)
 		return -1;
 	c->nlines = (uint32_t)n;
 	c->line_blk = (uint32_t)(line_bytes / 512);
@@ -91,7 +91,10 @@ int rs_cache_init(struct rs_cache *c, uint64_t size_bytes, uint64_t line_bytes)
 	c->mask = nb - 1;
 	c->l = calloc(n, sizeof(*c->l));
 	c->bucket = calloc(nb, sizeof(*c->bucket));
-	RS_ASSERT(c->l && c->bucket);
+	if (!c->l || !c->bucket) {
+		rs_cache_fini(c);
+		return -1;
+	}
 	for (uint32_t i = c->nlines; i >= 1; i--) {
 		LN(c, i)->next = c->free_head;
 		c->free_head = i;

@@ -31,7 +31,12 @@ struct rs_cache {
 	uint32_t nfree, nclean, ndirty, ndestaging;
 };
 
-/* size / line lines (at least one).  Returns 0 or -1 if too large. */
+/* The most lines a cache may have: the table costs about 44 bytes a line
+ * (about 90 MiB at this cap, 128 GiB of cache in 64 KiB lines). */
+#define RS_CACHE_MAX_LINES (1u << 21)
+
+/* size / line lines (at least one).  Returns 0, or -1 if that is more
+ * than RS_CACHE_MAX_LINES or the table cannot be allocated. */
 int rs_cache_init(struct rs_cache *c, uint64_t size_bytes, uint64_t line_bytes);
 void rs_cache_fini(struct rs_cache *c);
 

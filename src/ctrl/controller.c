@@ -32,6 +32,8 @@
  *   array             the device behind the controller (required) */
 #include "ctrl/controller.h"
 
+#include "config/units.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +125,29 @@ static const struct rs_opt cache_opts[] = {
 };
 #undef C
 
+/* The read-ahead window is fetched as one request and filled into the
+ * cache line by line: a window beyond the cache evicts what it has just
+ * read, and its cost grows with the setting instead of the work done.
+ * 1 GiB is also the largest request any workload issues. */
+#define READ_AHEAD_MAX (UINT64_C(1) << 30)
+
+static int check_read_ahead(const struct rs_node *n, const struct cache_params *cp,
+			    struct rs_diag *d)
+{
+	const struct rs_node *at = rs_node_get_or(n, "read_ahead");
+	char got[32], lim[32];
+	rs_format_size(cp->read_ahead_bytes, got, sizeof(got));
+	if (cp->read_ahead_bytes > cp->size_bytes) {
+		rs_format_size(cp->size_bytes, lim, sizeof(lim));
+		return rs_diag_node(d, at, "cache 'read_ahead' %s is larger than the cache "
+				    "(%s): expected at most the cache 'size'", got, lim);
+	}
+	if (cp->read_ahead_bytes > READ_AHEAD_MAX)
+		return rs_diag_node(d, at, "cache 'read_ahead' %s is larger than 1GiB, the "
+				    "largest request the simulator issues", got);
+	return 0;
+}
+
 static int cache_bind(const struct rs_node *n, struct cache_params *cp, struct rs_diag *d)
 {
 	if (!n || n->kind == RS_NODE_SCALAR) {
@@ -142,6 +167,8 @@ static int cache_bind(const struct rs_node *n, struct cache_params *cp, struct r
 	if (cp->line_bytes % 512)
 		return rs_diag_node(d, rs_node_get_or(n, "line"),
 				    "cache 'line' must be a multiple of 512 B");
+	if (check_read_ahead(n, cp, d) != 0)
+		return -1;
 	if (cp->low_pct > cp->high_pct)
 		return rs_diag_node(d, rs_node_get_or(n, "low"),
 				    "cache 'low' (%g%%) must not exceed 'high' (%g%%)",
@@ -228,7 +255,10 @@ static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_di
 		return 0;
 	if (rs_cache_init(&c->cache, c->cp.size_bytes, c->cp.line_bytes))
 		return rs_diag_node(d, c->p.cache ? c->p.cache : node,
-				    "cache has too many lines (make 'line' larger)");
+				    "cache has too many lines (%llu, at most %u: make 'line' larger "
+				    "or 'size' smaller)",
+				    (unsigned long long)(c->cp.size_bytes / c->cp.line_bytes),
+				    RS_CACHE_MAX_LINES);
 	double n = c->cache.nlines;
 	c->high_lines = (uint32_t)floor(n * c->cp.high_pct / 100.0);
 	c->low_lines = (uint32_t)floor(n * c->cp.low_pct / 100.0);

@@ -1,6 +1,7 @@
 #include "dev/ideal.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_randist.h>
@@ -65,7 +66,7 @@ static rs_time_t service_time(struct ideal *id, const struct rs_io *io)
 	if (id->p.service == SERVICE_EXPONENTIAL)
 		t = gsl_ran_exponential(id->rng, t);
 	t += id->ns_per_byte * (double)rs_io_bytes(io);
-	return (rs_time_t)llround(t);
+	return rs_ns_from_double(t);
 }
 
 static void dispatch(struct rs_sim *sim, struct rs_dev *dev)
@@ -90,10 +91,29 @@ static void ideal_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *i
 	dispatch(sim, dev);
 }
 
+/* A closed loop on a device whose requests take no time issues and
+ * completes forever at one instant.  The smallest request (one 512-byte
+ * block) must take at least a nanosecond: a mean of 1 ns or more, or a
+ * bandwidth term of 512 GB/s or less.  (An exponential draw may still
+ * round to 0 now and then; its mean keeps the clock moving.) */
+static bool takes_no_time(const struct ideal_params *p)
+{
+	if (p->mean_ns > 0)
+		return false;
+	return !(p->bandwidth_bytes_s > 0 && RS_BLOCK_BYTES * 1e9 / p->bandwidth_bytes_s >= 1.0);
+}
+
 static int ideal_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		      const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
 {
 	const struct ideal_params *p = params;
+	if (takes_no_time(p))
+		return rs_diag_node(d, rs_node_get_or(node, "mean"),
+				    "'mean' 0s with %s gives a request no service time, so "
+				    "simulated time would never advance; expected a 'mean' of at "
+				    "least 1ns, or a 'bandwidth' of at most 512GB/s",
+				    p->bandwidth_bytes_s > 0 ? "so fast a 'bandwidth'"
+							     : "no 'bandwidth'");
 	struct ideal *id = calloc(1, sizeof(*id));
 	RS_ASSERT(id != NULL);
 	id->p = *p;

@@ -13,7 +13,8 @@ static struct rs_link_channel *channel(struct rs_link *l, enum rs_dir dir)
 rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
 {
 	double ns = (double)bytes * 1e9 / l->p.rate_bytes_s;
-	return l->p.overhead_ns + (rs_time_t)llround(ns);
+	rs_time_t t = rs_ns_from_double(ns);
+	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
 static uint64_t burst_of(const struct rs_link *l, uint64_t left)

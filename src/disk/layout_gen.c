@@ -60,8 +60,12 @@ int rs_layout_generate(struct rs_layout_params *out, struct rs_zone *zones,
 	}
 	uint64_t per_cyl_set = spt_sum * gen->heads;  /* one cylinder of each zone */
 	uint64_t cyl_per_zone = (cap_blk + per_cyl_set - 1) / per_cyl_set;
-	if (cyl_per_zone * gen->nzones > UINT32_MAX)
-		return fail(err, errlen, "layout gen: too many cylinders");
+	/* Compared by division: the product itself can overflow 64 bits for
+	 * an absurd capacity on a one-sector track. */
+	if (cyl_per_zone > UINT32_MAX / gen->nzones)
+		return fail(err, errlen, "layout gen: too many cylinders: the capacity needs "
+			    "more than 2^32 cylinders at these media rates (fewer bytes, more "
+			    "heads or faster zones)");
 	for (uint32_t i = 0; i < gen->nzones; i++) {
 		zones[i].first_cyl = (uint32_t)(i * cyl_per_zone);
 		zones[i].last_cyl = (uint32_t)((i + 1) * cyl_per_zone - 1);

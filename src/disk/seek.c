@@ -144,12 +144,52 @@ static struct rs_seek_curve curve_for(const struct fit_problem *fp, double x0)
 	return c;
 }
 
+/* sum_{d=1}^{m} d^p for p = 1/2 or 3/2: the first terms added up, the
+ * rest by the Euler-Maclaurin formula to the d^(p-5) term, whose
+ * remainder past d = 64 is below 1e-12 of the sum. */
+static double power_sum(double p, uint64_t m)
+{
+	const uint64_t head = 64;
+	double sum = 0;
+	for (uint64_t d = 1; d <= m && d < head; d++)
+		sum += pow((double)d, p);
+	if (m < head)
+		return sum;
+	double a = head, b = (double)m;
+	double f1 = p, f3 = p * (p - 1) * (p - 2), f5 = f3 * (p - 3) * (p - 4);
+	sum += (pow(b, p + 1) - pow(a, p + 1)) / (p + 1) + (pow(a, p) + pow(b, p)) / 2;
+	sum += f1 * (pow(b, p - 1) - pow(a, p - 1)) / 12;
+	sum -= f3 * (pow(b, p - 3) - pow(a, p - 3)) / 720;
+	sum += f5 * (pow(b, p - 5) - pow(a, p - 5)) / 30240;
+	return sum;
+}
+
+/* The all-pairs mean of the curve: sum over d of 2 (C - d) t(d) / C^2.
+ * Up to RS_SEEK_LUT_MAX cylinders it is added up term by term, as the
+ * lookup table is filled (and as every shipped model has always been
+ * fitted); beyond, in closed form, so a fit costs the same for any disk
+ * instead of the cylinder count times the solver's iterations.  The two
+ * agree to about 1e-12. */
 static double curve_mean(const struct rs_seek_curve *c, uint32_t cyl)
 {
-	double sum = 0, cc = cyl;
-	for (uint32_t d = 1; d < cyl; d++)
-		sum += (cc - d) * curve_eval(c, d);
-	return 2 * sum / (cc * cc);
+	double cc = cyl;
+	if (cyl <= RS_SEEK_LUT_MAX) {
+		double sum = 0;
+		for (uint32_t d = 1; d < cyl; d++)
+			sum += (cc - d) * curve_eval(c, d);
+		return 2 * sum / (cc * cc);
+	}
+	/* Distances 1..m lie on the root part (d < x0), m+1..C-1 on the line. */
+	double top = ceil(c->x0) - 1;
+	uint64_t m = top < 0 ? 0 : top > cc - 1 ? cyl - 1 : (uint64_t)top;
+	double md = (double)m;
+	double root = c->a_ns * (cc * md - md * (md + 1) / 2) +
+		      c->b_ns * (cc * power_sum(0.5, m) - power_sum(1.5, m));
+	/* With k = C - d running over 1..K: sum k (c + e (C - k)). */
+	double k = cc - 1 - md;
+	double s1 = k * (k + 1) / 2, s2 = k * (k + 1) * (2 * k + 1) / 6;
+	double line = c->c_ns * s1 + c->e_ns * (cc * s1 - s2);
+	return 2 * (root + line) / (cc * cc);
 }
 
 static double mean_gap(double x0, void *arg)

@@ -11,3 +11,10 @@ _Noreturn void rs_assert_fail(const char *expr, const char *file, int line,
 	fflush(stderr);
 	abort();
 }
+
+_Noreturn void rs_out_of_memory(const char *what)
+{
+	fprintf(stderr, "raidsim: out of memory: %s\n", what);
+	fflush(stderr);
+	exit(1);
+}

@@ -12,6 +12,11 @@ _Noreturn void rs_assert_fail(const char *expr, const char *file, int line,
 #define RS_ASSERT(expr)                                                     \
 	((expr) ? (void)0 : rs_assert_fail(#expr, __FILE__, __LINE__, __func__))
 
+/* Memory ran out in the middle of a run (the caps in config/limits.h keep
+ * the work of one run bounded, but the machine may have less): a runtime
+ * failure, "raidsim: out of memory: WHAT", exit status 1, not an abort. */
+_Noreturn void rs_out_of_memory(const char *what);
+
 #define RS_UNREACHABLE() rs_assert_fail("unreachable", __FILE__, __LINE__, __func__)
 
 #endif

@@ -35,7 +35,8 @@ void rs_pool_grow(struct rs_pool *pool)
 {
 	struct rs_pool_chunk *c =
 		malloc(sizeof(*c) + pool->obj_size * pool->per_chunk);
-	RS_ASSERT(c != NULL);
+	if (!c)
+		rs_out_of_memory("a pool of simulation objects");
 	c->next = pool->chunks;
 	pool->chunks = c;
 	char *base = (char *)c->data;

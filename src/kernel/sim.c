@@ -1,5 +1,7 @@
 #include "kernel/sim.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +37,8 @@ static void heap_alloc(struct rs_sim *sim, uint32_t cap)
 	size_t lead = HEAP_LINE / sizeof(struct rs_heap_slot) - 1;
 	void *mem = aligned_alloc(HEAP_LINE, ((cap + lead) * sizeof(struct rs_heap_slot) +
 					     HEAP_LINE - 1) / HEAP_LINE * HEAP_LINE);
-	RS_ASSERT(mem != NULL);
+	if (!mem)
+		rs_out_of_memory("the pending event set");
 	struct rs_heap_slot *heap = (struct rs_heap_slot *)mem + lead;
 	if (sim->heap_mem) {
 		memcpy(heap, sim->heap, sim->heap_len * sizeof(*heap));
@@ -99,6 +102,7 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	struct rs_sim *sim = calloc(1, sizeof(*sim));
 	RS_ASSERT(sim != NULL);
 	sim->seed = seed;
+	sim->same_instant_max = RS_SIM_SAME_INSTANT_MAX;
 	heap_alloc(sim, 1024);
 	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
 	rs_pool_init(&sim->ios, sizeof(struct rs_io), 256);
@@ -122,6 +126,17 @@ void rs_sim_free(struct rs_sim *sim)
 	rs_pool_destroy(&sim->jobs);
 	free(sim->heap_mem);
 	free(sim);
+}
+
+/* Parameters that are valid one by one can add up past the clock (a
+ * service time of 200 years queued behind another): that is bad input
+ * seen at run time, not a bug. */
+static void clock_overflow(struct rs_sim *sim, rs_time_t delay)
+{
+	rs_sim_fail(sim, "simulated time overflows: an event %.3g s after %.3g s lies beyond "
+		    "the %.3g s the clock holds (a service time, rate or run length far out "
+		    "of range)", (double)delay / 1e9, (double)sim->now / 1e9,
+		    (double)RS_TIME_MAX / 1e9);
 }
 
 struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
@@ -155,6 +170,10 @@ struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
 			  void *obj, void *arg)
 {
 	RS_ASSERT(delay >= 0);
+	if (delay > RS_TIME_MAX - sim->now) {
+		clock_overflow(sim, delay);
+		return rs_sched_at(sim, RS_TIME_MAX, fn, obj, arg);
+	}
 	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
 }
 
@@ -193,11 +212,20 @@ bool rs_cancel(struct rs_sim *sim, struct rs_event *ev)
 uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 {
 	uint64_t fired = 0;
-	sim->stopping = false;
+	sim->stopping = sim->failed;
 	while (sim->heap_len > 0 && !sim->stopping) {
 		struct rs_heap_slot top = sim->heap[0];
 		if (top.time > until) {
 			sim->now = until;
+			break;
+		}
+		if (top.time != sim->now) {
+			sim->same_instant = 0;
+		} else if (++sim->same_instant > sim->same_instant_max) {
+			rs_sim_fail(sim, "simulated time does not advance: %llu events at %.9f s "
+				    "without the clock moving (a zero-time loop: a device or "
+				    "link that takes no time, or a workload that never waits)",
+				    (unsigned long long)sim->same_instant, (double)sim->now / 1e9);
 			break;
 		}
 		struct rs_event *ev = top.ev;
@@ -219,6 +247,18 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 }
 
 void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }
+
+void rs_sim_fail(struct rs_sim *sim, const char *fmt, ...)
+{
+	sim->stopping = true;
+	if (sim->failed)
+		return;
+	sim->failed = true;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(sim->failure, sizeof(sim->failure), fmt, ap);
+	va_end(ap);
+}
 
 static uint64_t splitmix64(uint64_t x)
 {

@@ -8,6 +8,7 @@
 #ifndef RS_KERNEL_SIM_H
 #define RS_KERNEL_SIM_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,6 +68,15 @@ struct rs_sim {
 	 * sift-down, instead of a pop (sift-down) plus a push (sift-up).  Any
 	 * other heap operation first removes the stale root. */
 	bool root_vacant;
+	/* A runtime failure (see rs_sim_fail): the run is over, the message
+	 * says why.  Once set, rs_sim_run fires nothing more. */
+	bool failed;
+	char failure[512];
+	/* The backstop against a model that loops at one instant (zero-time
+	 * service, zero think time): events fired since the clock last moved,
+	 * and how many may fire before the run fails. */
+	uint64_t same_instant;
+	uint64_t same_instant_max;
 
 	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq) */
 	void *heap_mem;               /* allocation heap points into */
@@ -86,9 +96,24 @@ void rs_sim_free(struct rs_sim *sim);
 static inline rs_time_t rs_now(const struct rs_sim *sim) { return sim->now; }
 
 /* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
- * handle is valid until the event fires or is cancelled. */
+ * handle is valid until the event fires or is cancelled.  A time beyond
+ * what the clock holds (about 292 years) fails the run (rs_sim_fail): the
+ * event is kept, at RS_TIME_MAX, and never fires. */
 struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
 			  void *obj, void *arg);
+/* A time computed in floating point (a service time from a rate, an
+ * exponential draw) as whole nanoseconds, rounded, held in [0,
+ * RS_TIME_MAX]: an absurd parameter (a rate of 1e-12 B/s) then gives an
+ * event too late for the clock, which fails the run (see rs_sched_at),
+ * instead of an integer overflow. */
+static inline rs_time_t rs_ns_from_double(double ns)
+{
+	if (!(ns > 0))
+		return 0;
+	if (ns >= 9.2e18)
+		return RS_TIME_MAX;
+	return (rs_time_t)llround(ns);
+}
 struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 			     void *obj, void *arg);
 /* Remove a pending event; returns false if ev is NULL. */
@@ -100,6 +125,21 @@ bool rs_cancel(struct rs_sim *sim, struct rs_event *ev);
 uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until);
 /* Make rs_sim_run return after the event being fired. */
 void rs_sim_stop(struct rs_sim *sim);
+
+/* Events that may fire at one simulated instant before the run fails with
+ * "simulated time does not advance".  Far above what any model does at
+ * one instant (a closed loop of a million outstanding requests through a
+ * controller and an array is a few tens of millions), and reached in a
+ * few seconds by a loop that would otherwise spin forever. */
+#define RS_SIM_SAME_INSTANT_MAX (UINT64_C(1) << 25)
+
+/* End the run with a runtime failure (bad input that only shows while it
+ * runs: an open-loop rate the device cannot drain, time that does not
+ * advance).  Keeps the first message; rs_sim_run returns after the event
+ * being fired and fires nothing more.  The caller reports sim->failure and
+ * exits 1. */
+void rs_sim_fail(struct rs_sim *sim, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static inline size_t rs_sim_pending(const struct rs_sim *sim)
 {
 	return sim->heap_len - (sim->root_vacant ? 1 : 0);

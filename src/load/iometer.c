@@ -123,7 +123,12 @@ static void arrival(struct rs_sim *sim, void *obj, void *arg)
 		return;
 	issue_one(sim, load);
 	double gap = gsl_ran_exponential(im->rng_arrival, 1e9 / im->rate);
-	im->arrival = rs_sched(sim, (rs_time_t)llround(gap), arrival, load, NULL);
+	/* An arrival at or after the end of the window would find the
+	 * workload stopped: it is not scheduled.  This also keeps the gap of a
+	 * tiny rate (1e-11 per second is 1e20 ns) from overflowing the clock. */
+	if (!(gap < (double)(rs_load_window_end(load) - sim->now)))
+		return;
+	im->arrival = rs_sched(sim, rs_ns_from_double(gap), arrival, load, NULL);
 }
 
 static void iometer_start(struct rs_sim *sim, struct rs_load *load)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/limits.h"
 #include "kernel/assert.h"
 
 static void window_open(struct rs_sim *sim, void *obj, void *arg)
@@ -64,11 +65,30 @@ void rs_load_finish(struct rs_sim *sim, struct rs_load *load)
 	window_close(sim, load);
 }
 
+/* Arrivals that outrun the device grow the queues without bound (memory
+ * grows with simulated time).  What is counted is every request alive in
+ * the sim, the devices' own (a RAID5 write's reads and writes) included,
+ * so the cap bounds memory whatever the stack: about 200 bytes a request.
+ * Stop there with the figures that tell the user what happened. */
+static void overloaded(struct rs_sim *sim, struct rs_load *load)
+{
+	rs_sim_fail(sim, "overloaded: %llu requests queued (%llu issued by the workload and "
+		    "not completed, %llu completed) at %.6f s of simulated time: the workload "
+		    "issues faster than the device completes (cap queued_requests=%llu; raise "
+		    "it with --limit queued_requests=N)",
+		    (unsigned long long)sim->ios.live, (unsigned long long)load->in_flight,
+		    (unsigned long long)load->target->completed,
+		    (double)(sim->now - load->t0) / 1e9,
+		    (unsigned long long)rs_limits()->queued_requests);
+}
+
 struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
 				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx)
 {
 	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, ctx);
 	load->in_flight++;
+	if (sim->ios.live > rs_limits()->queued_requests)
+		overloaded(sim, load);
 	rs_dev_submit(sim, load->target, io);
 	return io;
 }
@@ -86,23 +106,36 @@ size_t rs_load_add_figure(struct rs_load *load, const char *name)
 	return load->nfigures++;
 }
 
-void rs_load_run(struct rs_sim *sim, struct rs_load *load)
+static rs_time_t add_saturated(rs_time_t a, rs_time_t b)
+{
+	return a > RS_TIME_MAX - b ? RS_TIME_MAX : a + b;
+}
+
+rs_time_t rs_load_window_end(const struct rs_load *load)
+{
+	return add_saturated(add_saturated(load->t0, load->ramp_ns), load->run_ns);
+}
+
+int rs_load_run(struct rs_sim *sim, struct rs_load *load)
 {
 	load->t0 = sim->now;
 	rs_iostat_reset(&load->stats, sim->now);
 	if (load->ramp_ns > 0)
-		rs_sched(sim, load->ramp_ns, window_open, load, NULL);
+		rs_sched_at(sim, add_saturated(sim->now, load->ramp_ns), window_open, load, NULL);
 	else
 		window_open(sim, load, NULL);
-	load->priv_close_ev = rs_sched(sim, load->ramp_ns + load->run_ns, window_end, load, NULL);
+	load->priv_close_ev = rs_sched_at(sim, rs_load_window_end(load), window_end, load, NULL);
 	load->type->start(sim, load);
 	rs_sim_run(sim, RS_TIME_MAX);
+	if (sim->failed)
+		return -1;
 	/* Everything drained: the window must have closed and nothing may be
 	 * left in flight. */
 	RS_ASSERT(load->stopped);
 	RS_ASSERT(load->in_flight == 0);
 	if (load->figures_fill)
 		load->figures_fill(load);
+	return 0;
 }
 
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,

@@ -105,8 +105,14 @@ void rs_load_log_header(const struct rs_load *load, FILE *out);
 /* Build from `workload: { TYPE: {...} }`.  NULL on error. */
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 			      struct rs_dev *target, struct rs_diag *d);
-/* Start the workload and run the simulation until it is over and drained. */
-void rs_load_run(struct rs_sim *sim, struct rs_load *load);
+/* Start the workload and run the simulation until it is over and drained.
+ * 0, or -1 when the run failed (sim->failure says why: overloaded, time
+ * that does not advance); the requests then left in flight are freed with
+ * the sim. */
+int rs_load_run(struct rs_sim *sim, struct rs_load *load);
+/* When the measuring window ends: t0 + ramp + run, held at RS_TIME_MAX
+ * when the sum would overflow. */
+rs_time_t rs_load_window_end(const struct rs_load *load);
 void rs_load_destroy(struct rs_load *load);
 
 /* For workload types: */
@@ -117,7 +123,11 @@ bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_i
  * is issued, requests in flight drain.  Does nothing if already closed. */
 void rs_load_finish(struct rs_sim *sim, struct rs_load *load);
 /* Issue one request to the target; the type's done callback must call
- * rs_load_account and then rs_io_free. */
+ * rs_load_account and then rs_io_free.  More than
+ * rs_limits()->queued_requests requests alive in the sim at once (the
+ * workload's and the devices' own) fails the run with "overloaded"
+ * (rs_sim_fail): the request is still issued, and the run stops after the
+ * event being fired. */
 struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
 			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done);
 /* The same with the request's done_ctx set to `ctx` (e.g. the issuing

@@ -182,7 +182,7 @@ static void closed_done(struct rs_sim *sim, struct rs_io *io)
 	rs_time_t gap = tr->t.req[tr->cur].t_ns;
 	if (gap == 0)
 		closed_issue(sim, load);
-	else if (sim->now + gap < tr->end)
+	else if (gap < tr->end - sim->now)   /* not now + gap: a gap may near 2^63 */
 		tr->ev = rs_sched(sim, gap, gap_over, load, NULL);
 }
 

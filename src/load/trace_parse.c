@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/limits.h"
+#include "config/units.h"
 #include "kernel/assert.h"
 
 #define MAX_FIELDS 6
@@ -314,6 +316,14 @@ static int parse_validate(struct ctx *c, const struct field *f, struct rs_trace_
 	return 1;
 }
 
+static int line_too_long(struct ctx *c)
+{
+	return bad(c, RS_TRACE_LINE_MAX + 1, "line longer than %d bytes: not a trace of "
+					     "lines (a %s line is: %s)", RS_TRACE_LINE_MAX,
+		   rs_trace_format_name(c->o->format),
+		   c->o->format == RS_TRACE_VALIDATE ? validate_fields : disksim_fields);
+}
+
 int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 		       const struct rs_trace_opts *o, struct rs_trace *t, struct rs_diag *d)
 {
@@ -323,16 +333,23 @@ int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 	const char *layout = validate ? validate_fields : disksim_fields;
 	const char *const *names = validate ? validate_names : disksim_names;
 
-	/* One request per line at most: size the array once from the line
-	 * count and trim it at the end, instead of growing it. */
+	/* One request per line at most, and a request line holds nwant
+	 * fields of a byte or more with a blank or line end after each: size
+	 * the array once from the smaller bound and trim it at the end,
+	 * instead of growing it. */
 	size_t nlines = 1;
 	for (const char *p = text, *e = text + len; (p = memchr(p, '\n', (size_t)(e - p)));
 	     p++)
 		nlines++;
-	struct rs_trace_req *req = malloc(nlines * sizeof(*req));
-	RS_ASSERT(req != NULL);
-
+	size_t most = len / (2 * (size_t)nwant) + 1;
+	if (most < nlines)
+		nlines = most;
 	struct ctx c = { name, o, d, 0 };
+	struct rs_trace_req *req = malloc(nlines * sizeof(*req));
+	if (!req)
+		return rs_diag_at(d, name, 0, 0, "not enough memory for the %zu requests this "
+						 "trace may hold", nlines);
+
 	size_t n = 0;
 	int64_t last_arrival = 0;
 	const char *p = text, *end = text + len;
@@ -340,6 +357,10 @@ int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		c.line++;
+		if (eol - p > RS_TRACE_LINE_MAX) {
+			line_too_long(&c);
+			goto fail;
+		}
 		struct field f[MAX_FIELDS + 1];
 		int end_col;
 		int nf = split(p, (size_t)(eol - p), f, nwant, &end_col);
@@ -365,15 +386,63 @@ int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 	}
 	t->n = n;
 	t->lines = (uint64_t)c.line;
-	t->req = n ? realloc(req, n * sizeof(*req)) : NULL;
-	if (n)
-		RS_ASSERT(t->req != NULL);
-	else
+	if (n) {
+		/* Trimming cannot fail in practice; if it does, keep it whole. */
+		struct rs_trace_req *trimmed = realloc(req, n * sizeof(*req));
+		t->req = trimmed ? trimmed : req;
+	} else {
 		free(req);
+	}
 	return 0;
 fail:
 	free(req);
 	return -1;
+}
+
+static int file_error(struct rs_diag *d, const struct rs_node *where, const char *path,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "trace file 'PATH' WHAT", at the YAML node naming it when there is one. */
+static int file_error(struct rs_diag *d, const struct rs_node *where, const char *path,
+		      const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (where)
+		return rs_diag_node(d, where, "trace file '%s' %s", path, what);
+	return rs_diag_at(d, path, 0, 0, "trace file %s", what);
+}
+
+/* size: the file's size when known before reading, else NULL. */
+static int too_big(struct rs_diag *d, const struct rs_node *where, const char *path,
+		   const char *size)
+{
+	char cap[32];
+	rs_format_size(rs_limits()->trace_bytes, cap, sizeof(cap));
+	return file_error(d, where, path, "%s%s%s more than the cap trace_bytes=%s (raise it "
+					  "with --limit trace_bytes=SIZE)", size ? "is " : "holds",
+			  size ? size : "", size ? "," : "", cap);
+}
+
+/* What reading has seen so far: lines, and where the current one began,
+ * so an endless line (a device, a binary file) stops the read early. */
+struct line_watch {
+	uint64_t line;                /* lines begun, from 1 */
+	size_t line_start;            /* offset of the current line */
+};
+
+static bool watch_lines(struct line_watch *w, const char *buf, size_t from, size_t to)
+{
+	const char *p = buf + from, *end = buf + to;
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		p++;
+		w->line++;
+		w->line_start = (size_t)(p - buf);
+	}
+	return to - w->line_start <= RS_TRACE_LINE_MAX;
 }
 
 int rs_trace_parse_file(const char *path, const struct rs_trace_opts *o, struct rs_trace *t,
@@ -396,37 +465,72 @@ int rs_trace_parse_file(const char *path, const struct rs_trace_opts *o, struct 
 			return rs_diag_node(d, where, "cannot read trace file '%s': %s", path, why);
 		return rs_diag_at(d, path, 0, 0, "cannot read trace file: %s", why);
 	}
+	uint64_t limit = rs_limits()->trace_bytes;
+	bool regular = S_ISREG(st.st_mode);
+	if (regular && (uint64_t)st.st_size > limit) {
+		close(fd);
+		char size[32];
+		rs_format_size((uint64_t)st.st_size, size, sizeof(size));
+		return too_big(d, where, path, size);
+	}
 	/* Read it whole: parsing from memory is what makes loading fast, and a
-	 * trace of a few million lines is only tens of megabytes. */
-	size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+	 * trace of a few million lines is only tens of megabytes.  A pipe or a
+	 * device has no size to check first: count while reading, and never
+	 * hold more than the cap plus one byte (to tell "at the cap" from
+	 * "beyond"). */
+	size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
 	size_t len = 0;
 	char *buf = malloc(cap);
-	RS_ASSERT(buf != NULL);
+	struct line_watch w = { 1, 0 };
+	int rc = -1;
+	if (!buf) {
+		file_error(d, where, path, "cannot be read: not enough memory");
+		goto out;
+	}
 	for (;;) {
 		if (len == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			RS_ASSERT(buf != NULL);
+			size_t more = cap * 2;
+			if ((uint64_t)more > limit + 1)
+				more = (size_t)(limit + 1);
+			char *nb = more > cap ? realloc(buf, more) : NULL;
+			if (!nb) {
+				file_error(d, where, path, "cannot be read: not enough memory "
+							   "(%zu bytes so far)", len);
+				goto out;
+			}
+			buf = nb;
+			cap = more;
 		}
 		ssize_t got = read(fd, buf + len, cap - len);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			int err = errno;
-			free(buf);
-			close(fd);
 			if (where)
-				return rs_diag_node(d, where, "cannot read trace file '%s': %s", path,
-						    strerror(err));
-			return rs_diag_at(d, path, 0, 0, "cannot read trace file: %s", strerror(err));
+				rs_diag_node(d, where, "cannot read trace file '%s': %s", path,
+					     strerror(err));
+			else
+				rs_diag_at(d, path, 0, 0, "cannot read trace file: %s", strerror(err));
+			goto out;
 		}
 		if (got == 0)
 			break;
+		bool lines_ok = watch_lines(&w, buf, len, len + (size_t)got);
 		len += (size_t)got;
+		if (!lines_ok) {
+			struct ctx c = { path, o, d, (int)(w.line > INT32_MAX ? INT32_MAX : w.line) };
+			line_too_long(&c);
+			goto out;
+		}
+		if ((uint64_t)len > limit) {
+			too_big(d, where, path, NULL);
+			goto out;
+		}
 	}
-	close(fd);
-	int rc = rs_trace_parse_mem(path, buf, len, o, t, d);
+	rc = rs_trace_parse_mem(path, buf, len, o, t, d);
+out:
 	free(buf);
+	close(fd);
 	return rc;
 }
 

@@ -55,13 +55,23 @@ struct rs_trace {
 	uint64_t lines;               /* lines in the file, for messages */
 };
 
+/* The longest line a trace may have, comment included.  A DiskSim line is
+ * under a hundred bytes; the cap stops a file that is not a trace (a
+ * device such as /dev/zero, a binary file) at its first line instead of
+ * reading all of it. */
+#define RS_TRACE_LINE_MAX 4096
+
 /* Parse text held in memory; `name` is the file name used in diagnostics.
+ * A line longer than RS_TRACE_LINE_MAX is an error at that line.
  * Returns 0, or -1 with d set at the offending line and column (and t
  * left empty). */
 int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 		       const struct rs_trace_opts *o, struct rs_trace *t, struct rs_diag *d);
-/* Read and parse a file.  A file that cannot be read is reported at
- * `where` (the YAML node naming it) when given, else at the path. */
+/* Read and parse a file.  A file that cannot be read, or is larger than
+ * rs_limits()->trace_bytes (a regular file by its size before reading;
+ * a pipe or device by counting as it reads), is reported at `where` (the
+ * YAML node naming it) when given, else at the path.  A line longer than
+ * RS_TRACE_LINE_MAX stops the reading at that line. */
 int rs_trace_parse_file(const char *path, const struct rs_trace_opts *o, struct rs_trace *t,
 			const struct rs_node *where, struct rs_diag *d);
 void rs_trace_free(struct rs_trace *t);

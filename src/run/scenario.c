@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/limits.h"
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "net/faults.h"
@@ -230,6 +231,40 @@ static void copy_figures(const struct rs_load *load, struct rs_point_result *r)
 static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE *request_log,
 		     struct rs_timeseries *series, struct rs_point_result *r, struct rs_diag *d);
 
+/* The run length a time series covers: the workload's ramp and run. */
+static rs_time_t series_horizon(const struct rs_load *load)
+{
+	return rs_load_window_end(load) - load->t0;
+}
+
+/* One bucket per interval is allocated before the run and one event fires
+ * per interval, so the interval count is capped like any other work. */
+static int check_series_intervals(const struct rs_scenario *sc, const struct rs_load *load,
+				  const struct rs_node *output, struct rs_diag *d)
+{
+	uint64_t n = rs_ts_intervals(sc->series_ns, series_horizon(load));
+	uint64_t cap = rs_limits()->series_intervals;
+	if (n <= cap)
+		return 0;
+	return rs_diag_node(d, rs_node_get(output, "timeseries"),
+			    "'timeseries' every %.9g s over a run of %.9g s makes %llu intervals, "
+			    "more than the cap series_intervals=%llu (use a longer interval or "
+			    "a shorter run, or raise the cap with --limit series_intervals=N)",
+			    (double)sc->series_ns / 1e9, (double)series_horizon(load) / 1e9,
+			    (unsigned long long)n, (unsigned long long)cap);
+}
+
+/* A run that failed half-way (rs_sim_fail): a runtime error of the point,
+ * not of a file position. */
+static void run_failed(const struct rs_scenario *sc, size_t index, const struct rs_sim *sim,
+		       struct rs_diag *d)
+{
+	if (sc->npoints > 1)
+		rs_diag_at(d, NULL, 0, 0, "%s, point %zu: %s", sc->name, index, sim->failure);
+	else
+		rs_diag_at(d, NULL, 0, 0, "%s: %s", sc->name, sim->failure);
+}
+
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d)
 {
@@ -266,6 +301,8 @@ static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE 
 		goto out;
 	if (rs_net_faults_apply(dry ? NULL : sim, dev, top.faults, d) != 0)
 		goto out;
+	if (sc->series_ns && check_series_intervals(sc, load, top.output, d) != 0)
+		goto out;
 	rc = 0;
 	if (dry) {
 		if (r) {
@@ -281,10 +318,27 @@ static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE 
 	}
 	struct rs_series_sampler sampler;
 	if (series) {
-		rs_ts_init(series, sc->series_ns, load->ramp_ns + load->run_ns);
+		if (rs_ts_init(series, sc->series_ns, series_horizon(load)) != 0) {
+			rs_diag_at(d, NULL, 0, 0, "%s: not enough memory for %llu time-series "
+				   "intervals", sc->name,
+				   (unsigned long long)rs_ts_intervals(sc->series_ns,
+								       series_horizon(load)));
+			rc = -1;
+			goto out;
+		}
 		rs_series_start(&sampler, sim, load, series);
 	}
-	rs_load_run(sim, load);
+	if (rs_load_run(sim, load) != 0) {
+		run_failed(sc, index, sim, d);
+		if (series)
+			rs_ts_free(series);
+		/* Requests are still inside the devices, and a device's destroy
+		 * checks that it drained: the run ends here and the process with
+		 * it, so the device tree is left to the exit. */
+		dev = NULL;
+		rc = -1;
+		goto out;
+	}
 	check_conservation(sim);
 	memset(r, 0, sizeof(*r));
 	r->s = load->summary;

@@ -24,8 +24,12 @@ struct rs_timeseries {
 	struct rs_ts_bucket *b;
 };
 
-/* interval > 0; `horizon` is the run length the buckets must cover. */
-void rs_ts_init(struct rs_timeseries *ts, rs_time_t interval_ns, rs_time_t horizon_ns);
+/* The intervals a run of `horizon` needs at `interval` (> 0), rounded up:
+ * what rs_limits()->series_intervals bounds. */
+uint64_t rs_ts_intervals(rs_time_t interval_ns, rs_time_t horizon_ns);
+/* interval > 0; `horizon` is the run length the buckets must cover.
+ * 0, or -1 (ts left empty) when the buckets cannot be allocated. */
+int rs_ts_init(struct rs_timeseries *ts, rs_time_t interval_ns, rs_time_t horizon_ns);
 void rs_ts_free(struct rs_timeseries *ts);
 /* Counts for interval `index` at once (a sampler's tick). */
 void rs_ts_add(struct rs_timeseries *ts, size_t index, uint64_t ops, uint64_t bytes,

@@ -20,6 +20,7 @@
 #include "config/models.h"
 #include "config/node.h"
 #include "ctrl/bus.h"
+#include "ctrl/cache.h"
 #include "ctrl/controller.h"
 #include "dev/build.h"
 #include "dev/dev.h"
@@ -489,6 +490,48 @@ START_TEST(read_ahead_turns_stream_into_hits)
 }
 END_TEST
 
+/* A cache set-up whose cost would grow with a setting instead of the work
+ * done is refused when the controller is built: a read-ahead window
+ * beyond the cache or beyond 1 GiB, a line table beyond
+ * RS_CACHE_MAX_LINES. */
+static void refused(const char *text, const char *want)
+{
+	struct rs_diag d;
+	struct rs_model_path mp;
+	rs_diag_init(&d);
+	tu_model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_node *root = rs_yaml_load_string("test.yaml", text, strlen(text), &d);
+	ck_assert_ptr_nonnull(root);
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
+	ck_assert_ptr_null(dev);
+	ck_assert_msg(strstr(d.msg, want), "%s", d.msg);
+	ck_assert_int_eq(d.line, 2);
+	rs_sim_free(sim);
+	rs_node_free(root);
+	rs_model_path_free(&mp);
+}
+
+START_TEST(cache_settings_bounded)
+{
+	refused("type: controller\n"
+		"cache: {mode: write-back, size: 8MiB, read_ahead: 16MiB}\n" ARRAY_50,
+		"cache 'read_ahead' 16MiB is larger than the cache (8MiB)");
+	refused("type: controller\n"
+		"cache: {mode: write-back, size: 4GiB, read_ahead: 2GiB}\n" ARRAY_50,
+		"larger than 1GiB");
+	refused("type: controller\n"
+		"cache: {mode: write-back, size: 1TiB, line: 512}\n" ARRAY_50,
+		"cache has too many lines");
+	struct rs_cache c;
+	ck_assert_int_eq(rs_cache_init(&c, (uint64_t)RS_CACHE_MAX_LINES * 512, 512), 0);
+	ck_assert_uint_eq(c.nlines, RS_CACHE_MAX_LINES);
+	rs_cache_fini(&c);
+	ck_assert_int_eq(rs_cache_init(&c, (uint64_t)RS_CACHE_MAX_LINES * 512 + 512, 512), -1);
+}
+END_TEST
+
 /* ---- TX4000-C7: sequential WB and WT almost the same ------------------------ */
 
 START_TEST(wt_wb_sequential_nearly_equal)
@@ -750,6 +793,7 @@ static Suite *ctrl_suite(void)
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
 	tcase_add_test(tc, read_ahead_turns_stream_into_hits);
+	tcase_add_test(tc, cache_settings_bounded);
 	tcase_add_loop_test(tc, wt_wb_sequential_nearly_equal, 0, 2);
 	suite_add_tcase(s, tc);
 	TCase *tm = tcase_create("models");

@@ -594,6 +594,18 @@ START_TEST(ideal_bad_yaml)
 	ck_assert_ptr_null(b.dev);
 	ck_assert_int_eq(b.d.line, 2);
 	built_free(&b);
+	/* Requests that take no time would keep a closed loop at one instant. */
+	build_dev(sim, &b, "type: ideal\nmean: 0s\n");
+	ck_assert_ptr_null(b.dev);
+	ck_assert_int_eq(b.d.line, 2);
+	ck_assert_ptr_nonnull(strstr(b.d.msg, "simulated time would never advance"));
+	built_free(&b);
+	build_dev(sim, &b, "type: ideal\nmean: 0s\nbandwidth: 2TB/s\n");
+	ck_assert_ptr_null(b.dev);
+	built_free(&b);
+	build_dev(sim, &b, "type: ideal\nmean: 0s\nbandwidth: 100MB/s\n");
+	ck_assert_ptr_nonnull(b.dev);
+	built_free(&b);
 	build_dev(sim, &b, "type: ideal\nmaen: 1ms\n");
 	ck_assert_ptr_null(b.dev);
 	ck_assert_ptr_nonnull(strstr(b.d.msg, "mean"));

@@ -1,6 +1,7 @@
 /* Disk geometry and mechanics: layout mapping, seek curves, spindle angle,
  * positioning and media times. */
 #include <check.h>
+#include <time.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,10 +432,30 @@ START_TEST(seek_fit_drives)
 		{ "7200rpm desktop", 30000, 0.8, 8.5, 17.0 },
 		{ "10k Raptor", 38000, 0.6, 4.5, 10.2 },
 		{ "beyond the lookup table", 400000, 0.5, 4.5, 10.0 },
+		{ "20 million cylinders (closed-form mean)", 20000000, 0.5, 8.5, 18.0 },
 		{ "small", 50, 1.0, 3.0, 6.0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_fit(&cases[i]);
+}
+END_TEST
+
+/* The fit's cost does not grow with the cylinder count: a drive of 2^32 - 1
+ * cylinders (a petabyte on one surface) fits in far under a second. */
+START_TEST(seek_fit_huge_is_fast)
+{
+	struct rs_seek_params sp = { .cylinders = UINT32_MAX };
+	struct rs_seek_fit fit = { 800000, 8500000, 17500000 };
+	struct rs_seek s;
+	char err[200];
+	clock_t t0 = clock();
+	ck_assert_msg(rs_seek_init_fit(&s, &sp, &fit, err, sizeof(err)) == 0, "%s", err);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	ck_assert_msg(secs < 0.5, "fit took %.3f s", secs);
+	ck_assert_ptr_null(s.lut_ns);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 0), 800000);
+	ck_assert_int_eq(rs_seek_time(&s, UINT32_MAX - 1, 0), 17500000);
+	rs_seek_destroy(&s);
 }
 END_TEST
 
@@ -748,6 +769,7 @@ static Suite *disk_geom_suite(void)
 	tc = tcase_create("seek");
 	tcase_set_timeout(tc, timeout_s);
 	tcase_add_test(tc, seek_fit_drives);
+	tcase_add_test(tc, seek_fit_huge_is_fast);
 	tcase_add_test(tc, seek_fit_impossible);
 	tcase_add_test(tc, seek_table);
 	suite_add_tcase(s, tc);

@@ -2,8 +2,10 @@
  * cancellation anywhere in the heap, run-until and stop, a long random
  * schedule/cancel/fire sequence checked against a sorted-array model, pool
  * reuse (memory bounded by the peak in flight, not the run length) and the
- * random-stream derivation. */
+ * random-stream derivation; the run failures (time that does not
+ * advance, a clock overflow) that end a run instead of hanging it. */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,6 +468,103 @@ START_TEST(rng_streams)
 }
 END_TEST
 
+/* ---- runs that fail instead of hanging or aborting -------------------- */
+
+/* A callback that schedules itself with no delay: time never moves. */
+static void ev_spin(struct rs_sim *sim, void *obj, void *arg)
+{
+	(*(uint64_t *)obj)++;
+	rs_sched(sim, 0, ev_spin, obj, arg);
+}
+
+START_TEST(same_instant_backstop)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	uint64_t fired = 0;
+	ck_assert_uint_eq(sim->same_instant_max, RS_SIM_SAME_INSTANT_MAX);
+	sim->same_instant_max = 10000;
+	rs_sched(sim, 5 * RS_MS, ev_spin, &fired, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert(sim->failed);
+	ck_assert_uint_eq(fired, 10001);
+	ck_assert_int_eq(rs_now(sim), 5 * RS_MS);
+	ck_assert_msg(strstr(sim->failure, "simulated time does not advance: 10001 events at "
+					   "0.005000000 s"), "%s", sim->failure);
+	/* A failed sim stays stopped. */
+	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 0);
+	ck_assert_uint_eq(fired, 10001);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Many events at one instant followed by progress is fine: the count
+ * restarts whenever the clock moves. */
+static void ev_step(struct rs_sim *sim, void *obj, void *arg)
+{
+	uint64_t *n = obj;
+	if (++*n < 100000)
+		rs_sched(sim, *n % 50 ? 0 : 1, ev_step, obj, arg);
+}
+
+START_TEST(same_instant_resets_when_time_moves)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	uint64_t n = 0;
+	sim->same_instant_max = 100;
+	rs_sched(sim, 0, ev_step, &n, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert(!sim->failed);
+	ck_assert_uint_eq(n, 100000);
+	rs_sim_free(sim);
+}
+END_TEST
+
+START_TEST(fail_keeps_first_message)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	rs_sim_fail(sim, "first %d", 1);
+	rs_sim_fail(sim, "second %d", 2);
+	ck_assert(sim->failed);
+	ck_assert_str_eq(sim->failure, "first 1");
+	rs_sim_free(sim);
+}
+END_TEST
+
+static void ev_count(struct rs_sim *sim, void *obj, void *arg)
+{
+	(void)sim, (void)arg;
+	(*(uint64_t *)obj)++;
+}
+
+/* A delay past what the clock holds fails the run; the event never fires. */
+START_TEST(clock_overflow_fails)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	uint64_t fired = 0;
+	rs_sched(sim, RS_SEC, ev_count, &fired, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_uint_eq(fired, 1);
+	rs_sched(sim, RS_TIME_MAX - 10, ev_count, &fired, NULL);
+	ck_assert(sim->failed);
+	ck_assert_msg(strstr(sim->failure, "simulated time overflows"), "%s", sim->failure);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_uint_eq(fired, 1);
+	rs_sim_free(sim);
+}
+END_TEST
+
+START_TEST(ns_from_double)
+{
+	ck_assert_int_eq(rs_ns_from_double(0.0), 0);
+	ck_assert_int_eq(rs_ns_from_double(-5.0), 0);
+	ck_assert_int_eq(rs_ns_from_double(NAN), 0);
+	ck_assert_int_eq(rs_ns_from_double(1.5), 2);
+	ck_assert_int_eq(rs_ns_from_double(1e20), RS_TIME_MAX);
+	ck_assert_int_eq(rs_ns_from_double(INFINITY), RS_TIME_MAX);
+	ck_assert_int_eq(rs_ns_from_double(123456789.4), 123456789);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("kernel");
@@ -483,6 +582,14 @@ static Suite *kernel_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, pool_reuse);
 	tcase_add_test(tc, pool_steady_state);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("failures");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, same_instant_backstop);
+	tcase_add_test(tc, same_instant_resets_when_time_moves);
+	tcase_add_test(tc, fail_keeps_first_message);
+	tcase_add_test(tc, clock_overflow_fails);
+	tcase_add_test(tc, ns_from_double);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rng");
 	tcase_add_test(tc, rng_derive);

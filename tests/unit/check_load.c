@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define TU_WANT_SCENARIO
+#include "config/limits.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
 #include "testutil.h"
@@ -354,6 +355,60 @@ START_TEST(determinism)
 }
 END_TEST
 
+/* ---- runs that must stop with a message, not take the machine --------- */
+
+/* Arrivals far beyond what the device drains: the run fails with
+ * "overloaded" once the cap is passed, with about the cap in memory. */
+START_TEST(open_loop_overload_stops_at_cap)
+{
+	struct tu_point p;
+	char why[128];
+	ck_assert_int_eq(rs_limits_set("queued_requests=5000", why, sizeof(why)), 0);
+	ck_assert_int_eq(tu_point_buildf(&p, "overload.yaml",
+					 "device: {type: ideal, mean: 1ms}\n"
+					 "workload: {iometer: {spec: database, rate: 1e12, "
+					 "run: 1000s}}\n"), 0);
+	ck_assert_int_eq(rs_load_run(p.sim, p.load), -1);
+	ck_assert(p.sim->failed);
+	ck_assert_msg(strstr(p.sim->failure, "overloaded: 5001 requests queued"), "%s",
+		      p.sim->failure);
+	ck_assert(strstr(p.sim->failure, "--limit queued_requests=N"));
+	ck_assert_uint_le(p.sim->ios.capacity, 5001 + 512);
+	tu_point_free(&p);
+	rs_limits_reset();
+}
+END_TEST
+
+/* A rate so low that the next arrival lies beyond the clock (1e-11 per
+ * second is 1e20 ns): the first request goes out at the start, no other
+ * arrives within the run, and nothing overflows. */
+START_TEST(open_loop_tiny_rate)
+{
+	struct tu_point p;
+	tu_point_runf(&p, "tiny.yaml", "device", 1,
+		      "device: {type: ideal, mean: 1ms}\n"
+		      "workload: {iometer: {spec: database, rate: 0.00000000001, run: 1s}}\n");
+	ck_assert(!p.sim->failed);
+	ck_assert_uint_le(p.load->summary.ops, 1);
+	ck_assert_uint_le(p.dev->submitted, 1);
+	tu_point_free(&p);
+}
+END_TEST
+
+/* A ramp and a run that add up past the clock: the window's end is held
+ * at the clock's limit instead of wrapping negative. */
+START_TEST(window_end_saturates)
+{
+	struct tu_point p;
+	ck_assert_int_eq(tu_point_buildf(&p, "long.yaml",
+					 "device: {type: ideal, mean: 1ms}\n"
+					 "workload: {iometer: {spec: database, count: 10, "
+					 "ramp: 5000000000s, run: 5000000000s}}\n"), 0);
+	ck_assert_int_eq(rs_load_window_end(p.load), RS_TIME_MAX);
+	tu_point_free(&p);
+}
+END_TEST
+
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("load");
@@ -366,6 +421,12 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, random_aligned_in_range);
 	tcase_add_test(tc, ramp_not_counted);
 	tcase_add_test(tc, determinism);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, open_loop_overload_stops_at_cap);
+	tcase_add_test(tc, open_loop_tiny_rate);
+	tcase_add_test(tc, window_end_saturates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,8 @@
  * hand calculation gives, closed-loop (validate) replay issues each request
  * exactly its gap after the previous completion and logs the measured
  * service time beside the simulated one, and every run conserves its
- * requests.  The workload is built by hand (bind + init, as load.c does)
+ * requests; a line too long, a file over the trace_bytes cap (by its
+ * size, or counted from a pipe) and /dev/zero are refused.  The workload is built by hand (bind + init, as load.c does)
  * so the test does not depend on the registry listing it. */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream, mkstemp */
 #include <check.h>
@@ -13,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/diag.h"
+#include "config/limits.h"
 #include "config/models.h"
 #include "config/node.h"
 #include "dev/build.h"
@@ -565,6 +569,106 @@ START_TEST(big_trace)
 }
 END_TEST
 
+/* ---- what a hostile "trace" gets ---- */
+
+/* A line longer than RS_TRACE_LINE_MAX, in either format, is an error at
+ * that line, not a parse of whatever the bytes happen to be. */
+START_TEST(line_too_long)
+{
+	for (int fmt = 0; fmt < 2; fmt++) {
+		size_t n = RS_TRACE_LINE_MAX + 100;
+		char *text = malloc(n + 64);
+		ck_assert_ptr_nonnull(text);
+		int head = snprintf(text, 64, fmt ? "R miss 0 8 100 10\n" : "0 0 0 8 1\n");
+		memset(text + head, 'x', n);
+		struct rs_diag d;
+		rs_diag_init(&d);
+		struct rs_trace t;
+		struct rs_trace_opts o = opts(fmt ? RS_TRACE_VALIDATE : RS_TRACE_DISKSIM, -1, 0);
+		ck_assert_int_eq(rs_trace_parse_mem("long.trace", text, (size_t)head + n, &o, &t,
+						    &d), -1);
+		ck_assert_int_eq(d.line, 2);
+		ck_assert_msg(strstr(d.msg, "line longer than 4096 bytes"), "%s", d.msg);
+		free(text);
+	}
+}
+END_TEST
+
+/* /dev/zero has neither an end nor a line end: the reader stops at the
+ * first line's cap instead of filling memory. */
+START_TEST(device_file_stops_at_first_line)
+{
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_DISKSIM, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_file("/dev/zero", &o, &t, NULL, &d), -1);
+	ck_assert_str_eq(d.file, "/dev/zero");
+	ck_assert_int_eq(d.line, 1);
+	ck_assert_msg(strstr(d.msg, "line longer than"), "%s", d.msg);
+}
+END_TEST
+
+/* A regular file over the cap is refused by its size, before reading. */
+START_TEST(regular_file_over_cap)
+{
+	char path[] = "/tmp/rs-trace-cap-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char line[] = "0 0 0 8 1\n";
+	for (int i = 0; i < 20; i++)
+		ck_assert_int_eq(write(fd, line, sizeof(line) - 1), (ssize_t)sizeof(line) - 1);
+	close(fd);
+	char why[128];
+	ck_assert_int_eq(rs_limits_set("trace_bytes=199", why, sizeof(why)), 0);
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_DISKSIM, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_file(path, &o, &t, NULL, &d), -1);
+	ck_assert_msg(strstr(d.msg, "is 200B, more than the cap trace_bytes=199B"), "%s", d.msg);
+	ck_assert_int_eq(rs_limits_set("trace_bytes=200", why, sizeof(why)), 0);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_trace_parse_file(path, &o, &t, NULL, &d), 0);
+	ck_assert_uint_eq(t.n, 20);
+	rs_trace_free(&t);
+	rs_limits_reset();
+	unlink(path);
+}
+END_TEST
+
+/* A pipe has no size to look at: the reader counts, and stops one byte
+ * past the cap however much the writer has left. */
+START_TEST(pipe_over_cap)
+{
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		const char line[] = "0 0 0 8 1\n";
+		for (;;)
+			if (write(fds[1], line, sizeof(line) - 1) < 0)
+				_exit(0);
+	}
+	close(fds[1]);
+	char why[128], path[64];
+	ck_assert_int_eq(rs_limits_set("trace_bytes=1MiB", why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_DISKSIM, -1, 0);
+	ck_assert_int_eq(rs_trace_parse_file(path, &o, &t, NULL, &d), -1);
+	ck_assert_msg(strstr(d.msg, "holds more than the cap trace_bytes=1MiB"), "%s", d.msg);
+	close(fds[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	rs_limits_reset();
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -573,6 +677,13 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, parse_validate_good);
 	tcase_add_test(tc, parse_times);
 	tcase_add_loop_test(tc, parse_bad, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, line_too_long);
+	tcase_add_test(tc, device_file_stops_at_first_line);
+	tcase_add_test(tc, regular_file_over_cap);
+	tcase_add_test(tc, pipe_over_cap);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replay");
 	tcase_add_test(tc, open_loop_exact);
