@@ -15,7 +15,7 @@ static const struct rs_limits defaults = {
 	.sweep_points = 1000000,
 	.sweep_values = 100000,
 	.trace_bytes = (uint64_t)4 << 30,
-	.queued_requests = 1000000,
+	.queued_requests = 500000,
 	.series_intervals = 1000000,
 	.model_depth = 16,
 };

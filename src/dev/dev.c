@@ -45,6 +45,21 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 		dev->type->report(dev, now, r);
 }
 
+static void mark_abandoned(struct rs_dev *dev)
+{
+	dev->abandoned = true;
+	for (size_t i = 0; i < dev->nmembers; i++)
+		mark_abandoned(dev->members[i]);
+}
+
+void rs_dev_destroy_abandoned(struct rs_dev *dev)
+{
+	if (!dev)
+		return;
+	mark_abandoned(dev);
+	rs_dev_destroy(dev);
+}
+
 void rs_dev_destroy(struct rs_dev *dev)
 {
 	if (!dev)

@@ -8,6 +8,7 @@
 #ifndef RS_DEV_DEV_H
 #define RS_DEV_DEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,6 +73,7 @@ struct rs_dev {
 	struct rs_node *tree;         /* merged YAML the params point into, owned */
 	struct rs_dev **members;      /* composite devices: children, owned */
 	size_t nmembers;
+	bool abandoned;               /* destroyed mid-run: requests may be inside */
 };
 
 /* Submit a request to a device (always accepted: flow control lives with
@@ -96,6 +98,9 @@ static inline void rs_dev_complete(struct rs_sim *sim, struct rs_dev *dev, struc
 void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now);
 void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r);
 void rs_dev_destroy(struct rs_dev *dev);
+/* Destroy a tree whose run failed half-way (rs_sim_fail): requests may still
+ * be inside, so the types skip their checks that everything drained. */
+void rs_dev_destroy_abandoned(struct rs_dev *dev);
 
 /* The registry. */
 const struct rs_dev_type *rs_dev_type_find(const char *name);

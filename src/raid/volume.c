@@ -260,7 +260,9 @@ static void array_destroy(struct rs_dev *dev)
 	if (!a)
 		return;
 	if (a->mops.obj_size) {
-		RS_ASSERT(a->mops.live == 0 && a->stripes.live == 0);
+		/* A finished run leaves nothing behind; one that failed
+		 * half-way may, and its pools go whole. */
+		RS_ASSERT(dev->abandoned || (a->mops.live == 0 && a->stripes.live == 0));
 		rs_pool_destroy(&a->mops);
 		rs_pool_destroy(&a->stripes);
 	}

@@ -332,9 +332,9 @@ static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE 
 		run_failed(sc, index, sim, d);
 		if (series)
 			rs_ts_free(series);
-		/* Requests are still inside the devices, and a device's destroy
-		 * checks that it drained: the run ends here and the process with
-		 * it, so the device tree is left to the exit. */
+		/* Requests are still inside the devices: destroy them as
+		 * abandoned, so no type checks that it drained. */
+		rs_dev_destroy_abandoned(dev);
 		dev = NULL;
 		rc = -1;
 		goto out;

@@ -34,7 +34,7 @@ device: {model: ideal-1ms, mean: 0s}
 workload: {iometer: {spec: database, run: 1s}}
 Y
 
-check "open loop beyond the device: overloaded" run rate-huge 1 "overloaded: 1000001 requests queued" <<'Y'
+check "open loop beyond the device: overloaded" run rate-huge 1 "overloaded: 500001 requests queued" <<'Y'
 device: {model: ideal-1ms}
 workload: {iometer: {spec: database, rate: 1000000000000, run: 1s}}
 Y
