@@ -79,9 +79,16 @@ static const char usage_run[] =
 	"  -q, --quiet        print nothing on success\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"Each point is saved in DIR/NAME.points/ as soon as it is done.  Ctrl-C\n"
-	"(or SIGTERM) lets the running points finish, then stops with status 130;\n"
-	"a second one stops at once.  A progress line (points done, rate, time\n"
+	"Each point is saved in DIR/NAME.points/ as soon as it is done; the result\n"
+	"files are written aside and replace the earlier ones all together once\n"
+	"every one is complete.  One run at a time writes NAME in DIR (a second\n"
+	"one fails at once; DIR/NAME.lock is held meanwhile).\n"
+	"\n"
+	"Ctrl-C lets the running points finish, then stops with status 130; a\n"
+	"second Ctrl-C, or SIGTERM (sent by timeout and batch schedulers at a time\n"
+	"limit), stops at once: the running points are killed and dropped, the\n"
+	"finished ones stay saved, and the status is 130 or 143.  Either way\n"
+	"--resume finishes the run.  A progress line (points done, rate, time\n"
 	"left) is shown on stderr when it is a terminal.\n";
 
 static const char usage_merge[] =

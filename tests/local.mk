@@ -11,6 +11,13 @@ TESTS += tests/cli/resume.sh
 TESTS += tests/cli/shard.sh
 # The figure --plot draws for one, two and three sweep axes.
 TESTS += tests/cli/plot.sh
+# SIGTERM and a second SIGINT stop at once and --resume finishes; one run
+# per output folder and name (tests/cli/long.yaml).
+TESTS += tests/cli/signals.sh
+# A full disk (a 64 KiB tmpfs; needs root, else skipped) never leaves a
+# mixed or partial result set, and says "No space left on device".
+TESTS += tests/cli/nospace.sh
+
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 EXTRA_DIST += tests/reproduce

@@ -8,6 +8,7 @@
 
 #include "kernel/assert.h"
 #include "report/out.h"
+#include "report/out_set.h"
 #include "run/points.h"
 
 #define SHARD_MAGIC "#raidsim-shard\t1"
@@ -40,7 +41,8 @@ static void put_meta(FILE *f, const char *key, const char *value)
 }
 
 int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m,
-		   char **rows, unsigned k, unsigned n_shards, const char *out_dir, bool quiet)
+		   char **rows, unsigned k, unsigned n_shards, const char *stage,
+		   const char *out_dir, bool quiet)
 {
 	/* The table code splits rows in place; the caller's stay whole. */
 	char **copy = calloc(sc->npoints, sizeof(*copy));
@@ -53,11 +55,12 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		}
 	struct rs_table t;
 	int rc = rs_results_table(sc, copy, &t, point_of_row);
-	char tag[1024], path[4096];
+	char tag[1024], file[1100], path[8400];
 	rs_shard_tag(tag, sizeof(tag), m->out_name, k, n_shards);
-	snprintf(path, sizeof(path), "%s/%s.tsv", out_dir, tag);
+	snprintf(file, sizeof(file), "%s.tsv", tag);
+	snprintf(path, sizeof(path), "%s/%s", stage, file);
 	struct rs_report_out out;
-	struct rs_report_err err;
+	struct rs_report_err err = { "" };
 	if (rc != 0) {
 		fprintf(stderr, "raidsim: internal error: malformed result row\n");
 	} else if ((rc = rs_report_out_open(&out, path, &err)) == 0) {
@@ -87,11 +90,17 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 			fputc('\n', f);
 		}
 		rc = rs_report_out_commit(&out, &err);
+		/* The shard file and its points' series and logs, as one set;
+		 * other shards' files in the folder are theirs, not pruned. */
+		if (rc == 0)
+			rc = rs_out_set_commit(stage, out_dir, tag, file, 0, &err);
 	}
 	if (rc != 0 && err.msg[0])
 		fprintf(stderr, "raidsim: %s\n", err.msg);
+	if (rc != 0)
+		rs_out_set_discard(stage, tag, RS_OUT_TABLE);
 	if (rc == 0 && !quiet)
-		printf("%s\n", path);
+		printf("%s/%s\n", out_dir, file);
 	rs_table_free(&t);
 	for (size_t i = 0; i < sc->npoints; i++)
 		free(copy[i]);
