@@ -17,7 +17,8 @@ TESTS += tests/cli/signals.sh
 # A full disk (a 64 KiB tmpfs; needs root, else skipped) never leaves a
 # mixed or partial result set, and says "No space left on device".
 TESTS += tests/cli/nospace.sh
-
+# No command writes outside its output folder.
+TESTS += tests/cli/confined.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 EXTRA_DIST += tests/reproduce
