@@ -62,19 +62,11 @@ int rs_report_write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-int rs_report_write_file(const char *path, const void *buf, size_t n)
+int rs_report_write_file_as(const char *path, const char *tmp, const void *buf, size_t n)
 {
-	size_t tn = strlen(path) + 32;
-	char *tmp = malloc(tn);
-	RS_ASSERT(tmp != NULL);
-	snprintf(tmp, tn, "%s.tmp.%ld", path, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
+	if (fd < 0)
 		return -1;
-	}
 	/* The first failure decides the message; later steps only clean up. */
 	int bad = rs_report_write_all(fd, buf, n) != 0 || fsync(fd) != 0;
 	int e = errno;
@@ -88,9 +80,21 @@ int rs_report_write_file(const char *path, const void *buf, size_t n)
 	}
 	if (bad)
 		unlink(tmp);
-	free(tmp);
 	errno = e;
 	return bad ? -1 : 0;
+}
+
+int rs_report_write_file(const char *path, const void *buf, size_t n)
+{
+	size_t tn = strlen(path) + 32;
+	char *tmp = malloc(tn);
+	RS_ASSERT(tmp != NULL);
+	snprintf(tmp, tn, "%s.tmp.%ld", path, (long)getpid());
+	int rc = rs_report_write_file_as(path, tmp, buf, n);
+	int e = errno;
+	free(tmp);
+	errno = e;
+	return rc;
 }
 
 int rs_report_out_commit(struct rs_report_out *o, struct rs_report_err *err)

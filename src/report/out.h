@@ -34,6 +34,9 @@ void rs_report_out_abort(struct rs_report_out *o);
  * file removed. */
 int rs_report_write_file(const char *path, const void *buf, size_t n);
 
+/* The same through the temporary file tmp (same folder as path). */
+int rs_report_write_file_as(const char *path, const char *tmp, const void *buf, size_t n);
+
 /* Write all n bytes to fd, retrying short writes and EINTR.  0, or -1
  * with errno of the failing write. */
 int rs_report_write_all(int fd, const void *buf, size_t n);

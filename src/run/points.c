@@ -240,14 +240,17 @@ int rs_points_open(struct rs_points *ps, const char *out_dir, const char *name,
 
 int rs_points_save(const struct rs_points *ps, size_t i, const char *row)
 {
-	char final[4200], line[RS_POINT_ROW_MAX + 2];
+	char final[4200], tmp[4300], line[RS_POINT_ROW_MAX + 2];
 	snprintf(final, sizeof(final), "%s/%zu", ps->dir, i);
+	/* Hidden, so a listing of the saved points never shows one that a
+	 * killed worker left half-written. */
+	snprintf(tmp, sizeof(tmp), "%s/.%zu.tmp.%ld", ps->dir, i, (long)getpid());
 	int n = snprintf(line, sizeof(line), "%s\n", row);
 	if (n < 0 || (size_t)n >= sizeof(line)) {
 		fprintf(stderr, "raidsim: internal error: the row of point %zu is too long\n", i);
 		return -1;
 	}
-	if (rs_report_write_file(final, line, (size_t)n) != 0) {
+	if (rs_report_write_file_as(final, tmp, line, (size_t)n) != 0) {
 		fprintf(stderr, "raidsim: cannot write '%s': %s\n", final, strerror(errno));
 		return -1;
 	}
