@@ -79,19 +79,29 @@ static const char usage_run[] =
 	"  -q, --quiet        print nothing on success\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"Each point is saved in DIR/NAME.points/ as soon as it is done.  Ctrl-C\n"
-	"(or SIGTERM) lets the running points finish, then stops with status 130;\n"
-	"a second one stops at once.  A progress line (points done, rate, time\n"
+	"Each point is saved in DIR/NAME.points/ as soon as it is done; the result\n"
+	"files are written aside and replace the earlier ones all together once\n"
+	"every one is complete.  One run at a time writes NAME in DIR (a second\n"
+	"one fails at once; DIR/NAME.lock is held meanwhile).\n"
+	"\n"
+	"Ctrl-C lets the running points finish, then stops with status 130; a\n"
+	"second Ctrl-C, or SIGTERM (sent by timeout and batch schedulers at a time\n"
+	"limit), stops at once: the running points are killed and dropped, the\n"
+	"finished ones stay saved, and the status is 130 or 143.  Either way\n"
+	"--resume finishes the run.  A progress line (points done, rate, time\n"
 	"left) is shown on stderr when it is a terminal.\n";
 
 static const char usage_merge[] =
-	"Usage: raidsim merge [-o DIR] [--plot] [-q] SHARD...\n"
+	"Usage: raidsim merge [-o DIR] [--plot] [-q] [--limit NAME=V] SHARD...\n"
 	"\n"
 	"Join the shard files written by 'raidsim run SCENARIO --shard K/N' for\n"
 	"K = 0..N-1 into DIR/NAME.tsv, NAME.json and NAME.gp (and NAME.png with\n"
 	"--plot), the same bytes one run of the whole sweep writes.  DIR defaults\n"
-	"to the first shard's folder.  Refuses (status 2) shards of different\n"
-	"sweeps, a missing or duplicated shard, and missing or repeated points.\n";
+	"to the first shard's folder.  Refuses (status 2, FILE:LINE:COLUMN) shards\n"
+	"of different sweeps, a missing or duplicated shard, missing or repeated\n"
+	"points, a NAME that is not a plain file name, counts out of bounds (the\n"
+	"point count is capped by sweep_points, see 'raidsim help limits') and\n"
+	"lines longer than 64 KiB.  Writes nothing until every shard is read.\n";
 
 static const char usage_reproduce[] =
 	"Usage: raidsim reproduce [-o DIR] [-j N] [--study NAME]...\n"
@@ -321,11 +331,13 @@ static int cmd_merge(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "plot", no_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_dir = NULL;
 	bool plot = false, quiet = false;
+	char why[256];
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:pqh", longopts, NULL)) != -1) {
@@ -338,6 +350,12 @@ static int cmd_merge(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'L':
+			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
+				fprintf(stderr, "raidsim: %s\n", why);
+				return EXIT_BAD_INPUT;
+			}
 			break;
 		case 'h':
 			fputs(usage_merge, stdout);

@@ -14,6 +14,14 @@ TESTS += tests/cli/plot.sh
 # Scenario strings (output names, swept values, file names) never run as
 # code in gnuplot or a shell.
 TESTS += tests/cli/inject.sh
+# SIGTERM and a second SIGINT stop at once and --resume finishes; one run
+# per output folder and name (tests/cli/long.yaml).
+TESTS += tests/cli/signals.sh
+# A full disk (a 64 KiB tmpfs; needs root, else skipped) never leaves a
+# mixed or partial result set, and says "No space left on device".
+TESTS += tests/cli/nospace.sh
+# No command writes outside its output folder.
+TESTS += tests/cli/confined.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 EXTRA_DIST += tests/reproduce

@@ -4,6 +4,10 @@ src_librs_a_SOURCES += \
 	src/report/gp_quote.c \
 	src/report/json.c \
 	src/report/out.c src/report/out.h \
+	src/report/out_lock.c src/report/out_lock.h \
+	src/report/out_name.c src/report/out_name.h \
+	src/report/out_set.c src/report/out_set.h \
+	src/report/out_stream.c src/report/out_stream.h \
 	src/report/render.c \
 	src/report/report.h \
 	src/report/table.c src/report/table.h \

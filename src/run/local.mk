@@ -5,6 +5,7 @@ src_librs_a_SOURCES += \
 	src/run/points.c src/run/points.h \
 	src/run/progress.c src/run/progress.h \
 	src/run/results.c src/run/results.h \
+	src/run/result_set.c src/run/result_set.h \
 	src/run/plot_choice.c src/run/plot_choice.h \
 	src/run/shard.c src/run/shard.h \
 	src/run/study.c src/run/study.h \

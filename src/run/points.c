@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/out.h"
+#include "report/out_set.h"
 #include "run/runner.h"
 
 /* FNV-1a: small, stable across machines and builds. */
@@ -83,34 +85,50 @@ static bool point_name(const char *name, size_t *index)
 	return true;
 }
 
-static char *read_small_file(const char *path)
+/* The whole file if it has at most max bytes; *len gets its length
+ * (which strlen would cut at a NUL byte).  NULL when unreadable or
+ * longer. */
+static char *read_small_file(const char *path, size_t max, size_t *len)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return NULL;
-	size_t cap = 1024, n = 0;
-	char *buf = malloc(cap);
-	int c;
-	while (buf && (c = fgetc(f)) != EOF) {
-		if (n + 1 == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		buf[n++] = (char)c;
-	}
+	char *buf = malloc(max + 2);
+	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
 	fclose(f);
-	if (buf)
-		buf[n] = '\0';
+	if (!buf || n > max) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
 	return buf;
 }
 
+/* A row as rs_points_save writes it: one line of ncells TAB-separated
+ * cells of printable text.  NULL, or what is wrong with it. */
+static const char *row_damage(const char *row, size_t len, size_t ncells, char *why,
+			      size_t n)
+{
+	if (len == 0 || row[len - 1] != '\n')
+		return "not one whole line";
+	size_t cells = 1;
+	for (size_t i = 0; i + 1 < len; i++) {
+		unsigned char c = (unsigned char)row[i];
+		if (c == '\t')
+			cells++;
+		else if (c < 0x20 || c > 0x7e)
+			return "not text";
+	}
+	if (cells != ncells) {
+		snprintf(why, n, "%zu cells, expected %zu", cells, ncells);
+		return why;
+	}
+	return NULL;
+}
+
 /* Remove point files (and, with all, every other file) from the folder;
- * with rows, load complete point files into rows instead of removing. */
+ * with rows, load whole point files into rows instead of removing. */
 static int sweep_dir(const struct rs_points *ps, char **rows, size_t *found)
 {
 	DIR *d = opendir(ps->dir);
@@ -120,45 +138,73 @@ static int sweep_dir(const struct rs_points *ps, char **rows, size_t *found)
 	char path[8192];
 	while ((e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    strcmp(e->d_name, "scenario") == 0)
+		    strcmp(e->d_name, "scenario") == 0 || strcmp(e->d_name, "out") == 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", ps->dir, e->d_name);
 		size_t i;
 		if (rows && point_name(e->d_name, &i) && i < ps->npoints && !rows[i]) {
-			char *row = read_small_file(path);
-			size_t n = row ? strlen(row) : 0;
-			/* Renamed into place only when whole, so it ends its line. */
-			if (n > 0 && row[n - 1] == '\n') {
-				row[n - 1] = '\0';
+			size_t len = 0;
+			char why[64];
+			char *row = read_small_file(path, RS_POINT_ROW_MAX, &len);
+			const char *bad = row ? row_damage(row, len, ps->ncells, why, sizeof(why))
+					      : "unreadable or too long";
+			if (!bad) {
+				row[len - 1] = '\0';
 				rows[i] = row;
 				(*found)++;
 				continue;
 			}
+			/* Renamed into place only when whole, so this is damage
+			 * from outside: say so, and run the point again. */
+			fprintf(stderr, "raidsim: warning: %s: damaged point file (%s); point %zu "
+					"runs again\n", path, bad, i);
 			free(row);
 		}
-		unlink(path);  /* temporary, foreign or (when fresh) old */
+		unlink(path);  /* temporary, foreign, damaged or (when fresh) old */
 	}
 	closedir(d);
 	return 0;
 }
 
+/* Empty the staging folder (all files, or only temporaries). */
+static void clear_out(const struct rs_points *ps, bool all)
+{
+	DIR *d = opendir(ps->out);
+	if (!d)
+		return;
+	struct dirent *e;
+	char path[8400];
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (all || rs_out_temporary(e->d_name)) {
+			snprintf(path, sizeof(path), "%s/%s", ps->out, e->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
+}
+
 int rs_points_open(struct rs_points *ps, const char *out_dir, const char *name,
-		   uint64_t fingerprint, size_t npoints, bool resume, char **rows,
-		   size_t *found)
+		   uint64_t fingerprint, size_t npoints, size_t ncells, bool resume,
+		   char **rows, size_t *found)
 {
 	*found = 0;
 	ps->npoints = npoints;
+	ps->ncells = ncells;
 	if ((size_t)snprintf(ps->dir, sizeof(ps->dir), "%s/%s.points", out_dir, name) >=
 	    sizeof(ps->dir)) {
 		fprintf(stderr, "raidsim: output path too long: '%s'\n", out_dir);
 		return -1;
 	}
+	snprintf(ps->out, sizeof(ps->out), "%s/out", ps->dir);
 	char stamp_path[4200], stamp[128];
 	snprintf(stamp_path, sizeof(stamp_path), "%s/scenario", ps->dir);
 	snprintf(stamp, sizeof(stamp), "fingerprint %016" PRIx64 " points %zu\n", fingerprint,
 		 npoints);
 	if (resume) {
-		char *old = read_small_file(stamp_path);
+		size_t len;
+		char *old = read_small_file(stamp_path, 1024, &len);
 		if (old && strcmp(old, stamp) != 0) {
 			fprintf(stderr,
 				"raidsim: %s holds results of another scenario (or other --set "
@@ -168,17 +214,24 @@ int rs_points_open(struct rs_points *ps, const char *out_dir, const char *name,
 		}
 		bool have = old != NULL;
 		free(old);
-		if (have)
+		if (have) {
+			if (make_dirs(ps->out) != 0) {
+				fprintf(stderr, "raidsim: cannot create '%s': %s\n", ps->out,
+					strerror(errno));
+				return -1;
+			}
+			clear_out(ps, false);
 			return sweep_dir(ps, rows, found) == 0 ? 0 : -1;
+		}
 	}
-	if (make_dirs(ps->dir) != 0) {
-		fprintf(stderr, "raidsim: cannot create '%s': %s\n", ps->dir, strerror(errno));
+	if (make_dirs(ps->out) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", ps->out, strerror(errno));
 		return -1;
 	}
+	clear_out(ps, true);
 	if (sweep_dir(ps, NULL, found) != 0)
 		return -1;
-	FILE *f = fopen(stamp_path, "w");
-	if (!f || fputs(stamp, f) == EOF || fclose(f) != 0) {
+	if (rs_report_write_file(stamp_path, stamp, strlen(stamp)) != 0) {
 		fprintf(stderr, "raidsim: cannot write '%s': %s\n", stamp_path, strerror(errno));
 		return -1;
 	}
@@ -187,24 +240,44 @@ int rs_points_open(struct rs_points *ps, const char *out_dir, const char *name,
 
 int rs_points_save(const struct rs_points *ps, size_t i, const char *row)
 {
-	char final[4200], tmp[4300];
+	char final[4200], tmp[4300], line[RS_POINT_ROW_MAX + 2];
 	snprintf(final, sizeof(final), "%s/%zu", ps->dir, i);
+	/* Hidden, so a listing of the saved points never shows one that a
+	 * killed worker left half-written. */
 	snprintf(tmp, sizeof(tmp), "%s/.%zu.tmp.%ld", ps->dir, i, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	bool ok = f && fputs(row, f) != EOF && fputc('\n', f) != EOF;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, final) != 0) {
+	int n = snprintf(line, sizeof(line), "%s\n", row);
+	if (n < 0 || (size_t)n >= sizeof(line)) {
+		fprintf(stderr, "raidsim: internal error: the row of point %zu is too long\n", i);
+		return -1;
+	}
+	if (rs_report_write_file_as(final, tmp, line, (size_t)n) != 0) {
 		fprintf(stderr, "raidsim: cannot write '%s': %s\n", final, strerror(errno));
-		unlink(tmp);
 		return -1;
 	}
 	return 0;
 }
 
+void rs_points_discard_partial(const struct rs_points *ps)
+{
+	clear_out(ps, false);
+	DIR *d = opendir(ps->dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char path[8400];
+	while ((e = readdir(d)) != NULL)
+		if (rs_out_temporary(e->d_name)) {
+			snprintf(path, sizeof(path), "%s/%s", ps->dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+}
+
 void rs_points_remove(const struct rs_points *ps)
 {
 	char path[4200];
+	clear_out(ps, true);
+	rmdir(ps->out);
 	sweep_dir(ps, NULL, NULL);
 	snprintf(path, sizeof(path), "%s/scenario", ps->dir);
 	unlink(path);

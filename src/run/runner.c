@@ -14,12 +14,16 @@
 #include <unistd.h>
 
 #include "kernel/assert.h"
+#include "report/out_lock.h"
+#include "report/out_set.h"
+#include "report/out_stream.h"
 #include "report/report.h"
 #include "report/series.h"
 #include "report/table.h"
 #include "run/points.h"
 #include "run/progress.h"
 #include "run/results.h"
+#include "run/result_set.h"
 #include "run/shard.h"
 
 const char *const rs_metric_names[] = {
@@ -75,30 +79,30 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 /* The per-request log of point i goes to a temporary file renamed into
  * place once the point is done, so an interrupted run leaves no partial
  * log under the final name. */
-static FILE *open_request_log(const struct rs_scenario *sc, const char *dir, size_t i,
-			      char *final, size_t final_n, char *tmp, size_t tmp_n)
+static int open_request_log(const struct rs_scenario *sc, const char *dir, size_t i,
+			    struct rs_out_stream *log)
 {
-	snprintf(final, final_n, "%s/%s.requests.%zu.csv", dir, sc->out_name, i);
-	if ((size_t)snprintf(tmp, tmp_n, "%.4000s.tmp.%ld", final, (long)getpid()) >= tmp_n)
-		return NULL;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		fprintf(stderr, "raidsim: cannot write '%s': %s\n", tmp, strerror(errno));
-	return f;
+	char path[8400];
+	struct rs_report_err err;
+	snprintf(path, sizeof(path), "%s/%s.requests.%zu.csv", dir, sc->out_name, i);
+	if (rs_out_stream_open(log, path, &err) == 0)
+		return 0;
+	fprintf(stderr, "raidsim: %s\n", err.msg);
+	return -1;
 }
 
 /* NAME.series.POINT.tsv and its gnuplot script (report/series.h). */
 static int write_series(const struct rs_scenario *sc, const char *out_dir, size_t i,
 			struct rs_timeseries *ts)
 {
-	char tsv[4096], gp[4096], tsv_name[1024], png_name[1024], title[1100];
+	char tsv[8400], gp[8400], tsv_name[1024], png_name[1024], title[1100];
 	snprintf(tsv_name, sizeof(tsv_name), "%s.series.%zu.tsv", sc->out_name, i);
 	snprintf(png_name, sizeof(png_name), "%s.series.%zu.png", sc->out_name, i);
 	snprintf(tsv, sizeof(tsv), "%s/%s", out_dir, tsv_name);
 	snprintf(gp, sizeof(gp), "%s/%s.series.%zu.gp", out_dir, sc->out_name, i);
 	snprintf(title, sizeof(title), "%s, point %zu", sc->name, i);
 	struct rs_report_err err;
-	snprintf(err.msg, sizeof(err.msg), "%s: cannot create the directory", out_dir);
+	snprintf(err.msg, sizeof(err.msg), "%.400s: cannot create the directory", out_dir);
 	int rc = rs_make_dir(out_dir) != 0 ||
 		 rs_report_write_series_tsv(ts, tsv, &err) != 0 ||
 		 rs_report_write_series_gnuplot(gp, tsv_name, png_name, title, &err) != 0;
@@ -108,61 +112,62 @@ static int write_series(const struct rs_scenario *sc, const char *out_dir, size_
 	return rc ? -1 : 0;
 }
 
-static int run_one(const struct rs_scenario *sc, const char *out_dir, size_t i, char *buf,
+static int run_one(const struct rs_scenario *sc, const char *dir, size_t i, char *buf,
 		   size_t n)
 {
 	struct rs_diag d;
 	struct rs_point_result r;
-	char final[4096], tmp[4200];  /* tmp = final + ".tmp.PID" */
-	FILE *log = NULL;
+	struct rs_out_stream log;
 	rs_diag_init(&d);
-	if (sc->request_log) {
-		log = open_request_log(sc, out_dir, i, final, sizeof(final), tmp, sizeof(tmp));
-		if (!log)
-			return -1;
-	}
+	if (sc->request_log && open_request_log(sc, dir, i, &log) != 0)
+		return -1;
 	struct rs_timeseries ts = { 0 };
-	if (rs_scenario_run_point_series(sc, i, log, sc->series_ns ? &ts : NULL, &r, &d) != 0) {
+	if (rs_scenario_run_point_series(sc, i, sc->request_log ? log.f : NULL,
+					 sc->series_ns ? &ts : NULL, &r, &d) != 0) {
 		/* Every point was checked before the run; this is a model bug. */
 		rs_diag_print(&d, stderr);
-		if (log) {
-			fclose(log);
-			unlink(tmp);
-		}
+		if (sc->request_log)
+			rs_out_stream_abort(&log);
 		return -1;
 	}
-	if (log) {
-		if (fclose(log) != 0 || rename(tmp, final) != 0) {
-			fprintf(stderr, "raidsim: cannot write '%s': %s\n", final, strerror(errno));
-			unlink(tmp);
-			return -1;
-		}
+	struct rs_report_err err;
+	if (sc->request_log && rs_out_stream_commit(&log, &err) != 0) {
+		fprintf(stderr, "raidsim: %s\n", err.msg);
+		return -1;
 	}
 	format_metrics(sc, &r, buf, n);
-	return sc->series_ns ? write_series(sc, out_dir, i, &ts) : 0;
+	return sc->series_ns ? write_series(sc, dir, i, &ts) : 0;
 }
 
 /* ---- interruption ------------------------------------------------------
- * The first SIGINT/SIGTERM only raises a flag: no new point starts, the
- * running ones finish and are saved.  The second kills the workers and
- * ends the process at once with the signal's default action.  Temporary
- * files a killed point leaves behind are removed by the next run. */
+ * Points always run in worker processes, so this process stays free to
+ * act on a signal.  The first SIGINT only raises a flag: no new point
+ * starts, the running ones finish and are saved.  SIGTERM (what timeout(1)
+ * and batch schedulers send at a time limit) and a second SIGINT stop at
+ * once: the workers are killed, the points they were running are thrown
+ * away, and the run ends with the points already saved and the status of
+ * the signal (128 + its number), ready for --resume. */
 
 #define MAX_JOBS 256
 
-static volatile sig_atomic_t interrupts;
+static volatile sig_atomic_t stop_sig;     /* no new points */
+static volatile sig_atomic_t kill_sig;     /* stop now */
 static pid_t workers[MAX_JOBS];
 static volatile sig_atomic_t nworkers;
 
 static void on_signal(int sig)
 {
-	if (++interrupts < 2)
+	if (sig == SIGINT && !stop_sig && !kill_sig) {
+		stop_sig = sig;
 		return;
+	}
+	if (!stop_sig)
+		stop_sig = sig;
+	kill_sig = sig;
+	/* Their pipes close, which wakes the loop in run_points. */
 	for (sig_atomic_t k = 0; k < nworkers; k++)
 		if (workers[k] > 0)
 			kill(workers[k], SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 struct saved_signals {
@@ -176,7 +181,8 @@ static void catch_signals(struct saved_signals *old)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: poll() must return to notice the flag. */
-	interrupts = 0;
+	stop_sig = 0;
+	kill_sig = 0;
 	nworkers = 0;
 	sigaction(SIGINT, &sa, &old->intr);
 	sigaction(SIGTERM, &sa, &old->term);
@@ -196,7 +202,7 @@ static void restore_signals(const struct saved_signals *old)
 
 struct plan {
 	const struct rs_scenario *sc;
-	const char *out_dir;
+	const char *stage;            /* where per-point files go */
 	const struct rs_points *store;
 	const size_t *todo;           /* point indices still to run */
 	size_t ntodo;
@@ -204,26 +210,7 @@ struct plan {
 	struct rs_progress *pg;
 };
 
-#define ROW_MAX 16384
-
-static int run_serial(const struct plan *p)
-{
-	char *buf = malloc(ROW_MAX);
-	RS_ASSERT(buf != NULL);
-	int rc = 0;
-	for (size_t t = 0; t < p->ntodo && !interrupts; t++) {
-		size_t i = p->todo[t];
-		if (run_one(p->sc, p->out_dir, i, buf, ROW_MAX) != 0 ||
-		    rs_points_save(p->store, i, buf) != 0) {
-			rc = -1;
-			break;
-		}
-		p->rows[i] = strdup(buf);
-		rs_progress_step(p->pg);
-	}
-	free(buf);
-	return rc;
-}
+#define ROW_MAX RS_POINT_ROW_MAX
 
 /* A worker reads point indices (binary size_t) from `cmd` until EOF; for
  * each it runs the point, saves it and writes "index<TAB>row\n" to `res`.
@@ -238,7 +225,7 @@ static void worker(const struct plan *p, int cmd, int res)
 		_exit(1);
 	size_t i;
 	while (read(cmd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
-		if (run_one(p->sc, p->out_dir, i, buf, ROW_MAX) != 0 ||
+		if (run_one(p->sc, p->stage, i, buf, ROW_MAX) != 0 ||
 		    rs_points_save(p->store, i, buf) != 0)
 			_exit(1);
 		fprintf(out, "%zu\t%s\n", i, buf);
@@ -258,7 +245,7 @@ struct slot {
 /* Hand the next point to a worker, or tell it to finish. */
 static void dispatch(struct slot *w, const struct plan *p, size_t *next)
 {
-	if (!interrupts && *next < p->ntodo &&
+	if (!stop_sig && *next < p->ntodo &&
 	    write(w->cmd, &p->todo[*next], sizeof(size_t)) == (ssize_t)sizeof(size_t)) {
 		(*next)++;
 		w->busy = true;
@@ -270,13 +257,13 @@ static void dispatch(struct slot *w, const struct plan *p, size_t *next)
 	w->cmd = -1;
 }
 
-static int run_parallel(const struct plan *p, unsigned jobs)
+static int run_points(const struct plan *p, unsigned jobs)
 {
 	struct slot w[MAX_JOBS];
 	size_t next = 0;
 	int rc = 0;
 	fflush(NULL);
-	for (unsigned k = 0; k < jobs; k++) {
+	for (unsigned k = 0; k < jobs && !kill_sig; k++) {
 		int c[2], r[2];
 		if (pipe(c) != 0 || pipe(r) != 0) {
 			perror("raidsim: pipe");
@@ -309,6 +296,9 @@ static int run_parallel(const struct plan *p, unsigned jobs)
 		w[k] = (struct slot){ .pid = pid, .cmd = c[1], .res = fdopen(r[0], "r") };
 		workers[k] = pid;
 		nworkers = (sig_atomic_t)(k + 1);
+		/* A signal that came before the worker was on the list. */
+		if (kill_sig)
+			kill(pid, SIGKILL);
 	}
 	for (unsigned k = 0; k < jobs; k++)
 		dispatch(&w[k], p, rc == 0 ? &next : &(size_t){ p->ntodo });
@@ -330,10 +320,6 @@ static int run_parallel(const struct plan *p, unsigned jobs)
 				rc = -1;
 				break;
 			}
-			/* Interrupted: idle workers are told to finish. */
-			for (unsigned k = 0; k < jobs; k++)
-				if (!w[k].busy && w[k].cmd >= 0)
-					dispatch(&w[k], p, &next);
 			continue;
 		}
 		for (unsigned j = 0; j < np; j++) {
@@ -342,7 +328,7 @@ static int run_parallel(const struct plan *p, unsigned jobs)
 			struct slot *s = &w[who[j]];
 			/* A worker has one point at a time, so one line at most. */
 			if (!fgets(line, ROW_MAX + 64, s->res)) {
-				if (s->busy)
+				if (s->busy && !kill_sig)
 					rc = -1;  /* died in the middle of a point */
 				fclose(s->res);
 				s->res = NULL;
@@ -366,7 +352,10 @@ static int run_parallel(const struct plan *p, unsigned jobs)
 	free(line);
 	for (unsigned k = 0; k < jobs; k++) {
 		int st;
-		if (waitpid(w[k].pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		/* Off the list first: a reaped pid may be reused. */
+		workers[k] = 0;
+		if (waitpid(w[k].pid, &st, 0) < 0 ||
+		    (!kill_sig && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)))
 			rc = -1;
 	}
 	nworkers = 0;
@@ -375,39 +364,57 @@ static int run_parallel(const struct plan *p, unsigned jobs)
 
 /* ---- the whole run -------------------------------------------------------- */
 
-static void finish_message(const struct rs_scenario *sc, const struct rs_run_opts *o,
-			   const struct rs_points *store, size_t done, size_t total)
+static void finish_message(const struct rs_scenario *sc, const struct rs_points *store,
+			   size_t done, size_t total)
 {
 	fprintf(stderr,
 		"raidsim: %s: stopped with %zu of %zu points done, saved in %s; run again "
 		"with --resume to finish\n", sc->name, done, total, store->dir);
-	(void)o;
 }
 
-int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
+/* Cells of a point's row: the table's columns but the sweep axes. */
+static size_t row_cells(const struct rs_scenario *sc, char **no_rows)
 {
-	char **rows = calloc(sc->npoints, sizeof(*rows));
-	size_t *todo = malloc(sc->npoints * sizeof(*todo));
-	RS_ASSERT(rows != NULL && todo != NULL);
-	int rc = 0;
-	char tag[256] = "";
+	struct rs_table t;
+	rs_results_table(sc, no_rows, &t, NULL);
+	size_t n = t.ncols - sc->sweep.naxes;
+	rs_table_free(&t);
+	return n;
+}
+
+/* The table, or the shard file, and everything staged, into out_dir. */
+static int write_set(const struct rs_scenario *sc, const struct rs_run_opts *o,
+		     const struct rs_points *store, char **rows)
+{
+	struct rs_results_meta meta;
+	rs_results_meta_of(sc, &meta);
 	if (o->shard_n)
-		rs_shard_tag(tag, sizeof(tag), sc->out_name, o->shard_k, o->shard_n);
-	else
-		snprintf(tag, sizeof(tag), "%s", sc->out_name);
+		return rs_shard_write(sc, &meta, rows, o->shard_k, o->shard_n, store->out,
+				      o->out_dir, o->quiet) == 0 ? 0 : -1;
+	struct rs_table t;
+	int rc = 0;
+	if (rs_results_table(sc, rows, &t, NULL) != 0) {
+		fprintf(stderr, "raidsim: internal error: malformed result row\n");
+		rc = -1;
+	} else {
+		rc = rs_result_set_write(&t, &meta, store->out, o->out_dir,
+					 RS_OUT_TABLE | RS_OUT_POINT_FILES, o->plot, o->quiet);
+	}
+	rs_table_free(&t);
+	return rc;
+}
+
+/* With the output folder locked: load what was saved, run the rest, write
+ * the set. */
+static int run_locked(const struct rs_scenario *sc, const struct rs_run_opts *o,
+		      const char *tag, char **rows, size_t *todo)
+{
 	struct rs_points store;
 	size_t found = 0;
-	if (rs_make_dir(o->out_dir) != 0) {
-		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
-		rc = 1;
-		goto out;
-	}
 	int pr = rs_points_open(&store, o->out_dir, tag, rs_scenario_fingerprint(sc),
-				sc->npoints, o->resume, rows, &found);
-	if (pr != 0) {
-		rc = pr == -2 ? 2 : 1;
-		goto out;
-	}
+				sc->npoints, row_cells(sc, rows), o->resume, rows, &found);
+	if (pr != 0)
+		return pr == -2 ? 2 : 1;
 	size_t ntodo = 0, total = 0, have = 0;
 	for (size_t i = 0; i < sc->npoints; i++) {
 		if (o->shard_n && i % o->shard_n != o->shard_k) {
@@ -426,7 +433,7 @@ int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 			sc->name, have, total);
 	struct rs_progress pg;
 	rs_progress_start(&pg, o->progress, total, have);
-	struct plan plan = { sc, o->out_dir, &store, todo, ntodo, rows, &pg };
+	struct plan plan = { sc, store.out, &store, todo, ntodo, rows, &pg };
 	unsigned jobs = o->jobs ? o->jobs : 1;
 	if (jobs > MAX_JOBS)
 		jobs = MAX_JOBS;
@@ -434,40 +441,53 @@ int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 		jobs = (unsigned)ntodo;
 	struct saved_signals saved;
 	catch_signals(&saved);
-	int run_rc = jobs <= 1 ? run_serial(&plan) : run_parallel(&plan, jobs);
-	bool stopped = interrupts > 0;
+	int run_rc = run_points(&plan, jobs);
+	int stopped_by = kill_sig ? kill_sig : stop_sig;
 	restore_signals(&saved);
 	if (pg.on && pg.done < pg.total)
 		fputc('\n', stderr);
+	if (kill_sig)
+		rs_points_discard_partial(&store);
 	if (run_rc != 0) {
 		fprintf(stderr, "raidsim: %s: a point failed; %zu of %zu points saved in %s\n",
 			sc->name, pg.done, total, store.dir);
+		return 1;
+	}
+	if (stopped_by && pg.done < total) {
+		finish_message(sc, &store, pg.done, total);
+		return 128 + stopped_by;
+	}
+	if (write_set(sc, o, &store, rows) != 0) {
+		fprintf(stderr, "raidsim: %s: the results were not written, %s is as it was; "
+				"the points are saved in %s, run again with --resume once the "
+				"cause is fixed\n", sc->name, o->out_dir, store.dir);
+		return 1;
+	}
+	rs_points_remove(&store);
+	return 0;
+}
+
+int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
+{
+	char **rows = calloc(sc->npoints, sizeof(*rows));
+	size_t *todo = malloc(sc->npoints * sizeof(*todo));
+	RS_ASSERT(rows != NULL && todo != NULL);
+	int rc = 0;
+	char tag[1100] = "";
+	if (o->shard_n)
+		rs_shard_tag(tag, sizeof(tag), sc->out_name, o->shard_k, o->shard_n);
+	else
+		snprintf(tag, sizeof(tag), "%s", sc->out_name);
+	struct rs_out_lock lock;
+	if (rs_make_dir(o->out_dir) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
 		rc = 1;
-		goto out;
-	}
-	if (stopped && pg.done < total) {
-		finish_message(sc, o, &store, pg.done, total);
-		rc = RS_RUN_INTERRUPTED;
-		goto out;
-	}
-	struct rs_results_meta meta;
-	rs_results_meta_of(sc, &meta);
-	if (o->shard_n) {
-		rc = rs_shard_write(sc, &meta, rows, o->shard_k, o->shard_n, o->out_dir,
-				    o->quiet) == 0 ? 0 : 1;
+	} else if (rs_out_lock_take(&lock, o->out_dir, tag) != 0) {
+		rc = 1;
 	} else {
-		struct rs_table t;
-		if (rs_results_table(sc, rows, &t, NULL) != 0) {
-			fprintf(stderr, "raidsim: internal error: malformed result row\n");
-			rc = 1;
-		} else if (rs_results_write(&t, &meta, o->out_dir, o->plot, o->quiet) != 0) {
-			rc = 1;
-		}
-		rs_table_free(&t);
+		rc = run_locked(sc, o, tag, rows, todo);
+		rs_out_lock_release(&lock);
 	}
-	if (rc == 0)
-		rs_points_remove(&store);
-out:
 	for (size_t i = 0; i < sc->npoints; i++)
 		free(rows[i]);
 	free(rows);

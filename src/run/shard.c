@@ -1,14 +1,22 @@
 #include "run/shard.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/diag.h"
+#include "config/limits.h"
+#include "config/sweep.h"
 #include "kernel/assert.h"
 #include "report/out.h"
+#include "report/out_lock.h"
+#include "report/out_name.h"
+#include "report/out_set.h"
 #include "run/points.h"
+#include "run/result_set.h"
 
 #define SHARD_MAGIC "#raidsim-shard\t1"
 #define MAX_SHARDS 100000u
@@ -40,7 +48,8 @@ static void put_meta(FILE *f, const char *key, const char *value)
 }
 
 int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m,
-		   char **rows, unsigned k, unsigned n_shards, const char *out_dir, bool quiet)
+		   char **rows, unsigned k, unsigned n_shards, const char *stage,
+		   const char *out_dir, bool quiet)
 {
 	/* The table code splits rows in place; the caller's stay whole. */
 	char **copy = calloc(sc->npoints, sizeof(*copy));
@@ -53,11 +62,12 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		}
 	struct rs_table t;
 	int rc = rs_results_table(sc, copy, &t, point_of_row);
-	char tag[1024], path[4096];
+	char tag[1024], file[1100], path[8400];
 	rs_shard_tag(tag, sizeof(tag), m->out_name, k, n_shards);
-	snprintf(path, sizeof(path), "%s/%s.tsv", out_dir, tag);
+	snprintf(file, sizeof(file), "%s.tsv", tag);
+	snprintf(path, sizeof(path), "%s/%s", stage, file);
 	struct rs_report_out out;
-	struct rs_report_err err;
+	struct rs_report_err err = { "" };
 	if (rc != 0) {
 		fprintf(stderr, "raidsim: internal error: malformed result row\n");
 	} else if ((rc = rs_report_out_open(&out, path, &err)) == 0) {
@@ -87,11 +97,17 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 			fputc('\n', f);
 		}
 		rc = rs_report_out_commit(&out, &err);
+		/* The shard file and its points' series and logs, as one set;
+		 * other shards' files in the folder are theirs, not pruned. */
+		if (rc == 0)
+			rc = rs_out_set_commit(stage, out_dir, tag, file, 0, &err);
 	}
 	if (rc != 0 && err.msg[0])
 		fprintf(stderr, "raidsim: %s\n", err.msg);
+	if (rc != 0)
+		rs_out_set_discard(stage, tag, RS_OUT_TABLE);
 	if (rc == 0 && !quiet)
-		printf("%s\n", path);
+		printf("%s/%s\n", out_dir, file);
 	rs_table_free(&t);
 	for (size_t i = 0; i < sc->npoints; i++)
 		free(copy[i]);
@@ -100,89 +116,222 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 	return rc;
 }
 
-/* ---- merge ---------------------------------------------------------------- */
+/* ---- merge ----------------------------------------------------------------
+ * Shard files come from other machines and other people: everything in
+ * them is checked before anything is written.  The name must be a plain
+ * file name (it becomes DIR/NAME.tsv), every count must be within bounds
+ * and agree with the rows actually present, lines are capped, and no
+ * text may carry a backquote (gnuplot runs what is between two of them
+ * when it draws the figure). */
 
-/* The "#key" lines of one shard file, and its header line. */
+#define SHARD_LINE_MAX 65536
+
+struct reader {
+	FILE *f;
+	const char *file;
+	size_t line;                  /* of the line in buf */
+	char *buf;
+	struct rs_diag *d;
+};
+
+/* 1: a line (without '\n') in r->buf; 0: end of file; -1: error. */
+static int next_line(struct reader *r)
+{
+	size_t n = 0;
+	int c;
+	r->line++;
+	while ((c = getc(r->f)) != EOF && c != '\n') {
+		if (n == SHARD_LINE_MAX)
+			return rs_diag_at(r->d, r->file, (int)r->line, 1,
+					  "line longer than %d bytes", SHARD_LINE_MAX);
+		if (c == '\0' || c == '`' || (c < 0x20 && c != '\t' && c != '\r'))
+			return rs_diag_at(r->d, r->file, (int)r->line, (int)n + 1,
+					  c == '`' ? "a backquote is not allowed in a shard file"
+						   : "not text (control character 0x%02x)", c);
+		r->buf[n++] = (char)c;
+	}
+	if (c == EOF && ferror(r->f))
+		return rs_diag_at(r->d, r->file, (int)r->line, 1, "cannot read: %s",
+				  strerror(errno));
+	if (c == EOF && n == 0)
+		return 0;
+	if (n > 0 && r->buf[n - 1] == '\r')
+		n--;
+	r->buf[n] = '\0';
+	return 1;
+}
+
+/* The "#key" lines of one shard file, checked, and its column line. */
 struct shard_head {
-	char *name, *scenario, *seed, *fingerprint, *points, *axes;
-	char *plot_x, *plot_series, *plot_y, *plot_logx;
+	char *name, *scenario, *seed, *fingerprint, *plot_x, *plot_series, *plot_y;
+	size_t plot_line[3];          /* lines of plot_x, plot_series, plot_y */
+	bool have_shard, have_points, have_axes;
 	unsigned k, n;
-	char *columns;
+	size_t points, axes, ncols;
+	int plot_logx;
+	char *columns;                /* the line after "point\t" */
+	size_t columns_line;
 };
 
 static void head_free(struct shard_head *h)
 {
 	free(h->name), free(h->scenario), free(h->seed), free(h->fingerprint);
-	free(h->points), free(h->axes), free(h->plot_x), free(h->plot_series);
-	free(h->plot_y), free(h->plot_logx), free(h->columns);
+	free(h->plot_x), free(h->plot_series), free(h->plot_y), free(h->columns);
 	memset(h, 0, sizeof(*h));
 }
 
-/* Read one line without its '\n' into a growing buffer; false at EOF. */
-static bool read_line(FILE *f, char **buf, size_t *cap)
+/* A decimal count in [lo, hi] (nothing else on the line). */
+static bool parse_count(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	size_t n = 0;
-	int c;
-	while ((c = fgetc(f)) != EOF && c != '\n') {
-		if (n + 1 >= *cap) {
-			*cap = *cap ? *cap * 2 : 1024;
-			*buf = realloc(*buf, *cap);
-			RS_ASSERT(*buf != NULL);
-		}
-		(*buf)[n++] = (char)c;
-	}
-	if (c == EOF && n == 0)
+	if (!*v || v[strspn(v, "0123456789")] != '\0' || strlen(v) > 19)
 		return false;
-	if (!*buf) {
-		*cap = 1024;
-		*buf = malloc(*cap);
-		RS_ASSERT(*buf != NULL);
-	}
-	(*buf)[n] = '\0';
-	return true;
+	*out = strtoull(v, NULL, 10);
+	return *out >= lo && *out <= hi;
 }
 
-static int read_head(FILE *f, const char *file, struct shard_head *h, char **line,
-		     size_t *cap)
+static int set_text(char **slot, const char *v, struct reader *r, const char *key)
 {
-	if (!read_line(f, line, cap) || strcmp(*line, SHARD_MAGIC) != 0) {
-		fprintf(stderr, "raidsim: merge: %s: not a shard file (written by "
-				"'raidsim run --shard K/N')\n", file);
-		return -1;
+	if (*slot)
+		return rs_diag_at(r->d, r->file, (int)r->line, 1, "'#%s' given twice", key);
+	*slot = strdup(v);
+	RS_ASSERT(*slot != NULL);
+	return 0;
+}
+
+/* One "#key<TAB>value" line. */
+static int head_line(struct shard_head *h, struct reader *r)
+{
+	char *tab = strchr(r->buf, '\t');
+	if (!tab)
+		return rs_diag_at(r->d, r->file, (int)r->line, 1,
+				  "expected '#key<TAB>value' in the shard header");
+	*tab = '\0';
+	const char *key = r->buf + 1, *v = tab + 1;
+	int line = (int)r->line, col = (int)(v - r->buf) + 1;
+	uint64_t u;
+	if (!strcmp(key, "name")) {
+		if (!rs_safe_output_name(v))
+			return rs_diag_at(r->d, r->file, line, col, "'#name' must be a plain "
+					  "file name, got '%s'", v);
+		return set_text(&h->name, v, r, key);
 	}
-	while (read_line(f, line, cap)) {
-		if ((*line)[0] != '#') {
-			h->columns = strdup(*line);
+	if (!strcmp(key, "scenario"))
+		return set_text(&h->scenario, v, r, key);
+	if (!strcmp(key, "seed")) {
+		if (!parse_count(v, 0, UINT64_MAX, &u))
+			return rs_diag_at(r->d, r->file, line, col, "'#seed' must be a "
+					  "number, got '%s'", v);
+		return set_text(&h->seed, v, r, key);
+	}
+	if (!strcmp(key, "fingerprint")) {
+		if (strlen(v) != 16 || v[strspn(v, "0123456789abcdef")] != '\0')
+			return rs_diag_at(r->d, r->file, line, col, "'#fingerprint' must be "
+					  "16 hexadecimal digits, got '%s'", v);
+		return set_text(&h->fingerprint, v, r, key);
+	}
+	if (!strcmp(key, "plot_x") || !strcmp(key, "plot_series") || !strcmp(key, "plot_y")) {
+		int which = key[5] == 'x' ? 0 : key[5] == 's' ? 1 : 2;
+		char **slot = which == 0 ? &h->plot_x : which == 1 ? &h->plot_series
+							   : &h->plot_y;
+		h->plot_line[which] = r->line;
+		return set_text(slot, v, r, key);
+	}
+	if (!strcmp(key, "plot_logx")) {
+		if (strcmp(v, "-1") && strcmp(v, "0") && strcmp(v, "1"))
+			return rs_diag_at(r->d, r->file, line, col, "'#plot_logx' must be "
+					  "-1, 0 or 1, got '%s'", v);
+		h->plot_logx = atoi(v);
+		return 0;
+	}
+	bool *have = !strcmp(key, "shard") ? &h->have_shard
+		: !strcmp(key, "points") ? &h->have_points
+		: !strcmp(key, "axes") ? &h->have_axes : NULL;
+	if (!have)
+		return 0;  /* a later version's key: nothing of ours depends on it */
+	if (*have)
+		return rs_diag_at(r->d, r->file, line, 1, "'#%s' given twice", key);
+	*have = true;
+	if (!strcmp(key, "shard")) {
+		if (rs_shard_parse(v, &h->k, &h->n) != 0)
+			return rs_diag_at(r->d, r->file, line, col, "'#shard' must be K/N with "
+					  "0 <= K < N <= %u, got '%s'", MAX_SHARDS, v);
+		return 0;
+	}
+	if (!strcmp(key, "points")) {
+		uint64_t cap = rs_limits()->sweep_points;
+		if (!parse_count(v, 1, UINT64_MAX, &u))
+			return rs_diag_at(r->d, r->file, line, col, "'#points' must be a "
+					  "count from 1, got '%s'", v);
+		if (u > cap)
+			return rs_diag_at(r->d, r->file, line, col, "'#points' is %s, more "
+					  "than a sweep may have (cap sweep_points=%" PRIu64
+					  "; raise it with --limit sweep_points=N)", v, cap);
+		h->points = (size_t)u;
+		return 0;
+	}
+	if (!parse_count(v, 0, RS_SWEEP_MAX_AXES, &u))
+		return rs_diag_at(r->d, r->file, line, col, "'#axes' must be a count from 0 "
+				  "to %d, got '%s'", RS_SWEEP_MAX_AXES, v);
+	h->axes = (size_t)u;
+	return 0;
+}
+
+static int read_head(struct reader *r, struct shard_head *h)
+{
+	h->plot_logx = -1;
+	int got = next_line(r);
+	if (got < 0)
+		return -1;
+	if (got == 0 || strcmp(r->buf, SHARD_MAGIC) != 0)
+		return rs_diag_at(r->d, r->file, 1, 1, "not a shard file (written by "
+				  "'raidsim run --shard K/N')");
+	while ((got = next_line(r)) > 0) {
+		if (r->buf[0] != '#')
 			break;
-		}
-		char *tab = strchr(*line, '\t');
-		if (!tab)
-			continue;
-		*tab = '\0';
-		const char *key = *line + 1, *v = tab + 1;
-		char **slot = !strcmp(key, "name") ? &h->name
-			: !strcmp(key, "scenario") ? &h->scenario
-			: !strcmp(key, "seed") ? &h->seed
-			: !strcmp(key, "fingerprint") ? &h->fingerprint
-			: !strcmp(key, "points") ? &h->points
-			: !strcmp(key, "axes") ? &h->axes
-			: !strcmp(key, "plot_x") ? &h->plot_x
-			: !strcmp(key, "plot_series") ? &h->plot_series
-			: !strcmp(key, "plot_y") ? &h->plot_y
-			: !strcmp(key, "plot_logx") ? &h->plot_logx : NULL;
-		if (slot) {
-			free(*slot);
-			*slot = strdup(v);
-		} else if (!strcmp(key, "shard") && rs_shard_parse(v, &h->k, &h->n) != 0) {
-			fprintf(stderr, "raidsim: merge: %s: bad shard line '%s'\n", file, v);
+		if (head_line(h, r) != 0)
 			return -1;
-		}
 	}
-	if (!h->name || !h->fingerprint || !h->points || !h->axes || !h->n || !h->columns ||
-	    strncmp(h->columns, "point\t", 6) != 0) {
-		fprintf(stderr, "raidsim: merge: %s: truncated or damaged shard header\n", file);
+	if (got < 0)
 		return -1;
-	}
+	const char *missing = !h->name ? "#name" : !h->fingerprint ? "#fingerprint"
+		: !h->have_shard ? "#shard" : !h->have_points ? "#points"
+		: !h->have_axes ? "#axes" : got == 0 ? "column line" : NULL;
+	if (missing)
+		return rs_diag_at(r->d, r->file, (int)r->line, 1, "truncated or damaged shard "
+				  "header: no %s", missing);
+	if (strncmp(r->buf, "point\t", 6) != 0)
+		return rs_diag_at(r->d, r->file, (int)r->line, 1, "expected the column line "
+				  "'point<TAB>...'");
+	h->columns = strdup(r->buf + 6);
+	RS_ASSERT(h->columns != NULL);
+	h->columns_line = r->line;
+	h->ncols = 1;
+	for (const char *p = h->columns; *p; p++)
+		h->ncols += *p == '\t';
+	if (h->axes > h->ncols)
+		return rs_diag_at(r->d, r->file, (int)r->line, 1, "%zu columns, fewer than "
+				  "the %zu sweep axes of '#axes'", h->ncols, h->axes);
+	return 0;
+}
+
+/* Whether TAB-separated list cols holds name as one whole entry. */
+static bool has_column(const char *cols, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = cols; p; p = strchr(p, '\t') ? strchr(p, '\t') + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && (p[n] == '\t' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static int check_plot_columns(const struct shard_head *h, struct reader *r)
+{
+	const char *v[] = { h->plot_x, h->plot_series, h->plot_y };
+	const char *key[] = { "plot_x", "plot_series", "plot_y" };
+	for (size_t i = 0; i < 3; i++)
+		if (v[i] && !has_column(h->columns, v[i]))
+			return rs_diag_at(r->d, r->file, (int)h->plot_line[i], 1, "'#%s' names "
+					  "no column of the table: '%s'", key[i], v[i]);
 	return 0;
 }
 
@@ -193,45 +342,55 @@ static bool same(const char *a, const char *b)
 
 /* Whether h belongs to the same sweep as the first shard. */
 static int check_same_sweep(const struct shard_head *h, const struct shard_head *h0,
-			    const char *file, const char *file0)
+			    struct reader *r, const char *file0)
 {
 	const char *what = !same(h->fingerprint, h0->fingerprint) ? "scenario (fingerprint)"
 		: h->n != h0->n ? "number of shards"
-		: !same(h->points, h0->points) ? "number of points"
-		: !same(h->columns, h0->columns) ? "columns"
+		: h->points != h0->points ? "number of points"
+		: h->axes != h0->axes || !same(h->columns, h0->columns) ? "columns"
 		: !same(h->name, h0->name) || !same(h->seed, h0->seed) ? "name or seed"
+		: !same(h->scenario, h0->scenario) ? "scenario name"
 		: !same(h->plot_x, h0->plot_x) || !same(h->plot_series, h0->plot_series) ||
-		  !same(h->plot_y, h0->plot_y) || !same(h->plot_logx, h0->plot_logx)
+		  !same(h->plot_y, h0->plot_y) || h->plot_logx != h0->plot_logx
 			? "plot settings" : NULL;
 	if (!what)
 		return 0;
-	fprintf(stderr, "raidsim: merge: %s and %s are shards of different sweeps "
-			"(their %s differ)\n", file0, file, what);
-	return -1;
+	return rs_diag_at(r->d, r->file, 1, 1, "%s and this file are shards of different "
+			  "sweeps (their %s differ)", file0, what);
 }
 
-/* Split a line at TABs into the table row (the first cell, the point
- * index, is returned instead). */
-static int add_row(struct rs_table *t, char *line, size_t *point)
+/* Split a row at TABs into the table (the first cell, the point index, is
+ * returned instead).  NULL, or what is wrong. */
+static const char *add_row(struct rs_table *t, char *line, size_t npoints, size_t *point)
 {
 	char *tab = strchr(line, '\t');
-	char *end;
+	uint64_t p;
 	if (!tab)
-		return -1;
+		return "expected a point index and its cells, TAB-separated";
 	*tab = '\0';
-	*point = (size_t)strtoull(line, &end, 10);
-	if (end == line || *end)
-		return -1;
+	if (!parse_count(line, 0, npoints - 1, &p))
+		return "the point index is not a number below '#points'";
+	*point = (size_t)p;
+	size_t cells = 1;
+	for (const char *c = tab + 1; *c; c++)
+		cells += *c == '\t';
+	if (cells != t->ncols)
+		return "the row does not have one cell per column";
 	size_t row = rs_table_add_row(t), col = 0;
 	for (char *cell = tab + 1; cell; col++) {
 		char *next = strchr(cell, '\t');
 		if (next)
 			*next = '\0';
-		if (col < t->ncols)
-			rs_table_set(t, row, col, cell);
+		rs_table_set(t, row, col, cell);
 		cell = next ? next + 1 : NULL;
 	}
-	return col == t->ncols ? 0 : -1;
+	return NULL;
+}
+
+/* Points of shard k of n in a sweep of npoints. */
+static size_t shard_points(size_t npoints, unsigned k, unsigned n)
+{
+	return npoints > k ? (npoints - k + n - 1) / n : 0;
 }
 
 struct merged {
@@ -240,76 +399,155 @@ struct merged {
 	const char **file_of_point;   /* which file gave each point */
 };
 
-int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool plot,
-		   bool quiet)
+/* The rows of one shard file, after its header. */
+static int read_rows(struct reader *r, const struct shard_head *h, struct merged *m)
 {
-	struct shard_head h0 = { 0 }, h = { 0 };
-	const char **file_of_shard = NULL;
-	struct merged m = { 0 };
-	char *line = NULL;
-	size_t cap = 0, npoints = 0;
-	int rc = 2;
-	rs_table_init(&m.t);
-	for (size_t fi = 0; fi < nfiles; fi++) {
-		FILE *f = fopen(files[fi], "r");
-		if (!f) {
-			fprintf(stderr, "raidsim: merge: cannot read '%s'\n", files[fi]);
-			goto out;
+	size_t want = shard_points(h->points, h->k, h->n), have = 0;
+	int got;
+	while ((got = next_line(r)) > 0) {
+		size_t p = 0;
+		const char *bad = add_row(&m->t, r->buf, h->points, &p);
+		if (!bad && p % h->n != h->k)
+			bad = "this point belongs to another shard";
+		if (!bad && m->file_of_point[p])
+			bad = "this point is given twice";
+		if (bad)
+			return rs_diag_at(r->d, r->file, (int)r->line, 1, "%s", bad);
+		m->file_of_point[p] = r->file;
+		m->point_of_row = realloc(m->point_of_row, m->t.nrows * sizeof(*m->point_of_row));
+		RS_ASSERT(m->point_of_row != NULL);
+		m->point_of_row[m->t.nrows - 1] = p;
+		have++;
+	}
+	if (got < 0)
+		return -1;
+	if (have == want)
+		return 0;
+	size_t p = h->k;
+	while (p < h->points && m->file_of_point[p])
+		p += h->n;
+	return rs_diag_at(r->d, r->file, (int)r->line, 1, "point %zu is missing (shard %u/%u "
+			  "must hold %zu points, the file has %zu)", p, h->k, h->n, want, have);
+}
+
+/* Read and check every shard file into m.  0, or -1 with d set. */
+static int read_shards(char *const *files, size_t nfiles, struct shard_head *h0,
+		       struct merged *m, const char ***file_of_shard, struct rs_diag *d)
+{
+	struct shard_head h = { 0 };
+	char *buf = malloc(SHARD_LINE_MAX + 1);
+	RS_ASSERT(buf != NULL);
+	int rc = 0;
+	for (size_t fi = 0; fi < nfiles && rc == 0; fi++) {
+		struct reader r = { .file = files[fi], .buf = buf, .d = d };
+		r.f = fopen(files[fi], "r");
+		if (!r.f) {
+			rc = rs_diag_at(d, files[fi], 0, 0, "cannot read: %s", strerror(errno));
+			break;
 		}
-		struct shard_head *hp = fi == 0 ? &h0 : &h;
+		struct shard_head *hp = fi == 0 ? h0 : &h;
 		head_free(&h);
-		if (read_head(f, files[fi], hp, &line, &cap) != 0 ||
-		    (fi > 0 && check_same_sweep(&h, &h0, files[fi], files[0]) != 0)) {
-			fclose(f);
-			goto out;
-		}
-		if (fi == 0) {
-			npoints = (size_t)strtoull(h0.points, NULL, 10);
-			file_of_shard = calloc(h0.n, sizeof(*file_of_shard));
-			m.file_of_point = calloc(npoints ? npoints : 1, sizeof(*m.file_of_point));
-			RS_ASSERT(file_of_shard != NULL && m.file_of_point != NULL);
-			size_t naxes = (size_t)strtoull(h0.axes, NULL, 10), c = 0;
-			char *cols = strdup(h0.columns + 6);
+		rc = read_head(&r, hp);
+		if (rc == 0)
+			rc = check_plot_columns(hp, &r);
+		if (rc == 0 && fi > 0)
+			rc = check_same_sweep(&h, h0, &r, files[0]);
+		if (rc == 0 && fi == 0) {
+			*file_of_shard = calloc(h0->n, sizeof(**file_of_shard));
+			m->file_of_point = calloc(h0->points, sizeof(*m->file_of_point));
+			/* Only a cap raised far on the command line gets here. */
+			if (!*file_of_shard || !m->file_of_point) {
+				rc = rs_diag_at(d, files[fi], 1, 1, "no memory for a sweep of "
+						"%zu points", h0->points);
+				fclose(r.f);
+				break;
+			}
+			char *cols = strdup(h0->columns);
+			RS_ASSERT(cols != NULL);
+			size_t c = 0;
 			for (char *s = cols; s; c++) {
 				char *next = strchr(s, '\t');
 				if (next)
 					*next = '\0';
-				rs_table_add_col(&m.t, s, c < naxes);
+				rs_table_add_col(&m->t, s, c < h0->axes);
 				s = next ? next + 1 : NULL;
 			}
 			free(cols);
 		}
-		if (file_of_shard[hp->k]) {
-			fprintf(stderr, "raidsim: merge: shard %u/%u given twice: %s and %s\n",
-				hp->k, hp->n, file_of_shard[hp->k], files[fi]);
-			fclose(f);
-			goto out;
+		if (rc == 0 && (*file_of_shard)[hp->k])
+			rc = rs_diag_at(d, files[fi], 1, 1, "shard %u/%u given twice (also in %s)",
+					hp->k, hp->n, (*file_of_shard)[hp->k]);
+		if (rc == 0) {
+			(*file_of_shard)[hp->k] = files[fi];
+			rc = read_rows(&r, hp, m);
 		}
-		file_of_shard[hp->k] = files[fi];
-		while (read_line(f, &line, &cap)) {
-			size_t p = 0;
-			if (add_row(&m.t, line, &p) != 0 || p >= npoints || p % hp->n != hp->k) {
-				fprintf(stderr, "raidsim: merge: %s: damaged row (point %zu)\n",
-					files[fi], p);
-				fclose(f);
-				goto out;
-			}
-			if (m.file_of_point[p]) {
-				fprintf(stderr, "raidsim: merge: point %zu is twice in %s\n", p,
-					files[fi]);
-				fclose(f);
-				goto out;
-			}
-			m.file_of_point[p] = files[fi];
-			m.point_of_row = realloc(m.point_of_row,
-						 m.t.nrows * sizeof(*m.point_of_row));
-			RS_ASSERT(m.point_of_row != NULL);
-			m.point_of_row[m.t.nrows - 1] = p;
-		}
-		fclose(f);
+		fclose(r.f);
 	}
+	head_free(&h);
+	free(buf);
+	return rc;
+}
+
+/* The shards' table in point order: the order a single run writes. */
+static void sort_rows(const struct merged *m, size_t npoints, struct rs_table *sorted)
+{
+	rs_table_init(sorted);
+	for (size_t c = 0; c < m->t.ncols; c++)
+		rs_table_add_col(sorted, m->t.cols[c], m->t.col_is_axis[c]);
+	size_t *row_of_point = malloc(npoints * sizeof(*row_of_point));
+	RS_ASSERT(row_of_point != NULL);
+	for (size_t r = 0; r < m->t.nrows; r++)
+		row_of_point[m->point_of_row[r]] = r;
+	for (size_t p = 0; p < npoints; p++) {
+		size_t row = rs_table_add_row(sorted);
+		for (size_t c = 0; c < m->t.ncols; c++)
+			rs_table_set(sorted, row, c, rs_table_get(&m->t, row_of_point[p], c));
+	}
+	free(row_of_point);
+}
+
+/* Write the merged table as a set, holding out_dir's lock for the name. */
+static int write_merged(const struct rs_table *t, const struct rs_results_meta *meta,
+			const char *out_dir, bool plot, bool quiet)
+{
+	struct rs_out_lock lock;
+	if (rs_make_dir(out_dir) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", out_dir, strerror(errno));
+		return 1;
+	}
+	if (rs_out_lock_take(&lock, out_dir, meta->out_name) != 0)
+		return 1;
+	char stage[8400];
+	snprintf(stage, sizeof(stage), "%s/%s.merging", out_dir, meta->out_name);
+	int rc = 1;
+	if (rs_out_stage_begin(stage) != 0) {
+		fprintf(stderr, "raidsim: cannot create '%s': %s\n", stage, strerror(errno));
+	} else {
+		/* Only the table's files: the shards' series beside them stay. */
+		rc = rs_result_set_write(t, meta, stage, out_dir, RS_OUT_TABLE, plot,
+					 quiet) == 0 ? 0 : 1;
+		rs_out_stage_end(stage);
+	}
+	rs_out_lock_release(&lock);
+	return rc;
+}
+
+int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool plot,
+		   bool quiet)
+{
+	struct shard_head h0 = { 0 };
+	const char **file_of_shard = NULL;
+	struct merged m = { 0 };
+	struct rs_diag d;
+	rs_diag_init(&d);
+	int rc = 2;
+	rs_table_init(&m.t);
 	if (nfiles == 0) {
 		fprintf(stderr, "raidsim: merge: no shard files given\n");
+		goto out;
+	}
+	if (read_shards(files, nfiles, &h0, &m, &file_of_shard, &d) != 0) {
+		rs_diag_print(&d, stderr);
 		goto out;
 	}
 	size_t missing = 0;
@@ -322,32 +560,13 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 		fprintf(stderr, " (%zu of %u)\n", missing, h0.n);
 		goto out;
 	}
-	for (size_t p = 0; p < npoints; p++)
-		if (!m.file_of_point[p]) {
-			fprintf(stderr, "raidsim: merge: point %zu is in no shard (shard %zu/%u is "
-					"incomplete)\n", p, p % h0.n, h0.n);
-			goto out;
-		}
-	/* Rows in point order: the order a single run writes. */
 	struct rs_table sorted;
-	rs_table_init(&sorted);
-	for (size_t c = 0; c < m.t.ncols; c++)
-		rs_table_add_col(&sorted, m.t.cols[c], m.t.col_is_axis[c]);
-	size_t *row_of_point = malloc((npoints ? npoints : 1) * sizeof(*row_of_point));
-	RS_ASSERT(row_of_point != NULL);
-	for (size_t r = 0; r < m.t.nrows; r++)
-		row_of_point[m.point_of_row[r]] = r;
-	for (size_t p = 0; p < npoints; p++) {
-		size_t row = rs_table_add_row(&sorted);
-		for (size_t c = 0; c < m.t.ncols; c++)
-			rs_table_set(&sorted, row, c, rs_table_get(&m.t, row_of_point[p], c));
-	}
-	free(row_of_point);
+	sort_rows(&m, h0.points, &sorted);
 	struct rs_results_meta meta = {
 		.out_name = h0.name, .scenario = h0.scenario,
 		.seed = h0.seed ? strtoull(h0.seed, NULL, 10) : 1,
 		.plot_x = h0.plot_x, .plot_series = h0.plot_series, .plot_y = h0.plot_y,
-		.plot_logx = h0.plot_logx ? atoi(h0.plot_logx) : -1,
+		.plot_logx = h0.plot_logx,
 	};
 	char dir[4096];
 	if (!out_dir) {
@@ -360,12 +579,10 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 			snprintf(dir, sizeof(dir), "/");
 		out_dir = dir;
 	}
-	rc = rs_results_write(&sorted, &meta, out_dir, plot, quiet) == 0 ? 0 : 1;
+	rc = write_merged(&sorted, &meta, out_dir, plot, quiet);
 	rs_table_free(&sorted);
 out:
 	head_free(&h0);
-	head_free(&h);
-	free(line);
 	free(file_of_shard);
 	free(m.file_of_point);
 	free(m.point_of_row);

@@ -22,10 +22,13 @@ void rs_shard_tag(char *buf, size_t n, const char *out_name, unsigned k, unsigne
 /* Parse "K/N" (0 <= K < N <= 100000).  0 or -1. */
 int rs_shard_parse(const char *arg, unsigned *k, unsigned *n);
 
-/* Write the shard file from the rows of its points.  0 or -1 (message
- * printed). */
+/* Write the shard file from the rows of its points into stage, then move
+ * it with everything else staged (its points' series and request logs)
+ * into out_dir as one set (report/out_set.h).  0 or -1 (message printed;
+ * out_dir as it was). */
 int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m,
-		   char **rows, unsigned k, unsigned n_shards, const char *out_dir, bool quiet);
+		   char **rows, unsigned k, unsigned n_shards, const char *stage,
+		   const char *out_dir, bool quiet);
 
 /* Merge shard files into out_dir (NULL: the first file's folder).
  * 0 ok, 1 runtime failure, 2 bad input (messages printed). */

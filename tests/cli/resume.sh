@@ -2,7 +2,8 @@
 # Interrupted sweeps: a run killed with SIGKILL at a random moment, or
 # stopped with SIGINT (Ctrl-C) once or twice, leaves only whole point
 # files, and `--resume` then writes the same table byte for byte as an
-# uninterrupted run.  The sweep (tests/cli/resume.yaml) takes about 2 s.
+# uninterrupted run, also when a saved point file was damaged meanwhile
+# (named in a warning and run again).  The sweep (tests/cli/resume.yaml) takes about 2 s.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -62,7 +63,14 @@ check "SIGINT: exit status 130" [ "$st" -eq 130 ]
 check "SIGINT: says how to resume" grep -q -- "--resume" "$tmp/i.err"
 check "SIGINT: only whole points" whole_points "$tmp/i"
 check "SIGINT: some points saved" sh -c "ls '$tmp/i/resume.points' | grep -q '^[0-9]'"
-"$raidsim" run "$scenario" -q -j 1 --resume -o "$tmp/i"
+# A point file damaged meanwhile is named, dropped and run again.
+first=$(ls "$tmp/i/resume.points" | grep '^[0-9]' | head -n 1)
+printf 'garbage\n' >"$tmp/i/resume.points/$first"
+"$raidsim" run "$scenario" -q -j 1 --resume -o "$tmp/i" 2>"$tmp/i.resume.err"
+check "SIGINT + --resume over a damaged point: status 0" [ $? -eq 0 ]
+check "damaged point file: named in a warning" \
+	grep -q "resume.points/$first: damaged point file (1 cells, expected 23); point $first runs again" \
+	"$tmp/i.resume.err"
 check "SIGINT + --resume: same TSV" cmp "$tmp/ref/resume.tsv" "$tmp/i/resume.tsv"
 
 # Two Ctrl-C: stops at once (by the signal, not after the points).

@@ -1,15 +1,26 @@
 /* Unit tests for src/run's sweep plumbing: the per-point store (what
  * --resume keeps and drops), --shard K/N parsing, the study list of
- * `raidsim reproduce` and the durations of the progress line.  Whole runs
+ * `raidsim reproduce` and the durations of the progress line; and the
+ * output files under them: the real errno of a failed write (a full disk
+ * and an injected file-size limit), result sets moved into place
+ * together, the output lock and the safe-name rule.  Whole runs
  * are tested end to end by tests/cli/ (resume, shard, plot). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include "report/out.h"
+#include "report/out_lock.h"
+#include "report/out_name.h"
+#include "report/out_set.h"
 #include "run/points.h"
 #include "run/progress.h"
 #include "run/shard.h"
@@ -43,10 +54,10 @@ START_TEST(points_save_and_resume)
 	struct rs_points ps;
 	char *rows[4] = { 0 };
 	size_t found;
-	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 42, 4, false, rows, &found), 0);
+	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 42, 4, 3, false, rows, &found), 0);
 	ck_assert_uint_eq(found, 0);
 	ck_assert_int_eq(rs_points_save(&ps, 1, "1\t2\t3"), 0);
-	ck_assert_int_eq(rs_points_save(&ps, 3, "\tempty first"), 0);
+	ck_assert_int_eq(rs_points_save(&ps, 3, "\tempty\tfirst"), 0);
 	/* What an interrupted writer leaves: a temporary file, a cut row. */
 	char p[4400];
 	snprintf(p, sizeof(p), "%s/.2.tmp.99", ps.dir);
@@ -54,12 +65,12 @@ START_TEST(points_save_and_resume)
 	snprintf(p, sizeof(p), "%s/0", ps.dir);
 	write_file(p, "no line end");
 
-	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 42, 4, true, rows, &found), 0);
+	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 42, 4, 3, true, rows, &found), 0);
 	ck_assert_uint_eq(found, 2);
 	ck_assert_ptr_null(rows[0]);
 	ck_assert_str_eq(rows[1], "1\t2\t3");
 	ck_assert_ptr_null(rows[2]);
-	ck_assert_str_eq(rows[3], "\tempty first");
+	ck_assert_str_eq(rows[3], "\tempty\tfirst");
 	snprintf(p, sizeof(p), "%s/.2.tmp.99", ps.dir);
 	ck_assert_int_ne(access(p, F_OK), 0);   /* stale temporary removed */
 	for (size_t i = 0; i < 4; i++) {
@@ -67,14 +78,160 @@ START_TEST(points_save_and_resume)
 		rows[i] = NULL;
 	}
 	/* Another fingerprint or point count: refused. */
-	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 43, 4, true, rows, &found), -2);
-	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 42, 5, true, rows, &found), -2);
+	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 43, 4, 3, true, rows, &found), -2);
+	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 42, 5, 3, true, rows, &found), -2);
 	/* A fresh start forgets the saved points. */
-	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 43, 4, false, rows, &found), 0);
-	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 43, 4, true, rows, &found), 0);
+	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 43, 4, 3, false, rows, &found), 0);
+	ck_assert_int_eq(rs_points_open(&ps, dir, "t", 43, 4, 3, true, rows, &found), 0);
 	ck_assert_uint_eq(found, 0);
 	rs_points_remove(&ps);
 	ck_assert_int_ne(access(ps.dir, F_OK), 0);
+}
+END_TEST
+
+START_TEST(points_damaged)
+{
+	struct rs_points ps;
+	char *rows[3] = { 0 };
+	size_t found;
+	ck_assert_int_eq(rs_points_open(&ps, dir, "d", 7, 3, 2, false, rows, &found), 0);
+	ck_assert_int_eq(rs_points_save(&ps, 0, "1\t2"), 0);
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/1", ps.dir);
+	write_file(p, "1\t2\t3\n");            /* one cell too many */
+	snprintf(p, sizeof(p), "%s/2", ps.dir);
+	write_file(p, "1\t\0012\n");           /* not text */
+	ck_assert_int_eq(rs_points_open(&ps, dir, "d", 7, 3, 2, true, rows, &found), 0);
+	ck_assert_uint_eq(found, 1);
+	ck_assert_str_eq(rows[0], "1\t2");
+	ck_assert_ptr_null(rows[1]);
+	ck_assert_ptr_null(rows[2]);
+	ck_assert_int_ne(access(p, F_OK), 0);   /* removed: it runs again */
+	free(rows[0]);
+	rs_points_remove(&ps);
+}
+END_TEST
+
+static char *read_all(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+START_TEST(write_keeps_errno)
+{
+	/* A full disk says so. */
+	int fd = open("/dev/full", O_WRONLY);
+	if (fd >= 0) {
+		errno = 0;
+		ck_assert_int_eq(rs_report_write_all(fd, "x", 1), -1);
+		ck_assert_int_eq(errno, ENOSPC);
+		close(fd);
+	}
+	/* An injected failure (a file-size limit) goes through the whole
+	 * report writer: its own errno, the old file untouched, no
+	 * temporary left.  Check runs each test in its own process. */
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.tsv", dir);
+	write_file(path, "old\n");
+	signal(SIGXFSZ, SIG_IGN);
+	struct rlimit rl = { 100, 100 };
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	struct rs_report_out o;
+	struct rs_report_err err;
+	ck_assert_int_eq(rs_report_out_open(&o, path, &err), 0);
+	for (int i = 0; i < 100; i++)
+		fprintf(o.f, "row %d\n", i);
+	ck_assert_int_eq(rs_report_out_commit(&o, &err), -1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s: %s", path, strerror(EFBIG));
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_str_eq(read_all(path), "old\n");
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep -q tmp", dir);
+	ck_assert_int_ne(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(out_set_commit)
+{
+	ck_assert(rs_out_member("a", "a.tsv", RS_OUT_TABLE));
+	ck_assert(rs_out_member("a", "a.png", RS_OUT_TABLE));
+	ck_assert(!rs_out_member("a", "a.series.1.tsv", RS_OUT_TABLE));
+	ck_assert(rs_out_member("a", "a.series.12.gp", RS_OUT_POINT_FILES));
+	ck_assert(rs_out_member("a", "a.requests.0.csv", RS_OUT_POINT_FILES));
+	ck_assert(!rs_out_member("a", "a.series.x.tsv", RS_OUT_POINT_FILES));
+	ck_assert(!rs_out_member("a", "ab.tsv", RS_OUT_TABLE));
+	ck_assert(!rs_out_member("a", "a.shard-0-of-2.tsv", RS_OUT_TABLE | RS_OUT_POINT_FILES));
+	ck_assert(rs_out_temporary("a.tsv.tmp.123"));
+	ck_assert(rs_out_temporary(".4.tmp.99"));
+	ck_assert(!rs_out_temporary("a.tsv"));
+	ck_assert(!rs_out_temporary("x.tmp.1.tsv"));
+
+	char stage[128], p[256];
+	snprintf(stage, sizeof(stage), "%s/stage", dir);
+	ck_assert_int_eq(rs_out_stage_begin(stage), 0);
+	const char *staged[] = { "a.tsv", "a.json", "a.series.1.tsv", "a.gp.tmp.12" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/%s", stage, staged[i]);
+		write_file(p, "new\n");
+	}
+	const char *old[] = { "a.tsv", "a.png", "a.series.5.tsv", "b.tsv" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, old[i]);
+		write_file(p, "old\n");
+	}
+	struct rs_report_err err;
+	ck_assert_int_eq(rs_out_set_commit(stage, dir, "a", "a.tsv",
+					   RS_OUT_TABLE | RS_OUT_POINT_FILES, &err), 0);
+	const char *now_new[] = { "a.tsv", "a.json", "a.series.1.tsv" };
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, now_new[i]);
+		ck_assert_str_eq(read_all(p), "new\n");
+	}
+	const char *gone[] = { "a.png", "a.series.5.tsv", "a.gp.tmp.12", "a.gp" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, gone[i]);
+		ck_assert_msg(access(p, F_OK) != 0, "%s still there", gone[i]);
+	}
+	snprintf(p, sizeof(p), "%s/b.tsv", dir);
+	ck_assert_str_eq(read_all(p), "old\n");      /* another name's */
+	rs_out_stage_end(stage);
+	ck_assert_int_ne(access(stage, F_OK), 0);
+}
+END_TEST
+
+START_TEST(out_lock)
+{
+	struct rs_out_lock a, b;
+	ck_assert_int_eq(rs_out_lock_take(&a, dir, "x"), 0);
+	/* Another open of the file is another holder, as another process. */
+	ck_assert_int_eq(rs_out_lock_take(&b, dir, "x"), 1);
+	ck_assert_int_eq(rs_out_lock_take(&b, dir, "y"), 0);
+	rs_out_lock_release(&b);
+	rs_out_lock_release(&a);
+	ck_assert_int_ne(access(a.path, F_OK), 0);
+	ck_assert_int_eq(rs_out_lock_take(&b, dir, "x"), 0);
+	rs_out_lock_release(&b);
+}
+END_TEST
+
+START_TEST(safe_names)
+{
+	ck_assert(rs_safe_output_name("small"));
+	ck_assert(rs_safe_output_name("a.b-c_d"));
+	ck_assert(!rs_safe_output_name(""));
+	ck_assert(!rs_safe_output_name(NULL));
+	ck_assert(!rs_safe_output_name(".."));
+	ck_assert(!rs_safe_output_name(".hidden"));
+	ck_assert(!rs_safe_output_name("../victim/planted"));
+	ck_assert(!rs_safe_output_name("a/b"));
 }
 END_TEST
 
@@ -148,6 +305,11 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("run");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, points_save_and_resume);
+	tcase_add_test(tc, points_damaged);
+	tcase_add_test(tc, write_keeps_errno);
+	tcase_add_test(tc, out_set_commit);
+	tcase_add_test(tc, out_lock);
+	tcase_add_test(tc, safe_names);
 	tcase_add_test(tc, shard_parse);
 	tcase_add_test(tc, study_list);
 	tcase_add_test(tc, durations);
