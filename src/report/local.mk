@@ -5,7 +5,6 @@ src_librs_a_SOURCES += \
 	src/report/json.c \
 	src/report/out.c src/report/out.h \
 	src/report/out_lock.c src/report/out_lock.h \
-	src/report/out_name.c src/report/out_name.h \
 	src/report/out_set.c src/report/out_set.h \
 	src/report/out_stream.c src/report/out_stream.h \
 	src/report/render.c \

@@ -19,9 +19,7 @@ int rs_result_set_write(const struct rs_table *t, const struct rs_results_meta *
 			const char *stage, const char *out_dir, unsigned prune, bool plot,
 			bool quiet)
 {
-	/* Quiet: the files it would list are only staged; the listing below
-	 * names them where they end up. */
-	if (rs_results_write(t, m, stage, plot, true) != 0) {
+	if (rs_results_write(t, m, stage, plot) != 0) {
 		rs_out_set_discard(stage, m->out_name, RS_OUT_TABLE);
 		return -1;
 	}

@@ -117,19 +117,18 @@ int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table 
 }
 
 int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
-		     const char *out_dir, bool plot, bool quiet)
+		     const char *out_dir, bool plot)
 {
 	if (rs_make_dir(out_dir) != 0) {
 		fprintf(stderr, "raidsim: cannot create '%s': %s\n", out_dir, strerror(errno));
 		return -1;
 	}
-	char tsv[4096], json[4096], gp[4096], png[4096], tsv_name[1024], png_name[1024];
+	char tsv[4096], json[4096], gp[4096], tsv_name[1024], png_name[1024];
 	snprintf(tsv_name, sizeof(tsv_name), "%s.tsv", m->out_name);
 	snprintf(png_name, sizeof(png_name), "%s.png", m->out_name);
 	snprintf(tsv, sizeof(tsv), "%s/%s.tsv", out_dir, m->out_name);
 	snprintf(json, sizeof(json), "%s/%s.json", out_dir, m->out_name);
 	snprintf(gp, sizeof(gp), "%s/%s.gp", out_dir, m->out_name);
-	snprintf(png, sizeof(png), "%s/%s.png", out_dir, m->out_name);
 	struct rs_report_meta meta = { PACKAGE_VERSION, m->scenario, m->seed };
 	struct rs_report_err err;
 	if (rs_report_write_tsv(t, tsv, &err) != 0 ||
@@ -144,8 +143,6 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 		fprintf(stderr, "raidsim: %s\n", err.msg);
 		return -1;
 	}
-	if (plot && !figure && !quiet)
-		fprintf(stderr, "raidsim: one point (no sweep): no figure to plot\n");
 	if (plot && figure) {
 		char msg[512];
 		/* gnuplot runs inside the output directory, so it is given the
@@ -157,15 +154,8 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 			fprintf(stderr, "raidsim: plot: %s\n", msg);
 			return -1;
 		}
-		if (pr > 0 && !quiet)
-			fprintf(stderr, "raidsim: gnuplot not found; wrote %s only\n", gp);
-	}
-	if (!quiet) {
-		printf("%s\n%s\n", tsv, json);
-		if (figure)
-			printf("%s\n", gp);
-		if (plot && access(png, F_OK) == 0)
-			printf("%s\n", png);
+		/* pr > 0: gnuplot is not installed; the caller, which knows
+		 * where the files end up, says so. */
 	}
 	return 0;
 }

@@ -31,11 +31,12 @@ bool rs_results_has_column(const struct rs_scenario *sc, const char *name);
 int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table *t,
 		     size_t *point_of_row);
 
-/* Write the files into out_dir (created if needed), render the PNG when
- * plot, and list the files on stdout unless quiet.  0 or -1 (message
- * printed). */
+/* Write the files into out_dir (created if needed) and render the PNG when
+ * plot and gnuplot is installed.  Prints only errors: out_dir is a staging
+ * folder, and rs_result_set_write lists the files where they end up.  0 or
+ * -1 (message printed). */
 int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
-		     const char *out_dir, bool plot, bool quiet);
+		     const char *out_dir, bool plot);
 
 /* mkdir -p.  0 or -1 with errno set. */
 int rs_make_dir(const char *dir);

@@ -13,8 +13,8 @@
 #include "kernel/assert.h"
 #include "report/out.h"
 #include "report/out_lock.h"
-#include "report/out_name.h"
 #include "report/out_set.h"
+#include "report/report.h"
 #include "run/points.h"
 #include "run/result_set.h"
 
@@ -210,9 +210,9 @@ static int head_line(struct shard_head *h, struct reader *r)
 	int line = (int)r->line, col = (int)(v - r->buf) + 1;
 	uint64_t u;
 	if (!strcmp(key, "name")) {
-		if (!rs_safe_output_name(v))
-			return rs_diag_at(r->d, r->file, line, col, "'#name' must be a plain "
-					  "file name, got '%s'", v);
+		char why[512];
+		if (rs_out_name_check(v, why, sizeof(why)) != 0)
+			return rs_diag_at(r->d, r->file, line, col, "'#name' %s", why);
 		return set_text(&h->name, v, r, key);
 	}
 	if (!strcmp(key, "scenario"))

@@ -19,7 +19,6 @@
 
 #include "report/out.h"
 #include "report/out_lock.h"
-#include "report/out_name.h"
 #include "report/out_set.h"
 #include "run/points.h"
 #include "run/progress.h"
@@ -222,19 +221,6 @@ START_TEST(out_lock)
 }
 END_TEST
 
-START_TEST(safe_names)
-{
-	ck_assert(rs_safe_output_name("small"));
-	ck_assert(rs_safe_output_name("a.b-c_d"));
-	ck_assert(!rs_safe_output_name(""));
-	ck_assert(!rs_safe_output_name(NULL));
-	ck_assert(!rs_safe_output_name(".."));
-	ck_assert(!rs_safe_output_name(".hidden"));
-	ck_assert(!rs_safe_output_name("../victim/planted"));
-	ck_assert(!rs_safe_output_name("a/b"));
-}
-END_TEST
-
 START_TEST(shard_parse)
 {
 	unsigned k, n;
@@ -309,7 +295,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, write_keeps_errno);
 	tcase_add_test(tc, out_set_commit);
 	tcase_add_test(tc, out_lock);
-	tcase_add_test(tc, safe_names);
 	tcase_add_test(tc, shard_parse);
 	tcase_add_test(tc, study_list);
 	tcase_add_test(tc, durations);
