@@ -10,14 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config/diag.h"
+#include "config/limits.h"
 #include "config/models.h"
 #include "config/node.h"
 #include "config/schema.h"
 #include "config/sweep.h"
 #include "config/units.h"
+#include "run/scenario.h"
 
 /* ---- helpers ---- */
 
@@ -1381,6 +1384,69 @@ START_TEST(sweep_errors)
 }
 END_TEST
 
+/* ---- hostile input: caps, loops and sizes that must stay cheap ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A scenario sweeping one axis over n values, the last one bad; the time
+ * rs_scenario_load takes to refuse it. */
+static double refuse_long_axis(size_t n)
+{
+	size_t cap = 64 + 8 * n, len;
+	char *text = malloc(cap), path[512];
+	struct rs_scenario sc;
+	struct rs_model_path mp;
+	struct rs_diag d;
+	double t0, took;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "device: {type: ideal, mean: 1ms}\n"
+			       "workload: {iometer: {spec: database, run: 1s}}\n"
+			       "sweep:\n  workload.iometer.outstanding: [");
+	for (size_t i = 1; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%zu,", i % 64 + 1);
+	len += (size_t)snprintf(text + len, cap - len, "lots]\n");
+	snprintf(path, sizeof(path), "%s", write_file("long-axis.yaml", text, len));
+	rs_diag_init(&d);
+	rs_model_path_init(&mp);
+	t0 = now_s();
+	ck_assert_int_eq(rs_scenario_load(&sc, path, NULL, 0, &mp, &d), -1);
+	took = now_s() - t0;
+	ck_assert_str_eq(d.msg, "bad integer 'lots' for 'outstanding': expected an integer");
+	ck_assert_int_eq(d.line, 4);
+	/* At the bad value itself, the last of its (ASCII) line. */
+	ck_assert_int_eq(d.col, (int)(strstr(text, "lots") - strrchr(text, ':')) + 1 +
+			 (int)strlen("  workload.iometer.outstanding"));
+	rs_scenario_free(&sc);
+	rs_model_path_free(&mp);
+	free(text);
+	return took;
+}
+
+/* Every point is checked before any runs, and a point used to be built
+ * from a copy of the whole scenario, sweep included: 10,000 values took
+ * 6.5 s, 100,000 over 300 s.  Now each value costs the same. */
+START_TEST(sweep_long_axis_linear)
+{
+	double t_small, t_big;
+
+	make_tmpdir();
+	rs_limits_reset();
+	t_small = refuse_long_axis(10000);
+	t_big = refuse_long_axis(100000);
+	ck_assert_msg(t_big < 10.0, "100,000 values took %.2f s", t_big);
+	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the values took %.1fx the time",
+		      t_big / t_small);
+	rm_rf(tmpdir);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -1426,6 +1492,13 @@ static Suite *config_suite(void)
 	tc = tcase_create("sweep");
 	tcase_add_test(tc, sweep_expand);
 	tcase_add_test(tc, sweep_errors);
+	suite_add_tcase(s, tc);
+
+	/* Short timeouts: a quadratic or looping path fails here, not in CI's
+	 * ten-minute one. */
+	tc = tcase_create("hostile");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, sweep_long_axis_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }
