@@ -224,11 +224,20 @@ static bool parse_index(const char *s, size_t len, size_t *out)
 	return true;
 }
 
+size_t rs_path_components(const char *path)
+{
+	size_t n = 1;
+
+	for (const char *p = path; *p; p++)
+		n += *p == '.';
+	return n;
+}
+
 bool rs_path_valid(const char *path)
 {
 	const char *p = path;
 
-	if (!path || !*path)
+	if (!path || !*path || rs_path_components(path) > RS_NODE_MAX_DEPTH)
 		return false;
 	for (;;) {
 		const char *dot = strchr(p, '.');

@@ -1358,7 +1358,8 @@ START_TEST(sweep_errors)
 		}
 		rs_diag_init(&d);
 		ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
-		ck_assert_str_eq(d.msg, "sweep has too many points (more than 10000000)");
+		ck_assert_str_eq(d.msg, "sweep has 16000000 points, more than the cap "
+				 "sweep_points=1000000 (raise it with --limit sweep_points=N)");
 		ck_assert_int_eq(d.line, 3);
 		rs_node_free(sw);
 	}
@@ -1393,6 +1394,109 @@ static double now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+/* A sweep map of `naxes` axes named k0, k1... of `nvals` values each. */
+static struct rs_node *sweep_of(int naxes, size_t nvals)
+{
+	struct rs_node *sw = rs_node_new_map("s", 1, 1);
+	char name[16];
+
+	for (int a = 0; a < naxes; a++) {
+		struct rs_node *seq = rs_node_new_seq("s", a + 2, 5);
+
+		for (size_t i = 0; i < nvals; i++)
+			rs_node_append(seq, rs_node_new_scalar("s", a + 2, 5, "1"));
+		snprintf(name, sizeof(name), "k%d", a);
+		rs_node_put(sw, rs_node_new_scalar("s", a + 2, 1, name), seq);
+	}
+	return sw;
+}
+
+START_TEST(sweep_caps)
+{
+	struct rs_sweep s;
+	struct rs_diag d;
+	struct rs_node *sw;
+	char why[128];
+
+	rs_limits_reset();
+	/* One axis longer than sweep_values, blamed at its key. */
+	ck_assert_int_eq(rs_limits_set("sweep_values=3", why, sizeof(why)), 0);
+	sw = sweep_of(2, 4);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep axis 'k0' has 4 values, more than the cap sweep_values=3 "
+			 "(raise it with --limit sweep_values=N)");
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_int_eq(d.col, 1);
+	rs_limits_reset();
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), 0);
+	ck_assert_uint_eq(rs_sweep_points(&s), 16);
+	rs_sweep_free(&s);
+	rs_node_free(sw);
+
+	/* The axis that takes the product over sweep_points is blamed, and
+	 * the message gives the whole sweep's size. */
+	ck_assert_int_eq(rs_limits_set("sweep_points=20", why, sizeof(why)), 0);
+	sw = sweep_of(3, 4);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep has 64 points, more than the cap sweep_points=20 "
+			 "(raise it with --limit sweep_points=N)");
+	ck_assert_int_eq(d.line, 4);
+	rs_limits_reset();
+	rs_node_free(sw);
+
+	/* 2^64 points: the product saturates instead of wrapping to 0. */
+	sw = sweep_of(64, 2);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep has over 18446744073709551615 points, more than the cap "
+			 "sweep_points=1000000 (raise it with --limit sweep_points=N)");
+	ck_assert_int_eq(d.line, 2 + 19);   /* k19: 2^20 points */
+	rs_node_free(sw);
+	rs_limits_reset();
+}
+END_TEST
+
+/* A path may not be deeper than a tree may nest: setting it would build
+ * a tree too deep for the recursive walks (a million components used to
+ * overflow the stack when the point was freed). */
+START_TEST(path_depth)
+{
+	char path[2 * RS_NODE_MAX_DEPTH + 8];
+	struct rs_node *r;
+	struct rs_diag d;
+	struct rs_sweep s;
+	size_t n = 0;
+
+	for (int i = 0; i < RS_NODE_MAX_DEPTH; i++)
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "%sa", i ? "." : "");
+	ck_assert_uint_eq(rs_path_components(path), RS_NODE_MAX_DEPTH);
+	ck_assert(rs_path_valid(path));
+	strcat(path, ".a");
+	ck_assert(!rs_path_valid(path));
+
+	r = rs_node_new_map("s", 1, 1);
+	ck_assert_int_eq(rs_node_set_path(r, path, rs_node_new_scalar("s", 1, 1, "1"), NULL, &d),
+			 -1);
+	rs_node_free(r);
+
+	r = rs_node_new_map("s", 1, 1);
+	{
+		struct rs_node *seq = rs_node_new_seq("s", 2, 20);
+
+		rs_node_append(seq, rs_node_new_scalar("s", 2, 21, "1"));
+		rs_node_put(r, rs_node_new_scalar("s", 2, 3, path), seq);
+	}
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(r, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep axis path has 101 components, more than 100 (deeper "
+			 "than a scenario can nest)");
+	ck_assert_int_eq(d.col, 3);
+	rs_node_free(r);
+}
+END_TEST
 
 /* A scenario sweeping one axis over n values, the last one bad; the time
  * rs_scenario_load takes to refuse it. */
@@ -1492,6 +1596,8 @@ static Suite *config_suite(void)
 	tc = tcase_create("sweep");
 	tcase_add_test(tc, sweep_expand);
 	tcase_add_test(tc, sweep_errors);
+	tcase_add_test(tc, sweep_caps);
+	tcase_add_test(tc, path_depth);
 	suite_add_tcase(s, tc);
 
 	/* Short timeouts: a quadratic or looping path fails here, not in CI's
