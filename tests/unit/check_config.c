@@ -1498,6 +1498,44 @@ START_TEST(path_depth)
 }
 END_TEST
 
+START_TEST(yaml_bom)
+{
+	struct rs_diag d;
+	struct rs_node *r;
+
+	/* A byte-order mark before the first key is skipped, and columns on
+	 * the first line count from after it, as an editor shows them. */
+	r = parse_ok("\xef\xbb\xbf" "seed: 3\ndevice: {type: ideal}\n");
+	ck_assert_str_eq(rs_node_get(r, "seed")->str, "3");
+	ck_assert_int_eq(rs_node_get(r, "seed")->col, 7);
+	ck_assert_int_eq(r->keys[0]->col, 1);
+	rs_node_free(r);
+	parse_fails("\xef\xbb\xbf" "a: {x: 1, x: 2}\n", 1, 11,
+		    "duplicate key 'x' (first defined at line 1)");
+	parse_fails("\xef\xbb\xbf" "a: [1\n", 2, 1,
+		    "syntax error: did not find expected ',' or ']' (while parsing a flow "
+		    "sequence at line 1)");
+	/* Anywhere else it is refused, at the spot. */
+	parse_fails("a: 1\n\xef\xbb\xbf" "b: 2\n", 2, 1,
+		    "byte-order mark (U+FEFF) inside the file (it may only start it)");
+	parse_fails("a: '\xef\xbb\xbf'\n", 1, 5,
+		    "byte-order mark (U+FEFF) inside the file (it may only start it)");
+	/* Only a mark: as empty as an empty file. */
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_yaml_load_string("t.yaml", "\xef\xbb\xbf", 3, &d));
+	ck_assert_str_eq(d.msg, "empty file, expected a mapping");
+	/* A file read from disk too. */
+	make_tmpdir();
+	rs_diag_init(&d);
+	r = rs_yaml_load_file(write_text("bom.yaml", "\xef\xbb\xbf" "x: [1, 2]\n"), &d);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(rs_node_get(r, "x")->len, 2);
+	ck_assert_int_eq(rs_node_get(r, "x")->col, 4);
+	rs_node_free(r);
+	rm_rf(tmpdir);
+}
+END_TEST
+
 /* A scenario sweeping one axis over n values, the last one bad; the time
  * rs_scenario_load takes to refuse it. */
 static double refuse_long_axis(size_t n)
@@ -1604,6 +1642,7 @@ static Suite *config_suite(void)
 	 * ten-minute one. */
 	tc = tcase_create("hostile");
 	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, yaml_bom);
 	tcase_add_test(tc, sweep_long_axis_linear);
 	suite_add_tcase(s, tc);
 	return s;
