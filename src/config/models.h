@@ -5,7 +5,8 @@
  * searched in order: each -M directory, each directory of $RAIDSIM_MODELS
  * (colon-separated), then the installed RS_MODELS_DIR.  The first directory
  * that has the name wins; two files of the same name below one directory
- * are an error.  A scenario section `{model: foo, x: 1}` is the model with
+ * are an error.  Each directory is read once, however many symbolic links
+ * lead to it, so a link back up the tree is no loop.  A scenario section `{model: foo, x: 1}` is the model with
  * the section's own keys laid over it, key by key.  A model may itself
  * name a `model:` to start from (it still states its own `type:`). */
 #ifndef RS_CONFIG_MODELS_H

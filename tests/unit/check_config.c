@@ -1536,6 +1536,40 @@ START_TEST(yaml_bom)
 }
 END_TEST
 
+/* A model directory full of links to itself and back up: each directory
+ * is read once (it used to be K^8 reads for K links). */
+START_TEST(models_symlink_loop)
+{
+	char dir[300], link[400];
+	struct rs_model_path mp;
+	struct rs_diag d;
+	struct rs_node *m;
+	double t0;
+
+	make_tmpdir();
+	unsetenv("RAIDSIM_MODELS");
+	write_text("m/sub/here.yaml", "type: ideal\n");
+	for (int i = 0; i < 8; i++) {
+		snprintf(link, sizeof(link), "%s/m/self%d", tmpdir, i);
+		ck_assert_int_eq(symlink(".", link), 0);
+		snprintf(link, sizeof(link), "%s/m/sub/up%d", tmpdir, i);
+		ck_assert_int_eq(symlink("..", link), 0);
+	}
+	snprintf(dir, sizeof(dir), "%s/m", tmpdir);
+	rs_diag_init(&d);
+	rs_model_path_init(&mp);
+	ck_assert_int_eq(rs_model_path_add(&mp, dir, &d), 0);
+	t0 = now_s();
+	m = rs_model_load(&mp, "here", NULL, &d);
+	ck_assert_msg(m != NULL, "%s", d.msg);
+	ck_assert_str_eq(rs_node_get(m, "type")->str, "ideal");
+	ck_assert_msg(now_s() - t0 < 0.5, "model search took %.2f s", now_s() - t0);
+	rs_node_free(m);
+	rs_model_path_free(&mp);
+	rm_rf(tmpdir);
+}
+END_TEST
+
 /* A scenario sweeping one axis over n values, the last one bad; the time
  * rs_scenario_load takes to refuse it. */
 static double refuse_long_axis(size_t n)
@@ -1643,6 +1677,7 @@ static Suite *config_suite(void)
 	tc = tcase_create("hostile");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, yaml_bom);
+	tcase_add_test(tc, models_symlink_loop);
 	tcase_add_test(tc, sweep_long_axis_linear);
 	suite_add_tcase(s, tc);
 	return s;
