@@ -19,8 +19,7 @@
 #define RS_MODELS_DIR "models"
 #endif
 
-#define MAX_DIR_DEPTH 8      /* stops symlink loops below a model dir */
-#define MAX_MODEL_DEPTH 8    /* models based on models based on ... */
+#define MAX_DIR_DEPTH 8      /* folders below a model directory */
 
 struct entry {
 	char *name;
@@ -360,10 +359,9 @@ static const struct rs_node *entry_root(struct entry *e, struct rs_diag *d)
 	return root;
 }
 
-struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
-			      const struct rs_node *where, struct rs_diag *d)
+const struct rs_node *rs_model_peek(const struct rs_model_path *mp, const char *name,
+				    const struct rs_node *where, struct rs_diag *d)
 {
-	const struct rs_node *root;
 	long i;
 
 	if (build(mp, d))
@@ -373,7 +371,14 @@ struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
 		unknown_model(mp->index, name, where, d);
 		return NULL;
 	}
-	root = entry_root(&mp->index->v[i], d);
+	return entry_root(&mp->index->v[i], d);
+}
+
+struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
+			      const struct rs_node *where, struct rs_diag *d)
+{
+	const struct rs_node *root = rs_model_peek(mp, name, where, d);
+
 	return root ? rs_node_clone(root) : NULL;
 }
 
@@ -403,11 +408,75 @@ int rs_model_list(const struct rs_model_path *mp, rs_model_fn *fn, void *arg,
 	return 0;
 }
 
+/* "a -> b -> a" into buf: the names of steps[from..n), then `last`.  A
+ * long chain keeps its first and last few names, which say where it
+ * starts and where it closes. */
+static void chain_text(const struct rs_node *const *steps, size_t from, size_t n,
+		       const char *last, char *buf, size_t len)
+{
+	size_t used = 0, names = n - from + 1;
+
+	buf[0] = 0;
+	for (size_t k = 0; k < names && used < len; k++) {
+		const char *name = from + k < n ? steps[from + k]->str : last;
+
+		if (names > 9 && k == 4) {
+			used += (size_t)snprintf(buf + used, len - used, "... -> ");
+			k = names - 5;
+			continue;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%.40s%s", name,
+					 k + 1 < names ? " -> " : "");
+	}
+}
+
+int rs_model_chain_check(const struct rs_model_chain *chain, const struct rs_node *ref,
+			 const char *relation, struct rs_diag *d)
+{
+	const struct rs_node **steps;
+	const struct rs_model_chain *c;
+	uint64_t cap = rs_limits()->model_depth;
+	size_t n = 0, found = 0;
+	bool loop = false;
+	char text[512];
+
+	/* One model on its own is always allowed (a cap is at least 1). */
+	if (!chain)
+		return 0;
+	for (c = chain; c; c = c->outer)
+		n++;
+	/* Outermost first, as the message reads. */
+	steps = calloc(n ? n : 1, sizeof(*steps));
+	RS_ASSERT(steps);
+	c = chain;
+	for (size_t i = n; i-- > 0; c = c->outer)
+		steps[i] = c->ref;
+	for (size_t i = 0; i < n && !loop; i++) {
+		if (strcmp(steps[i]->str, ref->str) == 0) {
+			found = i;
+			loop = true;
+		}
+	}
+	if (loop) {
+		chain_text(steps, found, n, ref->str, text, sizeof(text));
+		rs_diag_node(d, found + 1 < n ? steps[found + 1] : ref,
+			     "model '%.80s' %s itself (%s)", ref->str, relation, text);
+	} else if (n + 1 > cap) {
+		chain_text(steps, 0, n, ref->str, text, sizeof(text));
+		rs_diag_node(d, ref, "models nested %zu deep (%s), more than the cap "
+			     "model_depth=%llu (raise it with --limit model_depth=N)", n + 1, text,
+			     (unsigned long long)cap);
+	}
+	free(steps);
+	return loop || n + 1 > cap ? -1 : 0;
+}
+
 static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_node *section,
-			       int depth, struct rs_diag *d)
+			       const struct rs_model_chain *chain, struct rs_diag *d)
 {
 	const struct rs_node *name;
 	struct rs_node *base, *full, *over, *merged;
+	struct rs_model_chain step;
 
 	if (!section)
 		return NULL;
@@ -419,15 +488,13 @@ static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_n
 			     rs_node_kind_name(name));
 		return NULL;
 	}
-	if (depth >= MAX_MODEL_DEPTH) {
-		rs_diag_node(d, name, "model '%s' is based on models %d deep "
-			     "(is there a loop?)", name->str, depth);
+	if (rs_model_chain_check(chain, name, "is based on", d))
 		return NULL;
-	}
 	base = rs_model_load(mp, name->str, name, d);
 	if (!base)
 		return NULL;
-	full = resolve(mp, base, depth + 1, d);
+	step = (struct rs_model_chain){ .ref = name, .outer = chain };
+	full = resolve(mp, base, &step, d);
 	rs_node_free(base);
 	if (!full)
 		return NULL;
@@ -442,5 +509,5 @@ static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_n
 struct rs_node *rs_model_resolve(const struct rs_model_path *mp, const struct rs_node *section,
 				 struct rs_diag *d)
 {
-	return resolve(mp, section, 0, d);
+	return resolve(mp, section, NULL, d);
 }

@@ -1145,13 +1145,18 @@ START_TEST(models_errors)
 	char dir[300];
 	struct rs_model_path mp;
 	struct rs_diag d;
-	struct rs_node *sec;
+	struct rs_node *sec, *res;
 
 	make_tmpdir();
 	unsetenv("RAIDSIM_MODELS");
 	write_text("a/x/twice.yaml", "type: a\n");
 	write_text("a/y/twice.yaml", "type: b\n");
 	write_text("b/loop.yaml", "type: a\nmodel: loop\n");
+	write_text("b/ping.yaml", "model: pong\ntype: a\n");
+	write_text("b/pong.yaml", "type: a\nmodel: ping\n");
+	write_text("b/deep1.yaml", "type: ideal\nmodel: deep2\n");
+	write_text("b/deep2.yaml", "type: ideal\nmodel: deep3\n");
+	write_text("b/deep3.yaml", "type: ideal\n");
 	write_text("b/list.yaml", "- 1\n");
 	write_text("b/notype.yaml", "rpm: 1\n");
 	write_text("b/maptype.yaml", "type: {a: 1}\n");
@@ -1181,7 +1186,35 @@ START_TEST(models_errors)
 	sec = parse_ok("dev: {model: loop}\n");
 	rs_diag_init(&d);
 	ck_assert_ptr_null(rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d));
-	ck_assert_str_eq(d.msg, "model 'loop' is based on models 8 deep (is there a loop?)");
+	ck_assert_str_eq(d.msg, "model 'loop' is based on itself (loop -> loop)");
+	ck_assert_ptr_nonnull(strstr(d.file, "/b/loop.yaml"));
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_int_eq(d.col, 8);
+	rs_node_free(sec);
+	/* Two models based on each other: blamed where the first names the
+	 * second, in its own file. */
+	sec = parse_ok("dev: {model: ping}\n");
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d));
+	ck_assert_str_eq(d.msg, "model 'ping' is based on itself (ping -> pong -> ping)");
+	ck_assert_ptr_nonnull(strstr(d.file, "/b/ping.yaml"));
+	ck_assert_int_eq(d.line, 1);
+	rs_node_free(sec);
+	/* A chain deeper than the cap, however it came about. */
+	rs_limits_reset();
+	ck_assert_int_eq(rs_limits_set("model_depth=2", (char[128]){ 0 }, 128), 0);
+	sec = parse_ok("dev: {model: deep1}\n");
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d));
+	ck_assert_str_eq(d.msg, "models nested 3 deep (deep1 -> deep2 -> deep3), more than "
+			 "the cap model_depth=2 (raise it with --limit model_depth=N)");
+	ck_assert_ptr_nonnull(strstr(d.file, "/b/deep2.yaml"));
+	rs_limits_reset();
+	rs_diag_init(&d);
+	res = rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d);
+	ck_assert_ptr_nonnull(res);
+	ck_assert_str_eq(rs_node_get(res, "type")->str, "ideal");
+	rs_node_free(res);
 	rs_node_free(sec);
 	rs_diag_init(&d);
 	ck_assert_ptr_null(rs_model_load(&mp, "list", NULL, &d));
