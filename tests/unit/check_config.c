@@ -1603,6 +1603,41 @@ START_TEST(models_symlink_loop)
 }
 END_TEST
 
+/* One list a megabyte long: read in linear time. */
+START_TEST(yaml_long_list)
+{
+	size_t cap = (size_t)1 << 20, len;
+	char *text = malloc(cap + 64);
+	struct rs_diag d;
+	struct rs_node *r;
+	double t0, t_small, t_big;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "list: [");
+	while (len + 4 < cap)
+		len += (size_t)snprintf(text + len, 8, "1, ");
+	len += (size_t)snprintf(text + len, 8, "1]\n");
+	ck_assert_uint_ge(len, cap);
+
+	rs_diag_init(&d);
+	t0 = now_s();
+	r = rs_yaml_load_string("t.yaml", text, len / 10 - 1, &d);  /* cut short */
+	t_small = now_s() - t0;
+	ck_assert_ptr_null(r);
+	rs_diag_init(&d);
+	t0 = now_s();
+	r = rs_yaml_load_string("t.yaml", text, len, &d);
+	t_big = now_s() - t0;
+	ck_assert_msg(r != NULL, "%s", d.msg);
+	ck_assert_uint_eq(rs_node_get(r, "list")->len, (cap - 7) / 3);
+	rs_node_free(r);
+	ck_assert_msg(t_big < 2.0, "1 MB list took %.2f s", t_big);
+	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the list took %.1fx the time",
+		      t_big / t_small);
+	free(text);
+}
+END_TEST
+
 /* A scenario sweeping one axis over n values, the last one bad; the time
  * rs_scenario_load takes to refuse it. */
 static double refuse_long_axis(size_t n)
@@ -1653,6 +1688,52 @@ START_TEST(sweep_long_axis_linear)
 	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the values took %.1fx the time",
 		      t_big / t_small);
 	rm_rf(tmpdir);
+}
+END_TEST
+
+/* A section of n keys laid over a model: merged in linear time (each key
+ * used to be looked up in a map that grew with every key). */
+static double merge_wide(int n)
+{
+	struct rs_node *base = rs_node_new_map("m", 1, 1), *over = rs_node_new_map("s", 1, 1);
+	struct rs_node *m;
+	char key[32];
+	double t0, took;
+
+	rs_node_put(base, rs_node_new_scalar("m", 1, 1, "type"),
+		    rs_node_new_scalar("m", 1, 7, "ideal"));
+	rs_node_put(base, rs_node_new_scalar("m", 2, 1, "k7"), rs_node_new_scalar("m", 2, 5, "0"));
+	for (int i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		rs_node_map_append(over, rs_node_new_scalar("s", 1, 1, key),
+				   rs_node_new_scalar("s", 1, 1, "1"));
+	}
+	t0 = now_s();
+	m = rs_node_merge(base, over);
+	took = now_s() - t0;
+	/* Same result as key-by-key rs_node_put: the model's keys first,
+	 * the one both have replaced in place, the rest in order. */
+	ck_assert_uint_eq(m->len, (size_t)n + 1);
+	ck_assert_str_eq(m->keys[0]->str, "type");
+	ck_assert_str_eq(m->keys[1]->str, "k7");
+	ck_assert_str_eq(m->items[1]->str, "1");
+	ck_assert_str_eq(m->keys[1]->file, "s");
+	ck_assert_str_eq(m->keys[2]->str, "k0");
+	ck_assert_str_eq(m->keys[n]->str, key);
+	ck_assert_int_eq(rs_node_find(m, key), n);
+	rs_node_free(m);
+	rs_node_free(base);
+	rs_node_free(over);
+	return took;
+}
+
+START_TEST(merge_wide_linear)
+{
+	double t_small = merge_wide(10000), t_big = merge_wide(100000);
+
+	ck_assert_msg(t_big < 2.0, "merging 100,000 keys took %.2f s", t_big);
+	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the keys took %.1fx the time",
+		      t_big / t_small);
 }
 END_TEST
 
@@ -1711,7 +1792,9 @@ static Suite *config_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, yaml_bom);
 	tcase_add_test(tc, models_symlink_loop);
+	tcase_add_test(tc, yaml_long_list);
 	tcase_add_test(tc, sweep_long_axis_linear);
+	tcase_add_test(tc, merge_wide_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }
