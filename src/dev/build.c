@@ -41,7 +41,11 @@ struct tally {
 	struct rs_build *b;
 	uint64_t total;               /* devices so far (saturating) */
 	uint64_t visits;              /* sections looked at: bounds the work */
-	const struct rs_node *tip;    /* where the total first went over the cap */
+	/* Where the total first went over the cap.  A position, not the
+	 * node: that may be in a merged copy of a model, freed by then. */
+	bool over;
+	const char *tip_file;         /* interned */
+	int tip_line, tip_col;
 	bool cut;                     /* stopped early: total is a floor */
 };
 
@@ -133,7 +137,7 @@ static int tally(struct tally *t, const struct rs_node *section, uint64_t times,
 		return 0;
 	/* Past the cap, each further section only makes the total in the
 	 * message exact: worth as much work as the cap allows, no more. */
-	if (t->tip && t->visits >= rs_limits()->devices) {
+	if (t->over && t->visits >= rs_limits()->devices) {
 		t->cut = true;
 		return 0;
 	}
@@ -146,8 +150,12 @@ static int tally(struct tally *t, const struct rs_node *section, uint64_t times,
 		chain = &step;
 	}
 	t->total = add_sat(t->total, times);
-	if (!t->tip && t->total > rs_limits()->devices)
-		t->tip = why;
+	if (!t->over && t->total > rs_limits()->devices) {
+		t->over = true;
+		t->tip_file = why->file;
+		t->tip_line = why->line;
+		t->tip_col = why->col;
+	}
 	type = peek_type(t->b->models, section);
 	if (!has_inner(type))
 		return 0;
@@ -184,9 +192,9 @@ static int check_size(struct rs_build *b, const struct rs_node *section, const c
 
 	if (tally(&t, section, 1, section, chain))
 		return -1;
-	if (!t.tip)
+	if (!t.over)
 		return 0;
-	return rs_diag_node(b->diag, t.tip, "%s builds %s%llu devices, more than the cap "
+	return rs_diag_at(b->diag, t.tip_file, t.tip_line, t.tip_col, "%s builds %s%llu devices, more than the cap "
 			    "devices=%llu (raise it with --limit devices=N)", what,
 			    t.cut ? "at least " : t.total == UINT64_MAX ? "over " : "",
 			    (unsigned long long)t.total, (unsigned long long)cap);
