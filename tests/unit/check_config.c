@@ -1511,6 +1511,7 @@ START_TEST(path_depth)
 	ck_assert(!rs_path_valid(path));
 
 	r = rs_node_new_map("s", 1, 1);
+	rs_diag_init(&d);
 	ck_assert_int_eq(rs_node_set_path(r, path, rs_node_new_scalar("s", 1, 1, "1"), NULL, &d),
 			 -1);
 	rs_node_free(r);
@@ -1631,7 +1632,7 @@ START_TEST(yaml_long_list)
 	ck_assert_msg(r != NULL, "%s", d.msg);
 	ck_assert_uint_eq(rs_node_get(r, "list")->len, (cap - 7) / 3);
 	rs_node_free(r);
-	ck_assert_msg(t_big < 2.0, "1 MB list took %.2f s", t_big);
+	ck_assert_msg(t_big < 10.0, "1 MB list took %.2f s", t_big);
 	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the list took %.1fx the time",
 		      t_big / t_small);
 	free(text);
@@ -1684,7 +1685,7 @@ START_TEST(sweep_long_axis_linear)
 	rs_limits_reset();
 	t_small = refuse_long_axis(10000);
 	t_big = refuse_long_axis(100000);
-	ck_assert_msg(t_big < 10.0, "100,000 values took %.2f s", t_big);
+	ck_assert_msg(t_big < 30.0, "100,000 values took %.2f s", t_big);
 	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the values took %.1fx the time",
 		      t_big / t_small);
 	rm_rf(tmpdir);
@@ -1731,7 +1732,7 @@ START_TEST(merge_wide_linear)
 {
 	double t_small = merge_wide(10000), t_big = merge_wide(100000);
 
-	ck_assert_msg(t_big < 2.0, "merging 100,000 keys took %.2f s", t_big);
+	ck_assert_msg(t_big < 10.0, "merging 100,000 keys took %.2f s", t_big);
 	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the keys took %.1fx the time",
 		      t_big / t_small);
 }
@@ -1786,10 +1787,12 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, path_depth);
 	suite_add_tcase(s, tc);
 
-	/* Short timeouts: a quadratic or looping path fails here, not in CI's
-	 * ten-minute one. */
+	/* Short timeouts: a quadratic or looping path fails here (the long
+	 * sweep took over 300 s), not in CI's ten-minute one.  The bounds
+	 * leave room for the sanitizer build, ten times slower at worst; the
+	 * ratios of a small to a large input are what check linearity. */
 	tc = tcase_create("hostile");
-	tcase_set_timeout(tc, 30);
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, yaml_bom);
 	tcase_add_test(tc, models_symlink_loop);
 	tcase_add_test(tc, yaml_long_list);
