@@ -6,10 +6,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config/limits.h"
 #include "config/schema.h"
 #include "kernel/assert.h"
 
@@ -17,8 +19,7 @@
 #define RS_MODELS_DIR "models"
 #endif
 
-#define MAX_DIR_DEPTH 8      /* stops symlink loops below a model dir */
-#define MAX_MODEL_DEPTH 8    /* models based on models based on ... */
+#define MAX_DIR_DEPTH 8      /* folders below a model directory */
 
 struct entry {
 	char *name;
@@ -110,9 +111,68 @@ static void push(struct rs_model_index *ix, const char *name, const char *path)
 	ix->n++;
 }
 
+/* The directories one scan has read, by device and inode, so that a
+ * symbolic link to a directory already read (a link back up the tree, or
+ * two links to one folder) is not followed: without this, K such links
+ * made the scan read K^MAX_DIR_DEPTH directories. */
+struct seen_dirs {
+	struct seen_dir {
+		dev_t dev;
+		ino_t ino;
+		bool used;
+	} *slot;
+	size_t n, cap;                /* cap: a power of two, or 0 */
+};
+
+static size_t dir_hash(dev_t dev, ino_t ino, size_t mask)
+{
+	uint64_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15u) ^ (uint64_t)ino;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 32;
+	return (size_t)h & mask;
+}
+
+static void seen_put(struct seen_dirs *s, dev_t dev, ino_t ino)
+{
+	size_t h = dir_hash(dev, ino, s->cap - 1);
+
+	while (s->slot[h].used)
+		h = (h + 1) & (s->cap - 1);
+	s->slot[h] = (struct seen_dir){ dev, ino, true };
+	s->n++;
+}
+
+/* True if the directory was seen before; records it otherwise. */
+static bool seen_before(struct seen_dirs *s, const struct stat *st)
+{
+	if (s->cap) {
+		size_t h = dir_hash(st->st_dev, st->st_ino, s->cap - 1);
+
+		for (; s->slot[h].used; h = (h + 1) & (s->cap - 1))
+			if (s->slot[h].dev == st->st_dev && s->slot[h].ino == st->st_ino)
+				return true;
+	}
+	if (2 * (s->n + 1) > s->cap) {
+		struct seen_dirs grown = { .cap = s->cap ? 2 * s->cap : 64 };
+
+		grown.slot = calloc(grown.cap, sizeof(*grown.slot));
+		RS_ASSERT(grown.slot);
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i].used)
+				seen_put(&grown, s->slot[i].dev, s->slot[i].ino);
+		free(s->slot);
+		*s = grown;
+	}
+	seen_put(s, st->st_dev, st->st_ino);
+	return false;
+}
+
 /* Every *.yaml below dir, into `found`.  Unreadable subdirectories are
  * skipped: a stray lost+found must not break every run. */
-static void scan(const char *dir, int depth, struct rs_model_index *found)
+static void scan(const char *dir, int depth, struct seen_dirs *seen,
+		 struct rs_model_index *found)
 {
 	DIR *dh = opendir(dir);
 	struct dirent *de;
@@ -131,7 +191,8 @@ static void scan(const char *dir, int depth, struct rs_model_index *found)
 		sprintf(path, "%s/%s", dir, de->d_name);
 		if (stat(path, &st) == 0) {
 			if (S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH) {
-				scan(path, depth + 1, found);
+				if (!seen_before(seen, &st))
+					scan(path, depth + 1, seen, found);
 			} else if (S_ISREG(st.st_mode) && len > 5 &&
 				   strcmp(de->d_name + len - 5, ".yaml") == 0) {
 				de->d_name[len - 5] = 0;
@@ -141,6 +202,19 @@ static void scan(const char *dir, int depth, struct rs_model_index *found)
 		free(path);
 	}
 	closedir(dh);
+}
+
+/* Every *.yaml below the search directory `dir`. */
+static void scan_root(const char *dir, struct rs_model_index *found)
+{
+	struct seen_dirs seen = { 0 };
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+		seen_before(&seen, &st);
+		scan(dir, 0, &seen, found);
+	}
+	free(seen.slot);
 }
 
 /* By name, then path, so the index and duplicate reports do not depend
@@ -153,12 +227,17 @@ static int cmp_entry(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-static long find_entry(const struct rs_model_index *ix, const char *name)
+static int cmp_name(const void *key, const void *e)
 {
-	for (size_t i = 0; i < ix->n; i++)
-		if (strcmp(ix->v[i].name, name) == 0)
-			return (long)i;
-	return -1;
+	return strcmp(key, ((const struct entry *)e)->name);
+}
+
+/* Index of name among the first n entries (sorted by name), or -1. */
+static long find_entry(const struct rs_model_index *ix, size_t n, const char *name)
+{
+	const struct entry *e = n ? bsearch(name, ix->v, n, sizeof(*ix->v), cmp_name) : NULL;
+
+	return e ? (long)(e - ix->v) : -1;
 }
 
 /* -M directories, then $RAIDSIM_MODELS, then the installed ones. */
@@ -197,8 +276,10 @@ static int build(const struct rs_model_path *mp, struct rs_diag *d)
 	search_dirs(mp, &all);
 	for (size_t i = 0; i < all.ndirs && rc == 0; i++) {
 		struct rs_model_index found = { 0 };
+		/* The earlier directories' models, sorted for bsearch. */
+		size_t earlier = ix->n;
 
-		scan(all.dirs[i], 0, &found);
+		scan_root(all.dirs[i], &found);
 		if (found.n)
 			qsort(found.v, found.n, sizeof(*found.v), cmp_entry);
 		for (size_t k = 0; k < found.n; k++) {
@@ -211,16 +292,16 @@ static int build(const struct rs_model_path *mp, struct rs_diag *d)
 				break;
 			}
 			/* An earlier directory already has it: it wins. */
-			if (find_entry(ix, found.v[k].name) < 0)
+			if (find_entry(ix, earlier, found.v[k].name) < 0)
 				push(ix, found.v[k].name, found.v[k].path);
 		}
 		index_clear(&found);
+		if (ix->n)
+			qsort(ix->v, ix->n, sizeof(*ix->v), cmp_entry);
 	}
 	rs_model_path_free(&all);
 	if (rc)
 		return rc;
-	if (ix->n)
-		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_entry);
 	ix->built = true;
 	return 0;
 }
@@ -278,20 +359,26 @@ static const struct rs_node *entry_root(struct entry *e, struct rs_diag *d)
 	return root;
 }
 
-struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
-			      const struct rs_node *where, struct rs_diag *d)
+const struct rs_node *rs_model_peek(const struct rs_model_path *mp, const char *name,
+				    const struct rs_node *where, struct rs_diag *d)
 {
-	const struct rs_node *root;
 	long i;
 
 	if (build(mp, d))
 		return NULL;
-	i = find_entry(mp->index, name);
+	i = find_entry(mp->index, mp->index->n, name);
 	if (i < 0) {
 		unknown_model(mp->index, name, where, d);
 		return NULL;
 	}
-	root = entry_root(&mp->index->v[i], d);
+	return entry_root(&mp->index->v[i], d);
+}
+
+struct rs_node *rs_model_load(const struct rs_model_path *mp, const char *name,
+			      const struct rs_node *where, struct rs_diag *d)
+{
+	const struct rs_node *root = rs_model_peek(mp, name, where, d);
+
 	return root ? rs_node_clone(root) : NULL;
 }
 
@@ -321,11 +408,75 @@ int rs_model_list(const struct rs_model_path *mp, rs_model_fn *fn, void *arg,
 	return 0;
 }
 
+/* "a -> b -> a" into buf: the names of steps[from..n), then `last`.  A
+ * long chain keeps its first and last few names, which say where it
+ * starts and where it closes. */
+static void chain_text(const struct rs_node *const *steps, size_t from, size_t n,
+		       const char *last, char *buf, size_t len)
+{
+	size_t used = 0, names = n - from + 1;
+
+	buf[0] = 0;
+	for (size_t k = 0; k < names && used < len; k++) {
+		const char *name = from + k < n ? steps[from + k]->str : last;
+
+		if (names > 9 && k == 4) {
+			used += (size_t)snprintf(buf + used, len - used, "... -> ");
+			k = names - 5;
+			continue;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%.40s%s", name,
+					 k + 1 < names ? " -> " : "");
+	}
+}
+
+int rs_model_chain_check(const struct rs_model_chain *chain, const struct rs_node *ref,
+			 const char *relation, struct rs_diag *d)
+{
+	const struct rs_node **steps;
+	const struct rs_model_chain *c;
+	uint64_t cap = rs_limits()->model_depth;
+	size_t n = 0, found = 0;
+	bool loop = false;
+	char text[512];
+
+	/* One model on its own is always allowed (a cap is at least 1). */
+	if (!chain)
+		return 0;
+	for (c = chain; c; c = c->outer)
+		n++;
+	/* Outermost first, as the message reads. */
+	steps = calloc(n ? n : 1, sizeof(*steps));
+	RS_ASSERT(steps);
+	c = chain;
+	for (size_t i = n; i-- > 0; c = c->outer)
+		steps[i] = c->ref;
+	for (size_t i = 0; i < n && !loop; i++) {
+		if (strcmp(steps[i]->str, ref->str) == 0) {
+			found = i;
+			loop = true;
+		}
+	}
+	if (loop) {
+		chain_text(steps, found, n, ref->str, text, sizeof(text));
+		rs_diag_node(d, found + 1 < n ? steps[found + 1] : ref,
+			     "model '%.80s' %s itself (%s)", ref->str, relation, text);
+	} else if (n + 1 > cap) {
+		chain_text(steps, 0, n, ref->str, text, sizeof(text));
+		rs_diag_node(d, ref, "models nested %zu deep (%s), more than the cap "
+			     "model_depth=%llu (raise it with --limit model_depth=N)", n + 1, text,
+			     (unsigned long long)cap);
+	}
+	free(steps);
+	return loop || n + 1 > cap ? -1 : 0;
+}
+
 static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_node *section,
-			       int depth, struct rs_diag *d)
+			       const struct rs_model_chain *chain, struct rs_diag *d)
 {
 	const struct rs_node *name;
 	struct rs_node *base, *full, *over, *merged;
+	struct rs_model_chain step;
 
 	if (!section)
 		return NULL;
@@ -337,15 +488,13 @@ static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_n
 			     rs_node_kind_name(name));
 		return NULL;
 	}
-	if (depth >= MAX_MODEL_DEPTH) {
-		rs_diag_node(d, name, "model '%s' is based on models %d deep "
-			     "(is there a loop?)", name->str, depth);
+	if (rs_model_chain_check(chain, name, "is based on", d))
 		return NULL;
-	}
 	base = rs_model_load(mp, name->str, name, d);
 	if (!base)
 		return NULL;
-	full = resolve(mp, base, depth + 1, d);
+	step = (struct rs_model_chain){ .ref = name, .outer = chain };
+	full = resolve(mp, base, &step, d);
 	rs_node_free(base);
 	if (!full)
 		return NULL;
@@ -360,5 +509,5 @@ static struct rs_node *resolve(const struct rs_model_path *mp, const struct rs_n
 struct rs_node *rs_model_resolve(const struct rs_model_path *mp, const struct rs_node *section,
 				 struct rs_diag *d)
 {
-	return resolve(mp, section, 0, d);
+	return resolve(mp, section, NULL, d);
 }

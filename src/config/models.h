@@ -5,7 +5,8 @@
  * searched in order: each -M directory, each directory of $RAIDSIM_MODELS
  * (colon-separated), then the installed RS_MODELS_DIR.  The first directory
  * that has the name wins; two files of the same name below one directory
- * are an error.  A scenario section `{model: foo, x: 1}` is the model with
+ * are an error.  Each directory is read once, however many symbolic links
+ * lead to it, so a link back up the tree is no loop.  A scenario section `{model: foo, x: 1}` is the model with
  * the section's own keys laid over it, key by key.  A model may itself
  * name a `model:` to start from (it still states its own `type:`). */
 #ifndef RS_CONFIG_MODELS_H
@@ -50,6 +51,29 @@ typedef int rs_model_fn(const struct rs_model_info *info, void *arg);
  * callback's value if it is not 0; -1 with d filled on a bad model file. */
 int rs_model_list(const struct rs_model_path *mp, rs_model_fn *fn, void *arg,
 		  struct rs_diag *d);
+
+/* A model's root mapping as loaded and cached (not a copy: do not free or
+ * change it), or NULL with d filled.  For looking, where a copy would cost
+ * more than the look. */
+const struct rs_node *rs_model_peek(const struct rs_model_path *mp, const char *name,
+				    const struct rs_node *where, struct rs_diag *d);
+
+/* Models nested inside one another (a device section naming a model whose
+ * tree names another, or a model based on a model), one step per `model:`
+ * value, innermost first.  Each step lives on the stack of whoever walks
+ * the nesting. */
+struct rs_model_chain {
+	const struct rs_node *ref;          /* the scalar naming the model */
+	const struct rs_model_chain *outer; /* NULL at the outermost */
+};
+
+/* Refuses the step `ref` below `chain` when its model is already in the
+ * chain ("model 'a' <relation> itself (a -> b -> a)", placed where the
+ * model names the next one, so in its own file) or when the chain would
+ * be deeper than the cap model_depth.  `relation` is "contains" or "is
+ * based on".  0 or -1 with d filled. */
+int rs_model_chain_check(const struct rs_model_chain *chain, const struct rs_node *ref,
+			 const char *relation, struct rs_diag *d);
 
 /* `section` with its `model:` expanded (see above), or a clone of it when
  * it names no model.  NULL with d filled on error; NULL and no error when

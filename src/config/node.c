@@ -224,11 +224,20 @@ static bool parse_index(const char *s, size_t len, size_t *out)
 	return true;
 }
 
+size_t rs_path_components(const char *path)
+{
+	size_t n = 1;
+
+	for (const char *p = path; *p; p++)
+		n += *p == '.';
+	return n;
+}
+
 bool rs_path_valid(const char *path)
 {
 	const char *p = path;
 
-	if (!path || !*path)
+	if (!path || !*path || rs_path_components(path) > RS_NODE_MAX_DEPTH)
 		return false;
 	for (;;) {
 		const char *dot = strchr(p, '.');
@@ -370,9 +379,59 @@ int rs_node_set_path(struct rs_node *root, const char *path, struct rs_node *val
 	}
 }
 
+/* The keys of a map being merged into, hashed: a section of n keys laid
+ * over a model looked each one up in a map that grew with every key,
+ * n^2/2 comparisons (100,000 keys took minutes before the first unknown
+ * one was reported). */
+struct key_index {
+	size_t *slot;                 /* index into the map's keys + 1; 0 empty */
+	size_t mask;
+};
+
+static size_t key_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return (size_t)(h ^ h >> 32);
+}
+
+/* Room for every key the merge can end with. */
+static void key_index_init(struct key_index *ix, const struct rs_node *map, size_t most)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * most)
+		cap *= 2;
+	ix->slot = xcalloc(cap, sizeof(*ix->slot));
+	ix->mask = cap - 1;
+	for (size_t i = 0; i < map->len; i++) {
+		size_t h = key_hash(map->keys[i]->str) & ix->mask;
+
+		while (ix->slot[h])
+			h = (h + 1) & ix->mask;
+		ix->slot[h] = i + 1;
+	}
+}
+
+/* The index of key in map, or -1 and *free_slot where it would go. */
+static long key_index_find(const struct key_index *ix, const struct rs_node *map,
+			   const char *key, size_t *free_slot)
+{
+	size_t h = key_hash(key) & ix->mask;
+
+	for (; ix->slot[h]; h = (h + 1) & ix->mask)
+		if (strcmp(map->keys[ix->slot[h] - 1]->str, key) == 0)
+			return (long)(ix->slot[h] - 1);
+	*free_slot = h;
+	return -1;
+}
+
 struct rs_node *rs_node_merge(const struct rs_node *base, const struct rs_node *over)
 {
 	struct rs_node *m;
+	struct key_index ix;
 
 	if (!base)
 		return rs_node_clone(over);
@@ -385,14 +444,28 @@ struct rs_node *rs_node_merge(const struct rs_node *base, const struct rs_node *
 	m->file = over->file;
 	m->line = over->line;
 	m->col = over->col;
+	key_index_init(&ix, m, m->len + over->len);
 	for (size_t i = 0; i < over->len; i++) {
-		const struct rs_node *old = rs_node_get(m, over->keys[i]->str);
+		size_t slot = 0;
+		long at = key_index_find(&ix, m, over->keys[i]->str, &slot);
+		const struct rs_node *old = at >= 0 ? m->items[at] : NULL;
 		struct rs_node *v = rs_node_merge(old && old->kind == RS_NODE_MAP &&
 						  over->items[i]->kind == RS_NODE_MAP ?
 						  old : NULL, over->items[i]);
+		struct rs_node *key = rs_node_clone(over->keys[i]);
 
-		rs_node_put(m, rs_node_clone(over->keys[i]), v);
+		/* As rs_node_put: a replaced pair takes the new key too. */
+		if (at >= 0) {
+			rs_node_free(m->keys[at]);
+			rs_node_free(m->items[at]);
+			m->keys[at] = key;
+			m->items[at] = v;
+		} else {
+			ix.slot[slot] = m->len + 1;
+			rs_node_map_append(m, key, v);
+		}
 	}
+	free(ix.slot);
 	return m;
 }
 

@@ -15,6 +15,11 @@
 
 enum rs_node_kind { RS_NODE_SCALAR, RS_NODE_MAP, RS_NODE_SEQ };
 
+/* Trees are walked recursively (clone, merge, free), so their depth is
+ * bounded where they are made: by the loader for files, by paths for
+ * --set and sweep axes.  Far deeper than any scenario needs. */
+#define RS_NODE_MAX_DEPTH 100
+
 struct rs_node {
 	enum rs_node_kind kind;
 	const char *file;             /* interned; lives as long as the process */
@@ -74,8 +79,11 @@ void rs_node_append(struct rs_node *seq, struct rs_node *item);
 /* Append a pair without looking for an existing key (the loader has
  * already refused duplicates). */
 void rs_node_map_append(struct rs_node *map, struct rs_node *key, struct rs_node *value);
-/* A dotted path with no empty component ("a.b", not "a..b", ".a", ""). */
+/* A dotted path with no empty component ("a.b", not "a..b", ".a", "") and
+ * at most RS_NODE_MAX_DEPTH components. */
 bool rs_path_valid(const char *path);
+/* Components of a dotted path ("a.b.c": 3). */
+size_t rs_path_components(const char *path);
 /* "a scalar", "a mapping", "a sequence" for messages. */
 const char *rs_node_kind_name(const struct rs_node *n);
 /* 0 if n is a map, else -1 and "expected a mapping for WHAT, got a scalar"

@@ -165,33 +165,56 @@ static void format_value(const struct rs_opt *opt, double v, char *buf, unsigned
 	}
 }
 
+/* The bounds a value must lie within (a percentage always within 0..100). */
+static void bounds(const struct rs_opt *opt, bool *has_min, double *min, bool *has_max,
+		   double *max)
+{
+	*has_min = opt->flags & RS_OPT_HAS_MIN;
+	*has_max = opt->flags & RS_OPT_HAS_MAX;
+	*min = opt->min;
+	*max = opt->max;
+	if (opt->type == RS_OPT_PERCENT) {
+		if (!*has_min || *min < 0)
+			*min = 0;
+		if (!*has_max || *max > 100)
+			*max = 100;
+		*has_min = *has_max = true;
+	}
+}
+
+/* Every value of every sweep point passes here, so the common case (in
+ * range) formats nothing: printing doubles costs more than all the rest
+ * of binding a field. */
+static bool in_range(const struct rs_opt *opt, double v)
+{
+	bool has_min, has_max;
+	double min, max;
+
+	bounds(opt, &has_min, &min, &has_max, &max);
+	if ((opt->flags & RS_OPT_POSITIVE) && !(v > 0))
+		return false;
+	return !(has_min && v < min) && !(has_max && v > max);
+}
+
 /* `got` is the converted value as text, for the message. */
-static int check_range(const struct rs_opt *opt, double v, const char *got,
+static int range_error(const struct rs_opt *opt, double v, const char *got,
 		       const struct rs_node *at, struct rs_diag *d)
 {
 	char lo[48], hi[48];
-	bool has_min = opt->flags & RS_OPT_HAS_MIN, has_max = opt->flags & RS_OPT_HAS_MAX;
-	double min = opt->min, max = opt->max;
+	bool has_min, has_max;
+	double min, max;
 
-	if (opt->type == RS_OPT_PERCENT) {
-		if (!has_min || min < 0)
-			min = 0;
-		if (!has_max || max > 100)
-			max = 100;
-		has_min = has_max = true;
-	}
+	bounds(opt, &has_min, &min, &has_max, &max);
 	if ((opt->flags & RS_OPT_POSITIVE) && !(v > 0))
 		return rs_diag_node(d, at, "'%s' must be positive, got %s", opt->name, got);
 	format_value(opt, min, lo, sizeof(lo));
 	format_value(opt, max, hi, sizeof(hi));
-	if (has_min && has_max && (v < min || v > max))
+	if (has_min && has_max)
 		return rs_diag_node(d, at, "'%s' must be between %s and %s, got %s",
 				    opt->name, lo, hi, got);
-	if (has_min && v < min)
+	if (has_min)
 		return rs_diag_node(d, at, "'%s' must be at least %s, got %s", opt->name, lo, got);
-	if (has_max && v > max)
-		return rs_diag_node(d, at, "'%s' must be at most %s, got %s", opt->name, hi, got);
-	return 0;
+	return rs_diag_node(d, at, "'%s' must be at most %s, got %s", opt->name, hi, got);
 }
 
 static int bad_value(const struct rs_opt *opt, const struct rs_node *v, const char *why,
@@ -253,9 +276,10 @@ int rs_schema_convert(const struct rs_opt *opt, const struct rs_node *value, voi
 
 		if (rs_parse_int(value->str, &v, &why))
 			return bad_value(opt, value, why, d);
-		snprintf(got, sizeof(got), "%" PRId64, v);
-		if (check_range(opt, (double)v, got, value, d))
-			return -1;
+		if (!in_range(opt, (double)v)) {
+			snprintf(got, sizeof(got), "%" PRId64, v);
+			return range_error(opt, (double)v, got, value, d);
+		}
 		*(int64_t *)field = v;
 		return 0;
 	}
@@ -264,9 +288,10 @@ int rs_schema_convert(const struct rs_opt *opt, const struct rs_node *value, voi
 
 		if (rs_parse_uint(value->str, &v, &why))
 			return bad_value(opt, value, why, d);
-		snprintf(got, sizeof(got), "%" PRIu64, v);
-		if (check_range(opt, (double)v, got, value, d))
-			return -1;
+		if (!in_range(opt, (double)v)) {
+			snprintf(got, sizeof(got), "%" PRIu64, v);
+			return range_error(opt, (double)v, got, value, d);
+		}
 		*(uint64_t *)field = v;
 		return 0;
 	}
@@ -275,9 +300,10 @@ int rs_schema_convert(const struct rs_opt *opt, const struct rs_node *value, voi
 
 		if (rs_parse_size(value->str, &v, &why))
 			return bad_value(opt, value, why, d);
-		rs_format_size(v, got, sizeof(got));
-		if (check_range(opt, (double)v, got, value, d))
-			return -1;
+		if (!in_range(opt, (double)v)) {
+			rs_format_size(v, got, sizeof(got));
+			return range_error(opt, (double)v, got, value, d);
+		}
 		*(uint64_t *)field = v;
 		return 0;
 	}
@@ -286,9 +312,10 @@ int rs_schema_convert(const struct rs_opt *opt, const struct rs_node *value, voi
 
 		if (rs_parse_time(value->str, &v, &why))
 			return bad_value(opt, value, why, d);
-		rs_format_time(v, got, sizeof(got));
-		if (check_range(opt, (double)v, got, value, d))
-			return -1;
+		if (!in_range(opt, (double)v)) {
+			rs_format_time(v, got, sizeof(got));
+			return range_error(opt, (double)v, got, value, d);
+		}
 		*(int64_t *)field = v;
 		return 0;
 	}
@@ -304,9 +331,10 @@ int rs_schema_convert(const struct rs_opt *opt, const struct rs_node *value, voi
 
 		if (rc)
 			return bad_value(opt, value, why, d);
-		format_value(opt, v, got, sizeof(got));
-		if (check_range(opt, v, got, value, d))
-			return -1;
+		if (!in_range(opt, v)) {
+			format_value(opt, v, got, sizeof(got));
+			return range_error(opt, v, got, value, d);
+		}
 		*(double *)field = v;
 		return 0;
 	}

@@ -16,7 +16,6 @@
 #include "config/diag.h"
 #include "config/node.h"
 
-#define RS_SWEEP_MAX_POINTS ((size_t)10000000)
 #define RS_SWEEP_MAX_AXES 64          /* callers may keep indices on the stack */
 
 struct rs_sweep_axis {
@@ -35,8 +34,9 @@ struct rs_sweep {
 /* sweep_node may be NULL (no sweep: one point).  The values point into
  * sweep_node, which must outlive the sweep.  Fails on a non-mapping, an
  * axis that is not a non-empty sequence, a bad, duplicate or overlapping
- * path, more than RS_SWEEP_MAX_AXES axes or more than
- * RS_SWEEP_MAX_POINTS points. */
+ * path, more than RS_SWEEP_MAX_AXES axes, an axis of more values than the
+ * cap sweep_values or more points than the cap sweep_points (see
+ * config/limits.h). */
 int rs_sweep_parse(const struct rs_node *sweep_node, struct rs_sweep *out, struct rs_diag *d);
 /* The product of the axis lengths; 1 with no axes. */
 size_t rs_sweep_points(const struct rs_sweep *sw);

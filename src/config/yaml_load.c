@@ -20,7 +20,9 @@
 #include "kernel/assert.h"
 
 #define MAX_INPUT ((size_t)16 << 20)   /* far above any sane scenario */
-#define MAX_DEPTH 100                  /* keeps recursive tree walks safe */
+#define MAX_DEPTH RS_NODE_MAX_DEPTH     /* keeps recursive tree walks safe */
+
+static const char utf8_bom[3] = { (char)0xef, (char)0xbb, (char)0xbf };
 
 /* One open mapping or sequence.  Maps keep a hash of their keys while
  * being read so that duplicate detection stays linear on huge maps. */
@@ -113,6 +115,15 @@ static size_t utf8_check(const unsigned char *s, size_t len)
 			return i;
 		i += n + 1;
 	}
+	return len;
+}
+
+/* Offset of the first byte-order mark in s, or len. */
+static size_t find_bom(const unsigned char *s, size_t len)
+{
+	for (size_t i = 0; i + sizeof(utf8_bom) <= len; i++)
+		if (s[i] == 0xef && memcmp(s + i, utf8_bom, sizeof(utf8_bom)) == 0)
+			return i;
 	return len;
 }
 
@@ -365,22 +376,38 @@ struct rs_node *rs_yaml_load_string(const char *name, const char *text, size_t l
 			   len, MAX_INPUT);
 		return NULL;
 	}
-	nul = memchr(text, 0, len);
+	/* Editors on Windows start UTF-8 files with a byte-order mark.  It is
+	 * invisible there, so columns count from after it; libyaml would only
+	 * skip it when guessing the encoding, which a fixed UTF-8 input turns
+	 * off. */
+	if (len >= sizeof(utf8_bom) && memcmp(ld.text, utf8_bom, sizeof(utf8_bom)) == 0) {
+		ld.text += sizeof(utf8_bom);
+		ld.len -= sizeof(utf8_bom);
+	}
+	nul = memchr(ld.text, 0, ld.len);
 	if (nul) {
 		fail_at_offset(&ld, (size_t)(nul - ld.text),
 			       "NUL byte in input (expected UTF-8 text)");
 		return NULL;
 	}
-	bad = utf8_check(ld.text, len);
-	if (bad < len) {
+	bad = utf8_check(ld.text, ld.len);
+	if (bad < ld.len) {
 		fail_at_offset(&ld, bad, "invalid UTF-8 byte 0x%02x", ld.text[bad]);
+		return NULL;
+	}
+	/* Left by pasting one file into another; libyaml would only say it
+	 * found no key there. */
+	bad = find_bom(ld.text, ld.len);
+	if (bad < ld.len) {
+		fail_at_offset(&ld, bad, "byte-order mark (U+FEFF) inside the file "
+			       "(it may only start it)");
 		return NULL;
 	}
 	if (!yaml_parser_initialize(&parser)) {
 		rs_diag_at(d, ld.name, 0, 0, "out of memory reading YAML");
 		return NULL;
 	}
-	yaml_parser_set_input_string(&parser, ld.text, len);
+	yaml_parser_set_input_string(&parser, ld.text, ld.len);
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 	while (!done) {
 		yaml_event_t ev;

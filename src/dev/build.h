@@ -6,6 +6,9 @@
 #ifndef RS_DEV_BUILD_H
 #define RS_DEV_BUILD_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "config/diag.h"
 #include "config/models.h"
 #include "config/node.h"
@@ -31,10 +34,41 @@ struct rs_build {
 	 * runs): a device may skip building large state it would only free
 	 * again, as long as it reports its capacity and columns. */
 	bool check_only;
+	/* Kept by rs_dev_build (zero them with the rest): the models the
+	 * device being built is inside of, so that one containing itself is
+	 * refused instead of recursing, and how deep builds are nested (the
+	 * outermost one first checks the size of the whole device). */
+	const struct rs_model_chain *chain;
+	unsigned nesting;
 };
 
+/* Where a device type keeps the sections of the devices inside it, for
+ * sizing a device before building it (dev/registry.c lists them beside
+ * the types).  A counted section (an array's `disks`) stands for `count`
+ * devices; a list holds one section per device. */
+enum rs_inner_shape { RS_INNER_ONE, RS_INNER_LIST, RS_INNER_COUNTED };
+struct rs_inner_section {
+	const struct rs_dev_type *type;
+	const char *key;
+	enum rs_inner_shape shape;
+};
+const struct rs_inner_section *rs_dev_inner_sections(size_t *n);
+
+/* How many devices `section` builds (itself and everything inside it, each
+ * counted section multiplied out), without building any: 0 with *count
+ * set; -1 with d filled for a model that contains itself or models nested
+ * deeper than the cap model_depth.  Sections the build would refuse count
+ * as one device; the build says what is wrong with them.  The walk stops
+ * early once it is far past the cap devices, with *count a floor and
+ * *exact false. */
+int rs_dev_count(struct rs_build *b, const struct rs_node *section, uint64_t *count,
+		 bool *exact);
+
 /* Build the device a section describes; `what` names the section in
- * messages ("device", "array.disks").  NULL on error (diag set). */
+ * messages ("device", "array.disks").  NULL on error (diag set).  The
+ * outermost build first counts the devices the section makes (see
+ * rs_dev_count) and refuses more than the cap devices, before anything
+ * is allocated. */
 struct rs_dev *rs_dev_build(struct rs_build *b, const struct rs_node *section,
 			    const char *what, const char *name);
 

@@ -1,7 +1,9 @@
-/* The const registry of device types.  A new device type is one line here. */
+/* The const registry of device types.  A new device type is one line here,
+ * plus a line in inner[] if devices are built inside it. */
 #include <string.h>
 
 #include "ctrl/controller.h"
+#include "dev/build.h"
 #include "dev/dev.h"
 #include "dev/ideal.h"
 #include "disk/hdd.h"
@@ -35,4 +37,23 @@ const struct rs_dev_type *rs_dev_type_find(const char *name)
 		if (strcmp(types[i]->name, name) == 0)
 			return types[i];
 	return NULL;
+}
+
+/* Every place a type builds a device from a section of its own; a missed
+ * one would let a model that contains itself through it recurse in the
+ * build (which still refuses it, with the same message, only later). */
+static const struct rs_inner_section inner[] = {
+	{ &rs_dev_array, "disks", RS_INNER_COUNTED },
+	{ &rs_dev_array, "members", RS_INNER_LIST },
+	{ &rs_dev_controller, "array", RS_INNER_ONE },
+	{ &rs_dev_iscsi_adapter, "target", RS_INNER_ONE },
+	{ &rs_dev_iscsi_target, "disks", RS_INNER_ONE },
+	{ &rs_dev_multipath, "target", RS_INNER_ONE },
+	{ &rs_dev_multipath, "paths", RS_INNER_LIST },
+};
+
+const struct rs_inner_section *rs_dev_inner_sections(size_t *n)
+{
+	*n = sizeof(inner) / sizeof(inner[0]);
+	return inner;
 }

@@ -10,14 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config/diag.h"
+#include "config/limits.h"
 #include "config/models.h"
 #include "config/node.h"
 #include "config/schema.h"
 #include "config/sweep.h"
 #include "config/units.h"
+#include "run/scenario.h"
 
 /* ---- helpers ---- */
 
@@ -1142,13 +1145,18 @@ START_TEST(models_errors)
 	char dir[300];
 	struct rs_model_path mp;
 	struct rs_diag d;
-	struct rs_node *sec;
+	struct rs_node *sec, *res;
 
 	make_tmpdir();
 	unsetenv("RAIDSIM_MODELS");
 	write_text("a/x/twice.yaml", "type: a\n");
 	write_text("a/y/twice.yaml", "type: b\n");
 	write_text("b/loop.yaml", "type: a\nmodel: loop\n");
+	write_text("b/ping.yaml", "model: pong\ntype: a\n");
+	write_text("b/pong.yaml", "type: a\nmodel: ping\n");
+	write_text("b/deep1.yaml", "type: ideal\nmodel: deep2\n");
+	write_text("b/deep2.yaml", "type: ideal\nmodel: deep3\n");
+	write_text("b/deep3.yaml", "type: ideal\n");
 	write_text("b/list.yaml", "- 1\n");
 	write_text("b/notype.yaml", "rpm: 1\n");
 	write_text("b/maptype.yaml", "type: {a: 1}\n");
@@ -1178,7 +1186,35 @@ START_TEST(models_errors)
 	sec = parse_ok("dev: {model: loop}\n");
 	rs_diag_init(&d);
 	ck_assert_ptr_null(rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d));
-	ck_assert_str_eq(d.msg, "model 'loop' is based on models 8 deep (is there a loop?)");
+	ck_assert_str_eq(d.msg, "model 'loop' is based on itself (loop -> loop)");
+	ck_assert_ptr_nonnull(strstr(d.file, "/b/loop.yaml"));
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_int_eq(d.col, 8);
+	rs_node_free(sec);
+	/* Two models based on each other: blamed where the first names the
+	 * second, in its own file. */
+	sec = parse_ok("dev: {model: ping}\n");
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d));
+	ck_assert_str_eq(d.msg, "model 'ping' is based on itself (ping -> pong -> ping)");
+	ck_assert_ptr_nonnull(strstr(d.file, "/b/ping.yaml"));
+	ck_assert_int_eq(d.line, 1);
+	rs_node_free(sec);
+	/* A chain deeper than the cap, however it came about. */
+	rs_limits_reset();
+	ck_assert_int_eq(rs_limits_set("model_depth=2", (char[128]){ 0 }, 128), 0);
+	sec = parse_ok("dev: {model: deep1}\n");
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d));
+	ck_assert_str_eq(d.msg, "models nested 3 deep (deep1 -> deep2 -> deep3), more than "
+			 "the cap model_depth=2 (raise it with --limit model_depth=N)");
+	ck_assert_ptr_nonnull(strstr(d.file, "/b/deep2.yaml"));
+	rs_limits_reset();
+	rs_diag_init(&d);
+	res = rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d);
+	ck_assert_ptr_nonnull(res);
+	ck_assert_str_eq(rs_node_get(res, "type")->str, "ideal");
+	rs_node_free(res);
 	rs_node_free(sec);
 	rs_diag_init(&d);
 	ck_assert_ptr_null(rs_model_load(&mp, "list", NULL, &d));
@@ -1355,7 +1391,8 @@ START_TEST(sweep_errors)
 		}
 		rs_diag_init(&d);
 		ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
-		ck_assert_str_eq(d.msg, "sweep has too many points (more than 10000000)");
+		ck_assert_str_eq(d.msg, "sweep has 16000000 points, more than the cap "
+				 "sweep_points=1000000 (raise it with --limit sweep_points=N)");
 		ck_assert_int_eq(d.line, 3);
 		rs_node_free(sw);
 	}
@@ -1378,6 +1415,326 @@ START_TEST(sweep_errors)
 		ck_assert_str_eq(d.msg, "sweep has too many axes (at most 64)");
 		rs_node_free(sw);
 	}
+}
+END_TEST
+
+/* ---- hostile input: caps, loops and sizes that must stay cheap ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A sweep map of `naxes` axes named k0, k1... of `nvals` values each. */
+static struct rs_node *sweep_of(int naxes, size_t nvals)
+{
+	struct rs_node *sw = rs_node_new_map("s", 1, 1);
+	char name[16];
+
+	for (int a = 0; a < naxes; a++) {
+		struct rs_node *seq = rs_node_new_seq("s", a + 2, 5);
+
+		for (size_t i = 0; i < nvals; i++)
+			rs_node_append(seq, rs_node_new_scalar("s", a + 2, 5, "1"));
+		snprintf(name, sizeof(name), "k%d", a);
+		rs_node_put(sw, rs_node_new_scalar("s", a + 2, 1, name), seq);
+	}
+	return sw;
+}
+
+START_TEST(sweep_caps)
+{
+	struct rs_sweep s;
+	struct rs_diag d;
+	struct rs_node *sw;
+	char why[128];
+
+	rs_limits_reset();
+	/* One axis longer than sweep_values, blamed at its key. */
+	ck_assert_int_eq(rs_limits_set("sweep_values=3", why, sizeof(why)), 0);
+	sw = sweep_of(2, 4);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep axis 'k0' has 4 values, more than the cap sweep_values=3 "
+			 "(raise it with --limit sweep_values=N)");
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_int_eq(d.col, 1);
+	rs_limits_reset();
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), 0);
+	ck_assert_uint_eq(rs_sweep_points(&s), 16);
+	rs_sweep_free(&s);
+	rs_node_free(sw);
+
+	/* The axis that takes the product over sweep_points is blamed, and
+	 * the message gives the whole sweep's size. */
+	ck_assert_int_eq(rs_limits_set("sweep_points=20", why, sizeof(why)), 0);
+	sw = sweep_of(3, 4);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep has 64 points, more than the cap sweep_points=20 "
+			 "(raise it with --limit sweep_points=N)");
+	ck_assert_int_eq(d.line, 4);
+	rs_limits_reset();
+	rs_node_free(sw);
+
+	/* 2^64 points: the product saturates instead of wrapping to 0. */
+	sw = sweep_of(64, 2);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(sw, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep has over 18446744073709551615 points, more than the cap "
+			 "sweep_points=1000000 (raise it with --limit sweep_points=N)");
+	ck_assert_int_eq(d.line, 2 + 19);   /* k19: 2^20 points */
+	rs_node_free(sw);
+	rs_limits_reset();
+}
+END_TEST
+
+/* A path may not be deeper than a tree may nest: setting it would build
+ * a tree too deep for the recursive walks (a million components used to
+ * overflow the stack when the point was freed). */
+START_TEST(path_depth)
+{
+	char path[2 * RS_NODE_MAX_DEPTH + 8];
+	struct rs_node *r;
+	struct rs_diag d;
+	struct rs_sweep s;
+	size_t n = 0;
+
+	for (int i = 0; i < RS_NODE_MAX_DEPTH; i++)
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "%sa", i ? "." : "");
+	ck_assert_uint_eq(rs_path_components(path), RS_NODE_MAX_DEPTH);
+	ck_assert(rs_path_valid(path));
+	strcat(path, ".a");
+	ck_assert(!rs_path_valid(path));
+
+	r = rs_node_new_map("s", 1, 1);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_node_set_path(r, path, rs_node_new_scalar("s", 1, 1, "1"), NULL, &d),
+			 -1);
+	rs_node_free(r);
+
+	r = rs_node_new_map("s", 1, 1);
+	{
+		struct rs_node *seq = rs_node_new_seq("s", 2, 20);
+
+		rs_node_append(seq, rs_node_new_scalar("s", 2, 21, "1"));
+		rs_node_put(r, rs_node_new_scalar("s", 2, 3, path), seq);
+	}
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_sweep_parse(r, &s, &d), -1);
+	ck_assert_str_eq(d.msg, "sweep axis path has 101 components, more than 100 (deeper "
+			 "than a scenario can nest)");
+	ck_assert_int_eq(d.col, 3);
+	rs_node_free(r);
+}
+END_TEST
+
+START_TEST(yaml_bom)
+{
+	struct rs_diag d;
+	struct rs_node *r;
+
+	/* A byte-order mark before the first key is skipped, and columns on
+	 * the first line count from after it, as an editor shows them. */
+	r = parse_ok("\xef\xbb\xbf" "seed: 3\ndevice: {type: ideal}\n");
+	ck_assert_str_eq(rs_node_get(r, "seed")->str, "3");
+	ck_assert_int_eq(rs_node_get(r, "seed")->col, 7);
+	ck_assert_int_eq(r->keys[0]->col, 1);
+	rs_node_free(r);
+	parse_fails("\xef\xbb\xbf" "a: {x: 1, x: 2}\n", 1, 11,
+		    "duplicate key 'x' (first defined at line 1)");
+	parse_fails("\xef\xbb\xbf" "a: [1\n", 2, 1,
+		    "syntax error: did not find expected ',' or ']' (while parsing a flow "
+		    "sequence at line 1)");
+	/* Anywhere else it is refused, at the spot. */
+	parse_fails("a: 1\n\xef\xbb\xbf" "b: 2\n", 2, 1,
+		    "byte-order mark (U+FEFF) inside the file (it may only start it)");
+	parse_fails("a: '\xef\xbb\xbf'\n", 1, 5,
+		    "byte-order mark (U+FEFF) inside the file (it may only start it)");
+	/* Only a mark: as empty as an empty file. */
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_yaml_load_string("t.yaml", "\xef\xbb\xbf", 3, &d));
+	ck_assert_str_eq(d.msg, "empty file, expected a mapping");
+	/* A file read from disk too. */
+	make_tmpdir();
+	rs_diag_init(&d);
+	r = rs_yaml_load_file(write_text("bom.yaml", "\xef\xbb\xbf" "x: [1, 2]\n"), &d);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(rs_node_get(r, "x")->len, 2);
+	ck_assert_int_eq(rs_node_get(r, "x")->col, 4);
+	rs_node_free(r);
+	rm_rf(tmpdir);
+}
+END_TEST
+
+/* A model directory full of links to itself and back up: each directory
+ * is read once (it used to be K^8 reads for K links). */
+START_TEST(models_symlink_loop)
+{
+	char dir[300], link[400];
+	struct rs_model_path mp;
+	struct rs_diag d;
+	struct rs_node *m;
+	double t0;
+
+	make_tmpdir();
+	unsetenv("RAIDSIM_MODELS");
+	write_text("m/sub/here.yaml", "type: ideal\n");
+	for (int i = 0; i < 8; i++) {
+		snprintf(link, sizeof(link), "%s/m/self%d", tmpdir, i);
+		ck_assert_int_eq(symlink(".", link), 0);
+		snprintf(link, sizeof(link), "%s/m/sub/up%d", tmpdir, i);
+		ck_assert_int_eq(symlink("..", link), 0);
+	}
+	snprintf(dir, sizeof(dir), "%s/m", tmpdir);
+	rs_diag_init(&d);
+	rs_model_path_init(&mp);
+	ck_assert_int_eq(rs_model_path_add(&mp, dir, &d), 0);
+	t0 = now_s();
+	m = rs_model_load(&mp, "here", NULL, &d);
+	ck_assert_msg(m != NULL, "%s", d.msg);
+	ck_assert_str_eq(rs_node_get(m, "type")->str, "ideal");
+	ck_assert_msg(now_s() - t0 < 0.5, "model search took %.2f s", now_s() - t0);
+	rs_node_free(m);
+	rs_model_path_free(&mp);
+	rm_rf(tmpdir);
+}
+END_TEST
+
+/* One list a megabyte long: read in linear time. */
+START_TEST(yaml_long_list)
+{
+	size_t cap = (size_t)1 << 20, len;
+	char *text = malloc(cap + 64);
+	struct rs_diag d;
+	struct rs_node *r;
+	double t0, t_small, t_big;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "list: [");
+	while (len + 4 < cap)
+		len += (size_t)snprintf(text + len, 8, "1, ");
+	len += (size_t)snprintf(text + len, 8, "1]\n");
+	ck_assert_uint_ge(len, cap);
+
+	rs_diag_init(&d);
+	t0 = now_s();
+	r = rs_yaml_load_string("t.yaml", text, len / 10 - 1, &d);  /* cut short */
+	t_small = now_s() - t0;
+	ck_assert_ptr_null(r);
+	rs_diag_init(&d);
+	t0 = now_s();
+	r = rs_yaml_load_string("t.yaml", text, len, &d);
+	t_big = now_s() - t0;
+	ck_assert_msg(r != NULL, "%s", d.msg);
+	ck_assert_uint_eq(rs_node_get(r, "list")->len, (cap - 7) / 3);
+	rs_node_free(r);
+	ck_assert_msg(t_big < 10.0, "1 MB list took %.2f s", t_big);
+	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the list took %.1fx the time",
+		      t_big / t_small);
+	free(text);
+}
+END_TEST
+
+/* A scenario sweeping one axis over n values, the last one bad; the time
+ * rs_scenario_load takes to refuse it. */
+static double refuse_long_axis(size_t n)
+{
+	size_t cap = 64 + 8 * n, len;
+	char *text = malloc(cap), path[512];
+	struct rs_scenario sc;
+	struct rs_model_path mp;
+	struct rs_diag d;
+	double t0, took;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)snprintf(text, cap, "device: {type: ideal, mean: 1ms}\n"
+			       "workload: {iometer: {spec: database, run: 1s}}\n"
+			       "sweep:\n  workload.iometer.outstanding: [");
+	for (size_t i = 1; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%zu,", i % 64 + 1);
+	len += (size_t)snprintf(text + len, cap - len, "lots]\n");
+	snprintf(path, sizeof(path), "%s", write_file("long-axis.yaml", text, len));
+	rs_diag_init(&d);
+	rs_model_path_init(&mp);
+	t0 = now_s();
+	ck_assert_int_eq(rs_scenario_load(&sc, path, NULL, 0, &mp, &d), -1);
+	took = now_s() - t0;
+	ck_assert_str_eq(d.msg, "bad integer 'lots' for 'outstanding': expected an integer");
+	ck_assert_int_eq(d.line, 4);
+	/* At the bad value itself, the last of its (ASCII) line. */
+	ck_assert_int_eq(d.col, (int)(strstr(text, "lots") - strrchr(text, ':')) + 1 +
+			 (int)strlen("  workload.iometer.outstanding"));
+	rs_scenario_free(&sc);
+	rs_model_path_free(&mp);
+	free(text);
+	return took;
+}
+
+/* Every point is checked before any runs, and a point used to be built
+ * from a copy of the whole scenario, sweep included: 10,000 values took
+ * 6.5 s, 100,000 over 300 s.  Now each value costs the same. */
+START_TEST(sweep_long_axis_linear)
+{
+	double t_small, t_big;
+
+	make_tmpdir();
+	rs_limits_reset();
+	t_small = refuse_long_axis(10000);
+	t_big = refuse_long_axis(100000);
+	ck_assert_msg(t_big < 30.0, "100,000 values took %.2f s", t_big);
+	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the values took %.1fx the time",
+		      t_big / t_small);
+	rm_rf(tmpdir);
+}
+END_TEST
+
+/* A section of n keys laid over a model: merged in linear time (each key
+ * used to be looked up in a map that grew with every key). */
+static double merge_wide(int n)
+{
+	struct rs_node *base = rs_node_new_map("m", 1, 1), *over = rs_node_new_map("s", 1, 1);
+	struct rs_node *m;
+	char key[32];
+	double t0, took;
+
+	rs_node_put(base, rs_node_new_scalar("m", 1, 1, "type"),
+		    rs_node_new_scalar("m", 1, 7, "ideal"));
+	rs_node_put(base, rs_node_new_scalar("m", 2, 1, "k7"), rs_node_new_scalar("m", 2, 5, "0"));
+	for (int i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		rs_node_map_append(over, rs_node_new_scalar("s", 1, 1, key),
+				   rs_node_new_scalar("s", 1, 1, "1"));
+	}
+	t0 = now_s();
+	m = rs_node_merge(base, over);
+	took = now_s() - t0;
+	/* Same result as key-by-key rs_node_put: the model's keys first,
+	 * the one both have replaced in place, the rest in order. */
+	ck_assert_uint_eq(m->len, (size_t)n + 1);
+	ck_assert_str_eq(m->keys[0]->str, "type");
+	ck_assert_str_eq(m->keys[1]->str, "k7");
+	ck_assert_str_eq(m->items[1]->str, "1");
+	ck_assert_str_eq(m->keys[1]->file, "s");
+	ck_assert_str_eq(m->keys[2]->str, "k0");
+	ck_assert_str_eq(m->keys[n]->str, key);
+	ck_assert_int_eq(rs_node_find(m, key), n);
+	rs_node_free(m);
+	rs_node_free(base);
+	rs_node_free(over);
+	return took;
+}
+
+START_TEST(merge_wide_linear)
+{
+	double t_small = merge_wide(10000), t_big = merge_wide(100000);
+
+	ck_assert_msg(t_big < 10.0, "merging 100,000 keys took %.2f s", t_big);
+	ck_assert_msg(t_big < 30 * t_small + 0.05, "10x the keys took %.1fx the time",
+		      t_big / t_small);
 }
 END_TEST
 
@@ -1426,6 +1783,21 @@ static Suite *config_suite(void)
 	tc = tcase_create("sweep");
 	tcase_add_test(tc, sweep_expand);
 	tcase_add_test(tc, sweep_errors);
+	tcase_add_test(tc, sweep_caps);
+	tcase_add_test(tc, path_depth);
+	suite_add_tcase(s, tc);
+
+	/* Short timeouts: a quadratic or looping path fails here (the long
+	 * sweep took over 300 s), not in CI's ten-minute one.  The bounds
+	 * leave room for the sanitizer build, ten times slower at worst; the
+	 * ratios of a small to a large input are what check linearity. */
+	tc = tcase_create("hostile");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, yaml_bom);
+	tcase_add_test(tc, models_symlink_loop);
+	tcase_add_test(tc, yaml_long_list);
+	tcase_add_test(tc, sweep_long_axis_linear);
+	tcase_add_test(tc, merge_wide_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }

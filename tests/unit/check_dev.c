@@ -3,13 +3,20 @@
  * and the queueing-theory acceptance tests on the ideal device: M/M/1,
  * M/D/1 (Pollaczek-Khinchine), closed loops (Little's law) and k servers.
  * Every scenario run ends with the conservation check (testutil.h). */
+#define _POSIX_C_SOURCE 200809L   /* mkdtemp, setenv, clock_gettime */
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define TU_WANT_SCENARIO
+#include "config/limits.h"
+#include "config/sweep.h"
 #include "dev/build.h"
 #include "dev/dev.h"
 #include "dev/ioq.h"
@@ -760,6 +767,308 @@ START_TEST(mmk_erlang_c)
 }
 END_TEST
 
+/* ---- devices inside devices: loops, depth and size --------------------- */
+
+/* A folder of model files for one test, given as name, text pairs. */
+struct model_dir {
+	char path[256];
+	struct rs_model_path mp;
+	struct rs_sim *sim;
+};
+
+static void model_dir_open(struct model_dir *md, const char *const *files)
+{
+	struct rs_diag d;
+
+	snprintf(md->path, sizeof(md->path), "/tmp/check_dev.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(md->path));
+	for (size_t i = 0; files[i]; i += 2) {
+		char file[512];
+		snprintf(file, sizeof(file), "%s/%s.yaml", md->path, files[i]);
+		FILE *f = fopen(file, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(files[i + 1], f);
+		fclose(f);
+	}
+	unsetenv("RAIDSIM_MODELS");
+	rs_diag_init(&d);
+	rs_model_path_init(&md->mp);
+	ck_assert_int_eq(rs_model_path_add(&md->mp, md->path, &d), 0);
+	md->sim = rs_sim_new(1);
+}
+
+static void model_dir_close(struct model_dir *md)
+{
+	char cmd[300];
+	rs_sim_free(md->sim);
+	rs_model_path_free(&md->mp);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", md->path);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Build `text` as the device with the models of md; the diagnostic (or
+ * "built") into d. */
+static struct rs_dev *build_with(struct model_dir *md, const char *text, struct rs_diag *d)
+{
+	rs_diag_init(d);
+	struct rs_node *root = rs_yaml_load_string("in.yaml", text, strlen(text), d);
+	ck_assert_ptr_nonnull(root);
+	struct rs_build b = { .sim = md->sim, .models = &md->mp, .diag = d, .check_only = true };
+	struct rs_dev *dev = rs_dev_build(&b, root, "device", "dut");
+	ck_assert_ptr_null(b.chain);
+	ck_assert_uint_eq(b.nesting, 0);
+	rs_node_free(root);
+	return dev;
+}
+
+static void assert_diag(const struct rs_diag *d, const char *file_end, int line, int col,
+			const char *msg)
+{
+	size_t n = strlen(d->file), k = strlen(file_end);
+	ck_assert_msg(d->failed, "expected '%s'", msg);
+	ck_assert_str_eq(d->msg, msg);
+	ck_assert_msg(n >= k && strcmp(d->file + n - k, file_end) == 0, "file %s", d->file);
+	ck_assert_int_eq(d->line, line);
+	ck_assert_int_eq(d->col, col);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* These used to recurse in rs_dev_build until the stack overflowed. */
+START_TEST(model_contains_itself)
+{
+	static const char *const files[] = {
+		"loop", "type: array\nlevel: raid0\ndisks: {model: loop, count: 2}\n",
+		"a", "type: array\nlevel: raid0\ndisks: {model: b, count: 2}\n",
+		"b", "type: array\nlevel: raid1\nmembers: [{type: ideal}, {model: a}]\n",
+		"gw", "type: iscsi-target\ndisks: {model: gw}\n",
+		"box", "type: controller\narray: {type: array, level: raid0,\n"
+		       "  members: [{type: ideal}, {model: box}]}\n",
+		"leaf", "type: ideal\nmean: 1ms\n",
+		"pair", "type: array\nlevel: raid1\ndisks: {model: leaf, count: 2}\n",
+		NULL,
+	};
+	struct model_dir md;
+	struct rs_diag d;
+	model_dir_open(&md, files);
+
+	ck_assert_ptr_null(build_with(&md, "model: loop\n", &d));
+	assert_diag(&d, "/loop.yaml", 3, 16, "model 'loop' contains itself (loop -> loop)");
+	/* Blamed in the file of the model that contains itself, where it
+	 * names the next one. */
+	ck_assert_ptr_null(build_with(&md, "model: a\n", &d));
+	assert_diag(&d, "/a.yaml", 3, 16, "model 'a' contains itself (a -> b -> a)");
+	ck_assert_ptr_null(build_with(&md, "model: b\n", &d));
+	assert_diag(&d, "/b.yaml", 3, 34, "model 'b' contains itself (b -> a -> b)");
+	/* Through each shape of inner section. */
+	ck_assert_ptr_null(build_with(&md, "model: gw\n", &d));
+	assert_diag(&d, "/gw.yaml", 2, 16, "model 'gw' contains itself (gw -> gw)");
+	ck_assert_ptr_null(build_with(&md, "model: box\n", &d));
+	assert_diag(&d, "/box.yaml", 3, 36, "model 'box' contains itself (box -> box)");
+	/* The same model twice side by side is no loop. */
+	struct rs_dev *dev = build_with(&md, "type: array\nlevel: raid0\n"
+					"members: [{model: pair}, {model: pair}]\n", &d);
+	ck_assert_msg(dev != NULL, "%s", d.msg);
+	rs_dev_destroy(dev);
+	model_dir_close(&md);
+}
+END_TEST
+
+START_TEST(model_depth_capped)
+{
+	static const char *const files[] = {
+		"m1", "type: array\nlevel: raid0\nmembers: [{model: m2}]\n",
+		"m2", "type: array\nlevel: raid0\nmembers: [{model: m3}]\n",
+		"m3", "type: array\nlevel: raid0\nmembers: [{model: m4}]\n",
+		"m4", "type: ideal\n",
+		NULL,
+	};
+	struct model_dir md;
+	struct rs_diag d;
+	char why[128];
+	model_dir_open(&md, files);
+
+	rs_limits_reset();
+	struct rs_dev *dev = build_with(&md, "model: m1\n", &d);
+	ck_assert_msg(dev != NULL, "%s", d.msg);
+	rs_dev_destroy(dev);
+	ck_assert_int_eq(rs_limits_set("model_depth=3", why, sizeof(why)), 0);
+	ck_assert_ptr_null(build_with(&md, "model: m1\n", &d));
+	assert_diag(&d, "/m3.yaml", 3, 19, "models nested 4 deep (m1 -> m2 -> m3 -> m4), more "
+		    "than the cap model_depth=3 (raise it with --limit model_depth=N)");
+	rs_limits_reset();
+	model_dir_close(&md);
+}
+END_TEST
+
+/* Four arrays deep, 64 members each: 17 million devices, which used to be
+ * built (all memory, for minutes).  Now counted first, in no time. */
+START_TEST(device_count_capped)
+{
+	static const char *const files[] = {
+		"wide", "type: array\nlevel: raid0\n"
+			"members: [{model: w2}, {model: w2}, {model: w2}, {model: w2}]\n",
+		"w2", "type: array\nlevel: raid0\n"
+		      "members: [{model: w3}, {model: w3}, {model: w3}, {model: w3}]\n",
+		"w3", "type: array\nlevel: raid0\nmembers: [{type: ideal}, {type: ideal}]\n",
+		NULL,
+	};
+	static const char deep[] =
+		"type: array\nlevel: raid0\ndisks:\n"
+		"  type: array\n  level: raid0\n  count: 64\n  disks:\n"
+		"    type: array\n    level: raid0\n    count: 64\n    disks:\n"
+		"      type: array\n      level: raid0\n      count: 64\n      disks:\n"
+		"        {type: ideal, count: 64}\n";
+	struct model_dir md;
+	struct rs_diag d;
+	char why[128];
+	uint64_t n;
+	bool exact;
+	model_dir_open(&md, files);
+	rs_limits_reset();
+
+	struct rs_node *root = rs_yaml_load_string("in.yaml", deep, strlen(deep), &d);
+	struct rs_build b = { .models = &md.mp, .diag = &d };
+	ck_assert_int_eq(rs_dev_count(&b, root, &n, &exact), 0);
+	ck_assert_uint_eq(n, 1 + 64 + 64 * 64 + 64 * 64 * 64 + 64 * 64 * 64 * 64);
+	ck_assert(exact);
+	rs_node_free(root);
+
+	double t0 = now_s();
+	ck_assert_ptr_null(build_with(&md, deep, &d));
+	/* The third count takes the total over 65536. */
+	assert_diag(&d, "in.yaml", 14, 14, "device builds 17043521 devices, more than the cap "
+		    "devices=65536 (raise it with --limit devices=N)");
+	ck_assert_msg(now_s() - t0 < 0.5, "refusing took %.2f s", now_s() - t0);
+
+	/* Lists of models: 1 + 4 + 16 + 32 devices. */
+	root = rs_yaml_load_string("in.yaml", "model: wide\n", 12, &d);
+	ck_assert_int_eq(rs_dev_count(&b, root, &n, &exact), 0);
+	ck_assert_uint_eq(n, 53);
+	ck_assert(exact);
+	ck_assert_int_eq(rs_limits_set("devices=53", why, sizeof(why)), 0);
+	struct rs_dev *dev = build_with(&md, "model: wide\n", &d);
+	ck_assert_msg(dev != NULL, "%s", d.msg);
+	rs_dev_destroy(dev);
+	ck_assert_int_eq(rs_limits_set("devices=52", why, sizeof(why)), 0);
+	ck_assert_ptr_null(build_with(&md, "model: wide\n", &d));
+	assert_diag(&d, "/w3.yaml", 3, 26, "device builds 53 devices, more than the cap "
+		    "devices=52 (raise it with --limit devices=N)");
+	/* Far past the cap, the walk stops: the total is a floor. */
+	ck_assert_int_eq(rs_limits_set("devices=2", why, sizeof(why)), 0);
+	ck_assert_int_eq(rs_dev_count(&b, root, &n, &exact), 0);
+	ck_assert(!exact);
+	ck_assert_uint_lt(n, 53);
+	ck_assert_ptr_null(build_with(&md, "model: wide\n", &d));
+	ck_assert_str_eq(d.msg, "device builds at least 3 devices, more than the cap "
+			 "devices=2 (raise it with --limit devices=N)");
+	rs_node_free(root);
+
+	/* A count too large for 64 bits saturates instead of wrapping. */
+	rs_limits_reset();
+	ck_assert_ptr_null(build_with(&md, "type: array\nlevel: raid0\n"
+				      "disks: {type: ideal, count: 18446744073709551615}\n", &d));
+	ck_assert_str_eq(d.msg, "device builds over 18446744073709551615 devices, more than the "
+			 "cap devices=65536 (raise it with --limit devices=N)");
+	rs_limits_reset();
+	model_dir_close(&md);
+}
+END_TEST
+
+/* Every shipped scenario, at every point of its sweep, stays well within
+ * the default caps: they are there for hostile files, not for studies. */
+struct shipped {
+	struct rs_model_path mp;
+	unsigned scenarios;
+	uint64_t most_devices, most_points;
+};
+
+static void check_shipped(struct shipped *sh, const char *path)
+{
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_node *root = rs_yaml_load_file(path, &d);
+	ck_assert_msg(root != NULL, "%s: %s", path, d.msg);
+	const struct rs_node *device = rs_node_get(root, "device");
+	if (!device) {
+		rs_node_free(root);
+		return;
+	}
+	struct rs_sweep sw;
+	ck_assert_msg(rs_sweep_parse(rs_node_get(root, "sweep"), &sw, &d) == 0, "%s: %s", path,
+		      d.msg);
+	const struct rs_limits *cap = rs_limits();
+	size_t points = rs_sweep_points(&sw);
+	ck_assert_msg(points <= cap->sweep_points / 10, "%s: %zu points", path, points);
+	for (size_t a = 0; a < sw.naxes; a++)
+		ck_assert_uint_le(sw.axes[a].count, cap->sweep_values / 10);
+	if (points > sh->most_points)
+		sh->most_points = points;
+	for (size_t i = 0; i < points; i++) {
+		struct rs_node *pt = rs_sweep_apply(&sw, root, i, &d);
+		ck_assert_msg(pt != NULL, "%s: %s", path, d.msg);
+		struct rs_build b = { .models = &sh->mp, .diag = &d };
+		uint64_t n;
+		bool exact;
+		ck_assert_int_eq(rs_dev_count(&b, rs_node_get(pt, "device"), &n, &exact), 0);
+		ck_assert_msg(exact && n <= cap->devices / 10, "%s point %zu: %llu devices", path,
+			      i, (unsigned long long)n);
+		if (n > sh->most_devices)
+			sh->most_devices = n;
+		rs_node_free(pt);
+	}
+	sh->scenarios++;
+	rs_sweep_free(&sw);
+	rs_node_free(root);
+}
+
+static void walk_shipped(struct shipped *sh, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	ck_assert_msg(n >= 0, "cannot read %s", dir);
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+		size_t len = strlen(names[i]->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (names[i]->d_name[0] != '.' && stat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				walk_shipped(sh, path);
+			else if (len > 5 && strcmp(names[i]->d_name + len - 5, ".yaml") == 0)
+				check_shipped(sh, path);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+START_TEST(shipped_scenarios_within_caps)
+{
+	const char *top = getenv("top_srcdir");
+	if (!top)
+		return;  /* run by hand outside make check: nothing to find */
+	struct shipped sh = { .scenarios = 0 };
+	struct rs_diag d;
+	char dir[4096];
+	rs_limits_reset();
+	rs_diag_init(&d);
+	tu_model_path(&sh.mp, &d);
+	snprintf(dir, sizeof(dir), "%s/scenarios", top);
+	walk_shipped(&sh, dir);
+	ck_assert_uint_ge(sh.scenarios, 20);
+	fprintf(stderr, "shipped scenarios: %u, at most %llu devices and %llu points\n",
+		sh.scenarios, (unsigned long long)sh.most_devices,
+		(unsigned long long)sh.most_points);
+	rs_model_path_free(&sh.mp);
+}
+END_TEST
+
 static Suite *dev_suite(void)
 {
 	Suite *s = suite_create("dev");
@@ -782,6 +1091,13 @@ static Suite *dev_suite(void)
 	tc = tcase_create("ideal");
 	tcase_add_test(tc, ideal_from_yaml);
 	tcase_add_test(tc, ideal_bad_yaml);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("nesting");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, model_contains_itself);
+	tcase_add_test(tc, model_depth_capped);
+	tcase_add_test(tc, device_count_capped);
+	tcase_add_test(tc, shipped_scenarios_within_caps);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("queueing");
 	tcase_set_timeout(tc, 120);
