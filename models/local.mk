@@ -39,3 +39,57 @@ nobase_dist_pkgdata_DATA += \
 	models/adapters/intel-pro1000t-ipsa.yaml \
 	models/targets/mcdata-ips3300-lsi-df4000r.yaml \
 	models/ssds/intel-dc-s3700-100g.yaml
+# DiskSim 4.0 validation set (valid/), with its licence: the source of the
+# DiskSim-derived models and of the Atlas 10K validation trace.
+EXTRA_DIST += \
+	models/disks/disksim/source/COPYING \
+	models/disks/disksim/source/atlas10k.diskspecs \
+	models/disks/disksim/source/atlas10k.model \
+	models/disks/disksim/source/atlas10k.parv \
+	models/disks/disksim/source/atlas10k.seek \
+	models/disks/disksim/source/atlas10k.trace \
+	models/disks/disksim/source/atlas_III.diskspecs \
+	models/disks/disksim/source/atlas_III.model \
+	models/disks/disksim/source/atlas_III.parv \
+	models/disks/disksim/source/atlas_III.seek \
+	models/disks/disksim/source/barracuda.diskspecs \
+	models/disks/disksim/source/barracuda.model \
+	models/disks/disksim/source/barracuda.parv \
+	models/disks/disksim/source/barracuda.seek \
+	models/disks/disksim/source/cheetah4LP.diskspecs \
+	models/disks/disksim/source/cheetah4LP.model \
+	models/disks/disksim/source/cheetah4LP.parv \
+	models/disks/disksim/source/cheetah4LP.seek \
+	models/disks/disksim/source/cheetah9LP.diskspecs \
+	models/disks/disksim/source/cheetah9LP.model \
+	models/disks/disksim/source/cheetah9LP.parv \
+	models/disks/disksim/source/cheetah9LP.seek \
+	models/disks/disksim/source/dec_rz26.diskspecs \
+	models/disks/disksim/source/dec_rz26.parv \
+	models/disks/disksim/source/dec_rz26_validate.model \
+	models/disks/disksim/source/dec_rz26_validate.seek \
+	models/disks/disksim/source/hp_c2247a.diskspecs \
+	models/disks/disksim/source/hp_c2247a.parv \
+	models/disks/disksim/source/hp_c2247a_validate.model \
+	models/disks/disksim/source/hp_c2249a.diskspecs \
+	models/disks/disksim/source/hp_c2249a.model \
+	models/disks/disksim/source/hp_c2490a.diskspecs \
+	models/disks/disksim/source/hp_c2490a.parv \
+	models/disks/disksim/source/hp_c2490a_validate.model \
+	models/disks/disksim/source/hp_c2490a_validate.seek \
+	models/disks/disksim/source/hp_c3323a.diskspecs \
+	models/disks/disksim/source/hp_c3323a.model \
+	models/disks/disksim/source/hp_c3323a.parv \
+	models/disks/disksim/source/hp_c3323a.seek \
+	models/disks/disksim/source/hp_c3323a_validate.diskspecs \
+	models/disks/disksim/source/hp_c3323a_validate.model \
+	models/disks/disksim/source/hp_c3323a_validate.seek \
+	models/disks/disksim/source/ibm18es.diskspecs \
+	models/disks/disksim/source/ibm18es.model \
+	models/disks/disksim/source/ibm18es.parv \
+	models/disks/disksim/source/ibm18es.seek \
+	models/disks/disksim/source/st41601n.diskspecs \
+	models/disks/disksim/source/st41601n.parv \
+	models/disks/disksim/source/st41601n_validate.model \
+	models/disks/disksim/source/st41601n_validate.seek \
+	models/disks/disksim/source/statdefs

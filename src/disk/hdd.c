@@ -8,6 +8,7 @@
 #include "dev/ioq.h"
 #include "dev/server.h"
 #include "disk/hdd_buffer.h"
+#include "disk/hdd_firmware.h"
 #include "disk/hdd_mech.h"
 #include "disk/hdd_protocol.h"
 #include "disk/hdd_sched.h"
@@ -40,6 +41,9 @@ struct hdd {
 	struct rs_io *flush_head, *flush_tail;
 	uint64_t cap_blk, ra_blk, wc_blk, high_blk;
 	rs_time_t ovh_hit;
+	rs_time_t queued_ns;          /* per-command cost of queuing, 0 at depth 1 */
+	struct rs_hdd_fw fwr;         /* DiskSim-style firmware rules (opt-in) */
+	bool prev_write;              /* the previous command was a write */
 	struct rs_tavg head_busy;
 	struct rs_hdd_counters c;
 	/* Queuing protocol, when on (queue_depth > 1): per-command costs. */
@@ -339,6 +343,17 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 	kick(sim, h);
 }
 
+/* Read any free blocks: what of the read's track passed under the head
+ * while it waited for the first sector, as far as the segment has room. */
+static uint64_t free_behind(const struct hdd *h, uint64_t lba, uint64_t limit,
+			    const struct rs_hdd_pos *pos)
+{
+	if (!h->fwr.read_any_free || pos->pos.rot_ns <= 0 || limit - lba >= h->buf.seg_blk)
+		return 0;
+	return rs_hdd_fw_free_behind(&h->g.layout, rs_spindle_period_ns(&h->g.spindle), lba,
+				     pos->pos.rot_ns, h->buf.seg_blk - (limit - lba));
+}
+
 static void start_host(struct rs_sim *sim, struct hdd *h)
 {
 	rs_time_t now = rs_now(sim);
@@ -359,7 +374,8 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	if (pos.cont) {
 		h->c.stream_reads++;
 		rs_hdd_mech_rebase(&h->mech, now, io->lba);
-		uint64_t limit = min_u64(end + h->ra_blk, h->cap_blk);
+		uint64_t limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, h->mech.s_valid_from,
+						    io->lba, io->nblk, h->cap_blk, h->buf.seg_blk);
 		if (limit > h->mech.s_limit)
 			rs_hdd_mech_set_limit(&h->mech, limit);
 		media_end = end > h->mech.s_lba
@@ -379,13 +395,16 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			park_after(h, end - 1, media_end);
 		} else {
 			struct rs_hdd_mech *m = &h->mech;
+			uint64_t limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, io->lba, io->lba,
+							    io->nblk, h->cap_blk, h->buf.seg_blk);
+			uint64_t from = io->lba - free_behind(h, io->lba, limit, &pos);
 			h->live_seg = (int)rs_hdd_buffer_claim(&h->buf);
-			rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, io->lba, io->lba);
+			rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from, from);
 			m->streaming = true;
 			m->s_lba = io->lba;
-			m->s_valid_from = io->lba;
+			m->s_valid_from = from;
 			m->s_t0_ns = pos.start_ns;
-			rs_hdd_mech_set_limit(m, min_u64(end + h->ra_blk, h->cap_blk));
+			rs_hdd_mech_set_limit(m, limit);
 		}
 	}
 	if (!w) {
@@ -498,9 +517,23 @@ static void invalidate(struct hdd *h, const struct rs_io *io)
 	}
 }
 
+/* Overheads that depend on the previous command: set for this one. */
+static void note_command(struct hdd *h, const struct rs_io *io)
+{
+	const struct rs_hdd_fw *f = &h->fwr;
+	bool pw = h->prev_write;
+	h->ovh_hit = f->ovh[RS_CMD_READ_HIT][pw] + h->queued_ns;
+	h->sched.overhead_ns[0] = f->ovh[RS_CMD_READ_MISS][pw] + h->queued_ns;
+	h->sched.overhead_ns[1] =
+		f->ovh[h->p.write_cache ? RS_CMD_WRITE_HIT : RS_CMD_WRITE_MISS][pw] + h->queued_ns;
+	h->prev_write = io->op == RS_WRITE;
+}
+
 static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
 	rs_time_t now = rs_now(sim);
+	if (h->fwr.by_previous && io->op != RS_FLUSH)
+		note_command(h, io);
 	io->tag = 0;
 	io->aux = (uint64_t)now;
 	if (io->op != RS_FLUSH && (io->nblk == 0 || io->lba + io->nblk > h->cap_blk)) {
@@ -626,6 +659,8 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	dev->capacity_blk = h->cap_blk;
 	uint64_t seg_blk = p->cache_bytes / p->segments / RS_BLOCK_BYTES;
 	h->ra_blk = min_u64(p->read_ahead_bytes / RS_BLOCK_BYTES, seg_blk);
+	if (rs_hdd_fw_init(&h->fwr, p, h->ra_blk, node, d))
+		return -1;
 	h->wc_blk = p->write_cache ? p->write_cache_bytes / RS_BLOCK_BYTES : 0;
 	h->high_blk = (uint64_t)((double)h->wc_blk * p->destage_high_pct / 100.0);
 	if (h->high_blk == 0)
@@ -633,6 +668,7 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	rs_hdd_buffer_init(&h->buf, (uint32_t)p->segments, seg_blk, h->wc_blk + 1);
 	h->live_seg = -1;
 	rs_time_t q = p->queue_depth > 1 ? p->queued_overhead_ns : 0;
+	h->queued_ns = q;
 	h->sched = (struct rs_hdd_sched){
 		.policy = p->scheduler,
 		.aging_ns = p->aging_ns,
@@ -652,7 +688,9 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		.stop_on_command = p->read_ahead_stop_on_command,
 		.head = { 0, 0, now },
 	};
-	struct rs_link_params lp = { p->interface_rate_bytes_s, p->interface_overhead_ns,
+	double rate = p->interface_block_ns > 0
+		? RS_BLOCK_BYTES * 1e9 / (double)p->interface_block_ns : p->interface_rate_bytes_s;
+	struct rs_link_params lp = { rate, p->interface_overhead_ns,
 				     p->interface_burst_bytes, false };
 	rs_link_init(&h->link_own, dev->name, &lp, now);
 	h->link = &h->link_own;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disk/hdd_firmware.h"
 #include "disk/hdd_protocol.h"
 #include "disk/layout_gen.h"
 #include "io/io.h"
@@ -53,6 +54,9 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "firmware command overhead of a read served from the buffer" },
 	{ "interface_rate", RS_OPT_RATE, P(interface_rate_bytes_s), "133MB/s",
 	  RS_OPT_POSITIVE, 0, 0, NULL, "payload rate of the host interface" },
+	{ "interface_block_time", RS_OPT_TIME, P(interface_block_ns), "0s", MIN0, NULL,
+	  "bus time per 512-byte block (DiskSim's \"Bulk sector transfer time\"); when "
+	  "set it replaces interface_rate" },
 	{ "interface_overhead", RS_OPT_TIME, P(interface_overhead_ns), "0s", MIN0, NULL,
 	  "interface cost per transaction (burst)" },
 	{ "interface_burst", RS_OPT_SIZE, P(interface_burst_bytes), "64KiB", RANGE, 512,
@@ -63,6 +67,20 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "read segments; each is cache_size/segments" },
 	{ "read_ahead", RS_OPT_SIZE, P(read_ahead_bytes), "128KiB", MIN0, NULL,
 	  "sequential read-ahead after a read (capped by the segment size; 0 = off)" },
+	{ "prefetch", RS_OPT_ENUM, P(prefetch), "fixed", 0, 0, 0, rs_hdd_prefetch_names,
+	  "how far read-ahead runs: fixed (read_ahead bytes), none, track (to the end "
+	  "of the request's track), cylinder, segment (until the segment is full), "
+	  "next-track (to the end of the track after the request, one more once a "
+	  "stream spans tracks); in the track modes read_ahead is the most it runs" },
+	{ "read_ahead_min", RS_OPT_SIZE, P(read_ahead_min_bytes), "0B", MIN0, NULL,
+	  "prefetch track/cylinder/segment: the least read-ahead past the request" },
+	{ "read_any_free", RS_OPT_BOOL, P(read_any_free), "false", 0, 0, 0, NULL,
+	  "a read miss also keeps the sectors of its track that pass under the head "
+	  "before its first one" },
+	{ "overheads", RS_OPT_NODE, P(overheads), NULL, 0, 0, 0, NULL,
+	  "command overheads by kind and previous command: {read_hit, read_miss, "
+	  "write_hit, write_miss}, each a time or [after a read, after a write]; "
+	  "replaces overhead_read/_write/_hit for the kinds it names" },
 	{ "read_ahead_stop_on_command", RS_OPT_BOOL, P(read_ahead_stop_on_command), "true",
 	  0, 0, 0, NULL, "a new command stops read-ahead (false: read-ahead finishes first)" },
 	{ "write_cache", RS_OPT_BOOL, P(write_cache), "false", 0, 0, 0, NULL,

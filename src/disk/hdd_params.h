@@ -40,11 +40,16 @@ struct rs_hdd_params {
 	rs_time_t overhead_write_ns;
 	rs_time_t overhead_hit_ns;
 	double interface_rate_bytes_s;
+	rs_time_t interface_block_ns;     /* > 0: per-block bus time, replaces the rate */
 	rs_time_t interface_overhead_ns;
 	uint64_t interface_burst_bytes;
 	uint64_t cache_bytes;
 	uint64_t segments;
 	uint64_t read_ahead_bytes;
+	uint64_t read_ahead_min_bytes;
+	int prefetch;                     /* enum rs_hdd_prefetch (hdd_firmware.h) */
+	bool read_any_free;
+	const struct rs_node *overheads;  /* by hit/miss and previous command */
 	bool read_ahead_stop_on_command;
 	bool write_cache;
 	uint64_t write_cache_bytes;

@@ -18,6 +18,8 @@
 #include "dev/build.h"
 #include "dev/dev.h"
 #include "disk/hdd.h"
+#include "disk/hdd_firmware.h"
+#include "disk/layout.h"
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "load/load.h"
@@ -457,6 +459,160 @@ START_TEST(bad_models)
 }
 END_TEST
 
+/* ---- DiskSim firmware rules (src/disk/hdd_firmware.c) ------------------
+ * A toy drive: one zone of 100 sectors per track, 2 surfaces, 6000 rpm
+ * (10 ms a turn, 0.1 ms a sector). */
+
+static void fw_layout(struct rs_layout *l)
+{
+	static const struct rs_zone z = { 0, 999, 100, 0, 0, 0, 0 };
+	struct rs_layout_params lp = { .heads = 2, .cylinders = 1000, .zones = &z, .nzones = 1 };
+	char err[200];
+	ck_assert_int_eq(rs_layout_init(l, &lp, err, sizeof(err)), 0);
+}
+
+/* Where read-ahead stops under each "Buffer continuous read" mode. */
+START_TEST(fw_prefetch_limits)
+{
+	struct rs_layout l;
+	fw_layout(&l);
+	uint64_t cap = rs_layout_capacity_blk(&l);
+	struct rs_hdd_fw fw = { .ra_fixed_blk = 30 };
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 44);
+	fw.prefetch = RS_PREFETCH_NONE;
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 14);
+	fw.prefetch = RS_PREFETCH_TRACK;
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 100);
+	fw.ra_max_blk = 20;           /* the maximum cuts it... */
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 34);
+	fw.ra_max_blk = 0;
+	fw.ra_min_blk = 150;          /* ...the minimum runs past the track */
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 164);
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 100), 114); /* segment */
+	fw.ra_min_blk = 0;
+	fw.prefetch = RS_PREFETCH_CYLINDER;   /* both surfaces */
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 200);
+	fw.prefetch = RS_PREFETCH_SEGMENT;
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 5, 10, 4, cap, 300), 305);
+	/* DiskSim's mode 4: to the end of the track after the request... */
+	fw.prefetch = RS_PREFETCH_NEXT_TRACK;
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 1000), 100);
+	/* ...where the first block after it lies, here the next track, and one
+	 * more since the segment starts before that track. */
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 95, 95, 5, cap, 1000), 300);
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 150, 150, 4, cap, 1000), 200);
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 50, 150, 4, cap, 1000), 300);
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 50, 150, 4, cap, 60), 214);
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, cap - 4, cap - 4, 4, cap, 1000), cap);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+/* Read any free blocks: the whole sectors of the read's own track that
+ * pass during the rotational wait, no more than there are before it on
+ * the track nor than the room left. */
+START_TEST(fw_free_behind)
+{
+	struct rs_layout l;
+	fw_layout(&l);
+	const double period = 10e6;
+	ck_assert_uint_eq(rs_hdd_fw_free_behind(&l, period, 50, 2550000, 1000), 25);
+	ck_assert_uint_eq(rs_hdd_fw_free_behind(&l, period, 50, 2500000, 1000), 25);
+	ck_assert_uint_eq(rs_hdd_fw_free_behind(&l, period, 50, 99999, 1000), 0);
+	ck_assert_uint_eq(rs_hdd_fw_free_behind(&l, period, 50, 2550000, 10), 10);
+	ck_assert_uint_eq(rs_hdd_fw_free_behind(&l, period, 105, 9000000, 1000), 5);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+/* Closed-loop replay of a small validate trace; responses in ns. */
+static size_t fw_replay(const char *device, const char *trace, rs_time_t *resp, size_t max)
+{
+	char path[] = "/tmp/raidsim-fw-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(trace, f);
+	fclose(f);
+	char text[2048];
+	int n = snprintf(text, sizeof(text),
+			 "device: {%s}\nworkload: {trace: {file: '%s', format: validate}}\n",
+			 device, path);
+	ck_assert_int_lt(n, (int)sizeof(text));
+	struct tu_point p;
+	tu_point_build(&p, "test.yaml", text, (size_t)n, "disk0", 1);
+	tu_point_need(&p, p.load);
+	tu_point_log(&p);
+	tu_point_go(&p);
+	remove(path);
+	size_t got = 0;
+	for (const char *line = p.log; line && *line && got < max;) {
+		double issue, r;
+		if (sscanf(line, "%lf,%*[a-z],%*u,%*u,%lf", &issue, &r) == 2)
+			resp[got++] = llround(r * 1e9);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	tu_point_free(&p);
+	return got;
+}
+
+/* Bus time per block, and overheads chosen by hit or miss and by the
+ * previous command. */
+START_TEST(fw_overheads_by_previous)
+{
+	static const char device[] =
+		"type: hdd, rpm: 6000rpm, heads: 2, cylinders: 1000, "
+		"zone_table: [{first_cyl: 0, last_cyl: 999, sectors_per_track: 100}], "
+		"seek_table: [[1, 1ms], [999, 10ms]], head_switch: 0.5ms, spindle_phase: 0, "
+		"interface_block_time: 0.1ms, interface_burst: 512B, write_cache: true, "
+		"destage_high: 0%, prefetch: track, "
+		"overheads: {read_hit: [0.05ms, 0.3ms], read_miss: [0ms, 0ms], "
+		"write_hit: [0.2ms, 0.4ms], write_miss: 1ms}";
+	/* Gaps of 100 ms: every destage is over before the next command. */
+	static const char trace[] = "R m 1000 8 0 100000\n"   /* miss */
+				    "R h 1000 8 0 100000\n"   /* hit after a read */
+				    "W h 50000 4 0 100000\n"  /* write hit after a read */
+				    "R h 1000 8 0 100000\n"   /* hit after a write */
+				    "W h 60000 4 0 100000\n"  /* write hit after a read */
+				    "W h 60004 4 0 100000\n"; /* write hit after a write */
+	rs_time_t r[8];
+	ck_assert_uint_eq(fw_replay(device, trace, r, 8), 6);
+	ck_assert_int_eq(r[1], 50000 + 8 * 100000);
+	ck_assert_int_eq(r[2], 200000 + 4 * 100000);
+	ck_assert_int_eq(r[3], 300000 + 8 * 100000);
+	ck_assert_int_eq(r[4], 200000 + 4 * 100000);
+	ck_assert_int_eq(r[5], 400000 + 4 * 100000);
+	/* The miss: its last block leaves the drive one block time after the
+	 * media has read it, never before. */
+	ck_assert_int_ge(r[0], 8 * 100000 + 100000);
+}
+END_TEST
+
+static const struct tu_bad_device fw_bad_cases[] = {
+	{ "unknown overhead kind",
+	  "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK "overheads: {read_hitt: 1ms}\n", 5,
+	  13, "did you mean 'read_hit'" },
+	{ "overhead pair of one",
+	  "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK "overheads: {write_miss: [1ms]}\n", 5,
+	  25, "[after a read, after a write]" },
+	{ "overheads not a map", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "overheads: 1ms\n", 5, 12, "overheads" },
+	{ "unknown prefetch mode", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "prefetch: next_track\n", 5, 11, NULL },
+	{ "minimum above the maximum read-ahead", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES
+	  GOOD_SEEK "prefetch: track\nread_ahead: 8KiB\nread_ahead_min: 16KiB\n", 7, 17,
+	  "read_ahead_min" },
+};
+
+START_TEST(fw_bad_models)
+{
+	tu_expect_bad_device(&fw_bad_cases[_i], "disk0");
+}
+END_TEST
+
 static Suite *hdd_suite(void)
 {
 	Suite *s = suite_create("hdd");
@@ -479,6 +635,13 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, flush_waits_for_destage);
 	tcase_add_test(th, spindle_phase_from_seed);
 	tcase_add_loop_test(th, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	TCase *tf = tcase_create("firmware");
+	tcase_add_test(tf, fw_prefetch_limits);
+	tcase_add_test(tf, fw_free_behind);
+	tcase_add_test(tf, fw_overheads_by_previous);
+	tcase_add_loop_test(tf, fw_bad_models, 0,
+			    (int)(sizeof(fw_bad_cases) / sizeof(fw_bad_cases[0])));
+	suite_add_tcase(s, tf);
 	suite_add_tcase(s, th);
 	return s;
 }

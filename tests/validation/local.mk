@@ -78,3 +78,14 @@ tests_validation_check_s3700_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_s3700_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings-s3700.tsv
+
+# The Quantum Atlas 10K against DiskSim's validation trace of the real drive
+# (models/disks/disksim/source/atlas10k.trace): DiskSim's demerit, below
+# DiskSim's own 0.268 ms (tests/validation/check_atlas10k.c).
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_atlas10k
+TESTS += tests/validation/check_atlas10k
+tests_validation_check_atlas10k_SOURCES = tests/validation/check_atlas10k.c
+tests_validation_check_atlas10k_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_atlas10k_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,83 @@
+/* The firmware rules DiskSim's validated drives describe, beyond the
+ * plain drive model: each is opted into by its own model key, and a model
+ * that sets none of them behaves exactly as before.
+ *
+ *   overheads      command overheads that depend on hit or miss and on the
+ *                  previous command (DiskSim's "Read hit over. after
+ *                  read" ... "Write miss over. after write");
+ *   prefetch       how far read-ahead runs past a read (DiskSim's "Buffer
+ *                  continuous read"): `fixed` is raidsim's read_ahead
+ *                  bytes; the others follow the track layout;
+ *   read_any_free  a read miss also keeps the sectors of its first track
+ *                  that pass under the head before its own first sector
+ *                  (DiskSim's "Read any free blocks").
+ *
+ * Everything is decided from the parameters at init; the per-command
+ * functions are small and allocate nothing. */
+#ifndef RS_DISK_HDD_FIRMWARE_H
+#define RS_DISK_HDD_FIRMWARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/diag.h"
+#include "config/node.h"
+#include "disk/hdd_params.h"
+#include "disk/layout.h"
+#include "kernel/sim.h"
+
+enum rs_hdd_prefetch {
+	RS_PREFETCH_FIXED = 0,        /* read_ahead bytes past the request */
+	RS_PREFETCH_NONE,             /* DiskSim 0 */
+	RS_PREFETCH_TRACK,            /* DiskSim 1: to the end of the request's last track */
+	RS_PREFETCH_CYLINDER,         /* DiskSim 2: to the end of its cylinder */
+	RS_PREFETCH_SEGMENT,          /* DiskSim 3: until the segment is full */
+	RS_PREFETCH_NEXT_TRACK,       /* DiskSim 4: to the end of the track after the
+				       * request; one track more once the segment's
+				       * data reaches back before that track */
+};
+
+extern const char *const rs_hdd_prefetch_names[];
+
+/* Which overhead a command pays. */
+enum rs_hdd_cmd_kind { RS_CMD_READ_HIT = 0, RS_CMD_READ_MISS, RS_CMD_WRITE_HIT, RS_CMD_WRITE_MISS };
+
+struct rs_hdd_fw {
+	bool by_previous;             /* `overheads:` given */
+	rs_time_t ovh[4][2];          /* [kind][previous command was a write] */
+	int prefetch;                 /* enum rs_hdd_prefetch */
+	uint64_t ra_min_blk, ra_max_blk;  /* track/cylinder/segment modes; max 0 = none */
+	uint64_t ra_fixed_blk;        /* fixed mode */
+	bool read_any_free;
+};
+
+/* From bound params (`node`: the device's section, for diagnostics); the
+ * fixed read-ahead is given already capped by the segment size.  0, or -1
+ * with d set. */
+int rs_hdd_fw_init(struct rs_hdd_fw *fw, const struct rs_hdd_params *p, uint64_t ra_fixed_blk,
+		   const struct rs_node *node, struct rs_diag *d);
+
+/* The overhead of a command of `kind` after a read (prev_write false) or a
+ * write.  Without `overheads:` the plain keys answer, as before. */
+static inline rs_time_t rs_hdd_fw_overhead(const struct rs_hdd_fw *fw, enum rs_hdd_cmd_kind kind,
+					   bool prev_write, rs_time_t plain)
+{
+	return fw->by_previous ? fw->ovh[kind][prev_write] : plain;
+}
+
+/* Where read-ahead stops (exclusive) after a read of [lba, lba+nblk) whose
+ * segment holds data from seg_from; never past cap nor more than a
+ * segment (seg_blk) past the request, since a segment fills like a ring
+ * behind the host.  Fixed mode keeps raidsim's rule: end + read_ahead
+ * (given capped by the segment), capped at the capacity. */
+uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *l,
+			    uint64_t seg_from, uint64_t lba, uint32_t nblk, uint64_t cap,
+			    uint64_t seg_blk);
+
+/* Read any free blocks: how many blocks just below lba, on lba's own track,
+ * pass under the head during a rotational wait of rot_ns (the whole
+ * sectors that pass fully), at most `room`. */
+uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint64_t lba,
+			       rs_time_t rot_ns, uint64_t room);
+
+#endif
