@@ -9,9 +9,9 @@
 #   TARGET.log         libFuzzer's output
 # Prints one line per target (executions, speed, coverage) and fails if any
 # target found something; rerun a reproducer with `tests/fuzz/TARGET FILE`.
-# An input slower than its target's timeout is a finding too: 30 s for the
-# loader targets (a shipped sweep of 110 points takes about 8 s to check
-# under the sanitizers), 10 s for the trace parsers.  FUZZ_TIMEOUT (seconds
+# An input slower than its target's timeout is a finding too: 60 s for the
+# loader targets (a shipped sweep of 110 points takes 8 to 27 s to check
+# under the sanitizers on a busy machine), 10 s for the trace parsers.  FUZZ_TIMEOUT (seconds
 # per input), FUZZ_MAX_LEN (bytes per input) and FUZZ_FLAGS (more libFuzzer
 # flags) tune a campaign by hand.
 set -u
@@ -25,7 +25,7 @@ sh "$src/tests/fuzz/seeds.sh" "$src" "$work/seeds" >/dev/null || exit 1
 failed=0
 for target in "$@"; do
 	case $target in
-	fuzz_scenario | fuzz_model) dict=yaml.dict len=8192 slow=30 ;;
+	fuzz_scenario | fuzz_model) dict=yaml.dict len=8192 slow=60 ;;
 	fuzz_trace_disksim) dict=disksim.dict len=4096 slow=10 ;;
 	fuzz_trace_validate) dict=validate.dict len=4096 slow=10 ;;
 	*) echo "run.sh: unknown target $target" >&2 && exit 2 ;;
