@@ -10,17 +10,14 @@
 /* The defaults are far above anything the studies or a real array need
  * (the largest shipped scenario builds under 100 devices and sweeps under
  * 1,000 points) and far below what exhausts a 2-core, 24 GiB machine. */
-static const struct rs_limits defaults = {
-	.devices = 65536,
-	.sweep_points = 1000000,
-	.sweep_values = 100000,
-	.trace_bytes = (uint64_t)4 << 30,
-	.queued_requests = 500000,
-	.series_intervals = 1000000,
-	.model_depth = 16,
-};
-
-static struct rs_limits current = defaults;
+#define RS_LIMITS_DEFAULTS                                                                 \
+	{                                                                                  \
+		.devices = 65536, .sweep_points = 1000000, .sweep_values = 100000,          \
+		.trace_bytes = (uint64_t)1 << 30, .queued_requests = 500000,                \
+		.series_intervals = 1000000, .model_depth = 16,                             \
+	}
+static const struct rs_limits defaults = RS_LIMITS_DEFAULTS;
+static struct rs_limits current = RS_LIMITS_DEFAULTS;
 
 struct limit_field {
 	const char *name;

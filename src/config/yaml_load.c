@@ -445,7 +445,8 @@ struct rs_node *rs_yaml_load_file(const char *path, struct rs_diag *d)
 	char *buf;
 	size_t n;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	bool known = stat(path, &st) == 0;
+	if (known && S_ISDIR(st.st_mode)) {
 		rs_diag_at(d, path, 0, 0, "is a directory, expected a YAML file");
 		return NULL;
 	}
@@ -454,11 +455,30 @@ struct rs_node *rs_yaml_load_file(const char *path, struct rs_diag *d)
 		rs_diag_at(d, path, 0, 0, "%s", strerror(errno));
 		return NULL;
 	}
-	/* Read one byte past the cap so an oversized file is noticed even
-	 * when stat cannot tell (pipes, /proc). */
-	buf = malloc(MAX_INPUT + 1);
-	RS_ASSERT(buf);
-	n = fread(buf, 1, MAX_INPUT + 1, f);
+	/* The buffer starts at the file's size (or 64 KiB where stat cannot
+	 * tell: pipes, /proc) and grows while reading, so a small file costs
+	 * little; reading one byte past the cap notices an oversized file. */
+	size_t cap = 64 << 10;
+	if (known && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size < MAX_INPUT)
+		cap = (size_t)st.st_size + 1;
+	buf = malloc(cap);
+	n = 0;
+	for (;;) {
+		if (!buf) {
+			rs_diag_at(d, path, 0, 0, "not enough memory to read the file");
+			fclose(f);
+			return NULL;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap || n > MAX_INPUT)
+			break;
+		size_t grown = cap * 2 > MAX_INPUT + 1 ? MAX_INPUT + 1 : cap * 2;
+		char *more = realloc(buf, grown);
+		if (!more)
+			free(buf);
+		buf = more;
+		cap = grown;
+	}
 	if (ferror(f)) {
 		rs_diag_at(d, path, 0, 0, "%s", strerror(errno ? errno : EIO));
 		fclose(f);
