@@ -1,6 +1,7 @@
 #include "disk/seek.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,42 @@ static double mean_gap(double x0, void *arg)
 	return curve_mean(&c, (uint32_t)fp->cyl) - fp->tavg;
 }
 
+/* A sweep checks and builds every point, and each point builds every
+ * drive: the same fit, solved again and again (each solver step adds up
+ * the curve over every cylinder).  The last few solutions are kept, keyed
+ * by everything the fit depends on, so a point reuses them; the solution
+ * is the same number either way, so outputs do not change. */
+struct fit_memo {
+	uint32_t cylinders;
+	rs_time_t track_ns, avg_ns, full_ns;
+	double x0;
+};
+#define FIT_MEMO_SIZE 8
+static struct fit_memo fit_memo[FIT_MEMO_SIZE];
+static unsigned fit_memo_next;
+
+static bool fit_memo_find(const struct rs_seek_params *p, const struct rs_seek_fit *fit,
+			  double *x0)
+{
+	for (unsigned i = 0; i < FIT_MEMO_SIZE; i++) {
+		const struct fit_memo *m = &fit_memo[i];
+		if (m->cylinders == p->cylinders && m->track_ns == fit->track_ns &&
+		    m->avg_ns == fit->avg_ns && m->full_ns == fit->full_ns) {
+			*x0 = m->x0;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void fit_memo_add(const struct rs_seek_params *p, const struct rs_seek_fit *fit,
+			 double x0)
+{
+	fit_memo[fit_memo_next] = (struct fit_memo){ p->cylinders, fit->track_ns, fit->avg_ns,
+						     fit->full_ns, x0 };
+	fit_memo_next = (fit_memo_next + 1) % FIT_MEMO_SIZE;
+}
+
 int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 		     const struct rs_seek_fit *fit, char *err, size_t errlen)
 {
@@ -216,6 +253,9 @@ int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 		.cyl = p->cylinders, .t1 = (double)fit->track_ns,
 		.tavg = (double)fit->avg_ns, .tfull = (double)fit->full_ns,
 	};
+	double x0;
+	if (fit_memo_find(p, fit, &x0))
+		goto fitted;
 	double lo = 1, hi = p->cylinders - 1.0;
 	double flo = mean_gap(lo, &fp), fhi = mean_gap(hi, &fp);
 	if (flo > 0 || fhi < 0) {
@@ -226,7 +266,7 @@ int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 			 fp.t1 / 1e6, fp.tfull / 1e6);
 		return fail(err, errlen, msg);
 	}
-	double x0 = flo == 0 ? lo : hi;
+	x0 = flo == 0 ? lo : hi;
 	if (flo != 0 && fhi != 0) {
 		gsl_function fn = { .function = mean_gap, .params = &fp };
 		gsl_root_fsolver *solver = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
@@ -245,6 +285,8 @@ int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 		if (status != GSL_SUCCESS)
 			return fail(err, errlen, "seek: curve fit did not converge");
 	}
+	fit_memo_add(p, fit, x0);
+fitted:
 	set_common(s, p, RS_SEEK_FITTED);
 	s->curve = curve_for(&fp, x0);
 	build_lut(s);
