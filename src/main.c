@@ -16,6 +16,7 @@
 #include "dev/dev.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
+#include "run/repeats.h"
 #include "run/reproduce.h"
 #include "run/runner.h"
 #include "run/scenario.h"
@@ -64,6 +65,10 @@ static const char usage_run[] =
 	"Options:\n"
 	"  -o, --output DIR   where to write results (default: out/SCENARIO-NAME)\n"
 	"      --seed N       seed of all random streams (same as --set seed=N)\n"
+	"      --repeat N     run every point at N seeds (the seed, seed+1, ...,\n"
+	"                     1 <= N <= 1000) and write each result column as the\n"
+	"                     mean, followed by COLUMN_ci95 (half-width of its 95%\n"
+	"                     confidence interval), and a column 'repeats'\n"
 	"  -s, --set PATH=V   set any scenario value by its dotted path, e.g.\n"
 	"                     --set workload.iometer.outstanding=16; pins a swept path\n"
 	"  -p, --plot         render the PNG with gnuplot (if installed)\n"
@@ -187,6 +192,21 @@ static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
 	return 0;
 }
 
+/* --repeat N: 1..RS_REPEAT_MAX runs per point.  0, or -1 with the
+ * message printed. */
+static int parse_repeat(const char *arg, unsigned *repeat)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || n < 1 || n > RS_REPEAT_MAX) {
+		fprintf(stderr, "raidsim: --repeat expects a number from 1 to %d, got '%s'\n",
+			RS_REPEAT_MAX, arg);
+		return -1;
+	}
+	*repeat = (unsigned)n;
+	return 0;
+}
+
 /* --jobs N: 1..256 processes.  0, or -1 with the message printed. */
 static int parse_jobs(const char *arg, unsigned *jobs)
 {
@@ -212,11 +232,13 @@ static int cmd_run(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "resume", no_argument, NULL, 'r' },
 		{ "shard", required_argument, NULL, 'K' },
+		{ "repeat", required_argument, NULL, 'R' },
 		{ "limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
+	unsigned repeat = 1;
 	char why[256];
 	const char *out_dir = NULL;
 	struct rs_assignment sets[256];
@@ -272,6 +294,10 @@ static int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'R':
+			if (parse_repeat(optarg, &repeat) != 0)
+				goto out;
+			break;
 		case 'K':
 			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
 				fprintf(stderr, "raidsim: --shard expects K/N with 0 <= K < N, "
@@ -297,7 +323,7 @@ static int cmd_run(int argc, char **argv)
 	if (setup_models(&mp, model_dirs, ndirs) != 0)
 		goto out;
 	struct rs_scenario sc;
-	if (rs_scenario_load(&sc, argv[optind], sets, nsets, &mp, &d) != 0) {
+	if (rs_scenario_load_repeat(&sc, argv[optind], sets, nsets, &mp, repeat, &d) != 0) {
 		rs_diag_print(&d, stderr);
 		rs_scenario_free(&sc);
 		rs_model_path_free(&mp);

@@ -9,6 +9,9 @@ TESTS += tests/cli/run.sh
 TESTS += tests/cli/resume.sh
 # Sweeps split with --shard K/N and joined with raidsim merge.
 TESTS += tests/cli/shard.sh
+# --repeat N: means and 95 % CIs over N seeds, equal to N runs with --seed;
+# the same for any --jobs, after --resume and through shards.
+TESTS += tests/cli/repeat.sh
 # The figure --plot draws for one, two and three sweep axes.
 TESTS += tests/cli/plot.sh
 # Scenario strings (output names, swept values, file names) never run as

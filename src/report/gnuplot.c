@@ -81,8 +81,13 @@ static void put_header(FILE *f, const struct rs_plot_spec *sp,
 	fputs("\nset grid\nset key outside right top\n", f);
 }
 
+/* Columns of the plot: x, y, series (-1: none), error bars (-1: none). */
+struct plot_cols {
+	long x, y, series, err;
+};
+
 static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
-		     long xc, long yc, long sc, const char *block)
+		     const struct plot_cols *c, const char *block)
 {
 	size_t n = t->nrows ? t->nrows : 1;
 	struct point *pts = malloc(n * sizeof(*pts));
@@ -91,6 +96,7 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 	RS_ASSERT(pts && series && cats);
 	size_t npts = 0, nseries = 0, ncats = 0;
 
+	long xc = c->x, yc = c->y, sc = c->series;
 	/* Numeric x only if every x present is a number. */
 	int numeric = 1;
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -147,13 +153,19 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 				fputs(cell(t, pts[i].row, xc), f);
 			else
 				fprintf(f, "%zu", (size_t)pts[i].x);
-			fprintf(f, "\t%s\n", rs_table_is_number(y) ? y : "NaN");
+			fprintf(f, "\t%s", rs_table_is_number(y) ? y : "NaN");
+			if (c->err >= 0) {
+				/* No bar rather than no point: 0 keeps the point. */
+				const char *e = cell(t, pts[i].row, c->err);
+				fprintf(f, "\t%s", rs_table_is_number(e) ? e : "0");
+			}
+			fputc('\n', f);
 		}
 		fputs("EOD\n", f);
 	}
 	for (size_t s = 0; s < nseries; s++) {
-		fprintf(f, "%s$%s%zu using 1:2 with linespoints ", s ? ", \\\n     " : "plot ",
-			block, s);
+		fprintf(f, "%s$%s%zu using %s ", s ? ", \\\n     " : "plot ", block, s,
+			c->err >= 0 ? "1:2:3 with yerrorlines" : "1:2 with linespoints");
 		if (sc >= 0) {
 			size_t len = strlen(sp->series_col) + strlen(series[s]) + 2;
 			char *title = malloc(len);
@@ -176,7 +188,7 @@ out:
 /* One panel per value of column pc: the rows of each value go through
  * put_body as a table of their own, under a title naming the value. */
 static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
-		       long xc, long yc, long sc, long pc)
+		       const struct plot_cols *pcols, long pc)
 {
 	size_t n = t->nrows ? t->nrows : 1, npanels = 0;
 	const char **panels = malloc(n * sizeof(*panels));
@@ -217,7 +229,7 @@ static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_s
 		fputc('\n', f);
 		free(title);
 		snprintf(block, sizeof(block), "p%zus", p);
-		put_body(f, &sub, sp, xc, yc, sc, block);
+		put_body(f, &sub, sp, pcols, block);
 		rs_table_free(&sub);
 	}
 	fputs("unset multiplot\n", f);
@@ -252,14 +264,18 @@ int rs_report_write_gnuplot(const struct rs_table *t, const char *script_path,
 	long pc = -1;
 	if (spec->panel_col && (pc = need_col(t, spec->panel_col, script_path, err)) < 0)
 		return -1;
+	long ec = -1;
+	if (spec->yerr_col && (ec = need_col(t, spec->yerr_col, script_path, err)) < 0)
+		return -1;
+	struct plot_cols c = { xc, yc, sc, ec };
 
 	struct rs_report_out o;
 	if (rs_report_out_open(&o, script_path, err) != 0)
 		return -1;
 	put_header(o.f, spec, data_tsv_name, png_name);
 	if (pc < 0)
-		put_body(o.f, t, spec, xc, yc, sc, "s");
+		put_body(o.f, t, spec, &c, "s");
 	else
-		put_panels(o.f, t, spec, xc, yc, sc, pc);
+		put_panels(o.f, t, spec, &c, pc);
 	return rs_report_out_commit(&o, err);
 }

@@ -53,7 +53,10 @@ int rs_report_write_json(const struct rs_table *t, const char *path,
 		put_string(f, meta->scenario);
 	else
 		fputs("null", f);
-	fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"columns\": [", meta->seed);
+	fprintf(f, ",\n  \"seed\": %" PRIu64, meta->seed);
+	if (meta->repeat > 1)
+		fprintf(f, ",\n  \"repeat\": %u", meta->repeat);
+	fputs(",\n  \"columns\": [", f);
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c > 0)
 			fputs(", ", f);

@@ -22,6 +22,7 @@ struct rs_report_meta {
 	const char *version;          /* raidsim version, e.g. PACKAGE_VERSION */
 	const char *scenario;         /* NULL is written as null */
 	uint64_t seed;
+	unsigned repeat;              /* runs per point; written only when > 1 */
 };
 
 /* Header of column names, then one line per row; TAB-separated, '\n'
@@ -31,7 +32,8 @@ int rs_report_write_tsv(const struct rs_table *t, const char *path,
 			struct rs_report_err *err);
 
 /* {"raidsim": version, "scenario": ..., "seed": N, "columns": [...],
- *  "points": [{"col": value, ...}, ...]}, one point per line.  A cell that
+ *  "points": [{"col": value, ...}, ...]}, one point per line; "repeat": N
+ * follows "seed" when meta->repeat > 1.  A cell that
  * is a finite number in JSON syntax (rs_table_is_number) is written as a
  * number, verbatim; "nan" and unset cells as null; anything else as a
  * string. */
@@ -42,6 +44,9 @@ struct rs_plot_spec {
 	const char *x_col;
 	const char *series_col;       /* one line per distinct value; may be NULL */
 	const char *y_col;
+	/* Error bars: y plus and minus this column (yerrorlines); may be
+	 * NULL.  A cell that is not a number draws the point without one. */
+	const char *yerr_col;
 	const char *x_label, *y_label, *title;   /* NULL: the column name / none */
 	int logx, logy;
 	/* Small multiples: one panel per distinct value of this column, in

@@ -6,6 +6,7 @@ src_librs_a_SOURCES += \
 	src/run/progress.c src/run/progress.h \
 	src/run/results.c src/run/results.h \
 	src/run/result_set.c src/run/result_set.h \
+	src/run/repeats.c src/run/repeats.h \
 	src/run/plot_choice.c src/run/plot_choice.h \
 	src/run/shard.c src/run/shard.h \
 	src/run/study.c src/run/study.h \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config/units.h"
+#include "run/repeats.h"
 
 /* The figure follows the sweep's shape: one axis gives a line, two give
  * one line per value of the second, three give small multiples (one panel
@@ -117,6 +118,14 @@ int rs_plot_write(const struct rs_table *t, const struct rs_results_meta *m,
 	ps.series_col = m->plot_series;
 	ps.y_col = m->plot_y;
 	ps.title = m->scenario;
+	/* Repeated points carry the half-width of each mean's 95 % CI: drawn
+	 * as error bars on the plotted column, when it has one. */
+	char err_col[512];
+	if (m->repeat > 1 && ps.y_col) {
+		snprintf(err_col, sizeof(err_col), "%s%s", ps.y_col, RS_CI95_SUFFIX);
+		if (rs_table_find_col(t, err_col) >= 0)
+			ps.yerr_col = err_col;
+	}
 	/* The first axis on neither x nor the series makes the panels; the
 	 * rows of later axes' other values are left out. */
 	long hold_from = -1;

@@ -58,6 +58,12 @@ uint64_t rs_scenario_fingerprint(const struct rs_scenario *sc)
 		h = fnv_str(h, sc->figure_cols[f]);
 	if (sc->dev_col)
 		h = fnv_str(h, sc->dev_col);
+	/* Only when repeated: a plain sweep keeps the fingerprint it had. */
+	if (sc->repeat > 1) {
+		uint64_t rep = sc->repeat;
+		h = fnv_str(h, "repeat");
+		h = fnv(h, &rep, sizeof(rep));
+	}
 	return h;
 }
 
@@ -208,7 +214,8 @@ int rs_points_open(struct rs_points *ps, const char *out_dir, const char *name,
 		if (old && strcmp(old, stamp) != 0) {
 			fprintf(stderr,
 				"raidsim: %s holds results of another scenario (or other --set "
-				"values); run without --resume to start afresh\n", ps->dir);
+				"or --repeat values); run without --resume to start afresh\n",
+				ps->dir);
 			free(old);
 			return -2;
 		}

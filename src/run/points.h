@@ -30,7 +30,9 @@ struct rs_points {
 };
 
 /* A hash of everything that decides a point's row: the scenario tree,
- * the point count and the table's columns. */
+ * the point count, the table's columns and the runs per point.  With
+ * --repeat N the saved "points" are the runs: index i * N + r is run r of
+ * point i. */
 uint64_t rs_scenario_fingerprint(const struct rs_scenario *sc);
 
 /* Open DIR/NAME.points (name is the result name, or "NAME.shard-K-of-N").

@@ -9,6 +9,7 @@
 
 #include "report/report.h"
 #include "run/plot_choice.h"
+#include "run/repeats.h"
 #include "run/runner.h"
 
 #ifdef HAVE_CONFIG_H
@@ -25,6 +26,7 @@ void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m)
 	m->scenario = sc->name;
 	const struct rs_node *seed = rs_node_get(sc->root, "seed");
 	m->seed = seed && seed->kind == RS_NODE_SCALAR ? strtoull(seed->str, NULL, 10) : 1;
+	m->repeat = sc->repeat > 1 ? sc->repeat : 1;
 	m->plot_x = sc->plot_x;
 	m->plot_series = sc->plot_series;
 	m->plot_y = sc->plot_y;
@@ -56,18 +58,40 @@ static void axis_text(const char *in, char *out, size_t n)
 	out[j] = '\0';
 }
 
+static void add_result_col(struct rs_table *t, const char *name, bool repeated)
+{
+	rs_table_add_col(t, name, 0);
+	if (repeated) {
+		char ci[512];
+		snprintf(ci, sizeof(ci), "%s%s", name, RS_CI95_SUFFIX);
+		rs_table_add_col(t, ci, 0);
+	}
+}
+
 /* The table's columns: sweep axes, the generic metrics (unless the
- * workload has only its own), the workload's figures, the device's own. */
+ * workload has only its own), the workload's figures, the device's own;
+ * repeated, each result column followed by its _ci95, and `repeats`. */
 static void add_columns(const struct rs_scenario *sc, struct rs_table *t)
 {
+	bool rep = sc->repeat > 1;
 	for (size_t a = 0; a < sc->sweep.naxes; a++)
 		rs_table_add_col(t, sc->sweep.axes[a].path, 1);
 	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
-		rs_table_add_col(t, rs_metric_names[m], 0);
+		add_result_col(t, rs_metric_names[m], rep);
 	for (size_t f = 0; f < sc->nfigure_cols; f++)
-		rs_table_add_col(t, sc->figure_cols[f], 0);
+		add_result_col(t, sc->figure_cols[f], rep);
 	if (sc->dev_col)
-		rs_table_add_col(t, sc->dev_col, 0);
+		add_result_col(t, sc->dev_col, rep);
+	if (rep)
+		rs_table_add_col(t, RS_REPEATS_COL, 0);
+}
+
+size_t rs_results_run_cells(const struct rs_scenario *sc)
+{
+	size_t n = sc->nfigure_cols + (sc->dev_col != NULL);
+	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
+		n++;
+	return n;
 }
 
 bool rs_results_has_column(const struct rs_scenario *sc, const char *name)
@@ -86,9 +110,15 @@ int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table 
 	rs_table_init(t);
 	add_columns(sc, t);
 	size_t idx[RS_SWEEP_MAX_AXES];
+	size_t rep = sc->repeat > 1 ? sc->repeat : 1;
 	for (size_t i = 0; i < sc->npoints; i++) {
-		if (!rows[i])
+		size_t have = 0;
+		for (size_t r = 0; r < rep; r++)
+			have += rows[i * rep + r] != NULL;
+		if (have == 0)
 			continue;
+		if (have < rep)
+			return -1;
 		size_t row = rs_table_add_row(t);
 		if (point_of_row)
 			point_of_row[row] = i;
@@ -100,6 +130,12 @@ int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table 
 			axis_text(v->kind == RS_NODE_SCALAR ? v->str : "(structured)", text,
 				  sizeof(text));
 			rs_table_set(t, row, col++, text);
+		}
+		if (rep > 1) {
+			if (rs_repeat_row(rows + i * rep, rep, rs_results_run_cells(sc), t, row,
+					  col) != 0)
+				return -1;
+			continue;
 		}
 		/* Every TAB ends a cell, so an empty cell keeps its place. */
 		for (char *cell = rows[i]; cell; col++) {
@@ -129,7 +165,7 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 	snprintf(tsv, sizeof(tsv), "%s/%s.tsv", out_dir, m->out_name);
 	snprintf(json, sizeof(json), "%s/%s.json", out_dir, m->out_name);
 	snprintf(gp, sizeof(gp), "%s/%s.gp", out_dir, m->out_name);
-	struct rs_report_meta meta = { PACKAGE_VERSION, m->scenario, m->seed };
+	struct rs_report_meta meta = { PACKAGE_VERSION, m->scenario, m->seed, m->repeat };
 	struct rs_report_err err;
 	if (rs_report_write_tsv(t, tsv, &err) != 0 ||
 	    rs_report_write_json(t, json, &meta, &err) != 0) {

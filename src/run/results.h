@@ -14,7 +14,8 @@
 struct rs_results_meta {
 	const char *out_name;         /* NAME of NAME.tsv, NAME.json, ... */
 	const char *scenario;         /* the scenario's name, for the JSON */
-	uint64_t seed;
+	uint64_t seed;                /* the first seed of each point's runs */
+	unsigned repeat;              /* runs per point (run/repeats.h) */
 	const char *plot_x, *plot_series, *plot_y;   /* NULL: none / default */
 	int plot_logx;                /* -1: decide from the data */
 };
@@ -24,10 +25,17 @@ void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m)
 /* Will the scenario's results table have a column of this name? */
 bool rs_results_has_column(const struct rs_scenario *sc, const char *name);
 
-/* The table of every point i with rows[i] set, in point order; the row's
- * cells are split at TABs (rows are modified).  If point_of_row is not
- * NULL it receives each table row's point index.  0, or -1 when a row
- * does not have one cell per column. */
+/* The cells of one run's row: the table's result columns for one seed
+ * (no axes; with sc->repeat > 1 neither the _ci95 columns nor repeats). */
+size_t rs_results_run_cells(const struct rs_scenario *sc);
+
+/* The table from the runs' rows, rows[i * repeat + r] being run r of point
+ * i (with repeat 1, rows[i] is point i's row).  A point appears, in point
+ * order, when all its runs are set: its row is the axes and then the
+ * run's cells (repeat 1) or their means and CIs (run/repeats.h).  Rows
+ * are split at TABs (modified).  If point_of_row is not NULL it receives
+ * each table row's point index.  0, or -1 when a row does not have one
+ * cell per result column or a point has only some of its runs. */
 int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table *t,
 		     size_t *point_of_row);
 

@@ -112,31 +112,55 @@ static int write_series(const struct rs_scenario *sc, const char *out_dir, size_
 	return rc ? -1 : 0;
 }
 
-static int run_one(const struct rs_scenario *sc, const char *dir, size_t i, char *buf,
+/* Runs per point, and the runs of the whole sweep (run/repeats.h). */
+static size_t repeat_of(const struct rs_scenario *sc)
+{
+	return sc->repeat > 1 ? sc->repeat : 1;
+}
+
+static size_t runs_of(const struct rs_scenario *sc)
+{
+	return sc->npoints * repeat_of(sc);
+}
+
+/* What the counts in messages count: points, or runs when repeated. */
+static const char *unit_of(const struct rs_scenario *sc)
+{
+	return sc->repeat > 1 ? "runs" : "points";
+}
+
+/* Run u: run u % repeat of point u / repeat.  Its request log and time
+ * series are written by the point's first run only (the seed its row
+ * names), under the point's index, so they are named as without
+ * --repeat. */
+static int run_one(const struct rs_scenario *sc, const char *dir, size_t u, char *buf,
 		   size_t n)
 {
 	struct rs_diag d;
 	struct rs_point_result r;
 	struct rs_out_stream log;
+	size_t i = u / repeat_of(sc);
+	unsigned rep = (unsigned)(u % repeat_of(sc));
+	bool request_log = sc->request_log && rep == 0, series = sc->series_ns && rep == 0;
 	rs_diag_init(&d);
-	if (sc->request_log && open_request_log(sc, dir, i, &log) != 0)
+	if (request_log && open_request_log(sc, dir, i, &log) != 0)
 		return -1;
 	struct rs_timeseries ts = { 0 };
-	if (rs_scenario_run_point_series(sc, i, sc->request_log ? log.f : NULL,
-					 sc->series_ns ? &ts : NULL, &r, &d) != 0) {
+	if (rs_scenario_run_point_series(sc, i, rep, request_log ? log.f : NULL,
+					 series ? &ts : NULL, &r, &d) != 0) {
 		/* Every point was checked before the run; this is a model bug. */
 		rs_diag_print(&d, stderr);
-		if (sc->request_log)
+		if (request_log)
 			rs_out_stream_abort(&log);
 		return -1;
 	}
 	struct rs_report_err err;
-	if (sc->request_log && rs_out_stream_commit(&log, &err) != 0) {
+	if (request_log && rs_out_stream_commit(&log, &err) != 0) {
 		fprintf(stderr, "raidsim: %s\n", err.msg);
 		return -1;
 	}
 	format_metrics(sc, &r, buf, n);
-	return sc->series_ns ? write_series(sc, dir, i, &ts) : 0;
+	return series ? write_series(sc, dir, i, &ts) : 0;
 }
 
 /* ---- interruption ------------------------------------------------------
@@ -204,7 +228,7 @@ struct plan {
 	const struct rs_scenario *sc;
 	const char *stage;            /* where per-point files go */
 	const struct rs_points *store;
-	const size_t *todo;           /* point indices still to run */
+	const size_t *todo;           /* runs still to run (points, unless repeated) */
 	size_t ntodo;
 	char **rows;
 	struct rs_progress *pg;
@@ -212,8 +236,8 @@ struct plan {
 
 #define ROW_MAX RS_POINT_ROW_MAX
 
-/* A worker reads point indices (binary size_t) from `cmd` until EOF; for
- * each it runs the point, saves it and writes "index<TAB>row\n" to `res`.
+/* A worker reads run indices (binary size_t) from `cmd` until EOF; for
+ * each it runs it, saves it and writes "index<TAB>row\n" to `res`.
  * Signals are left to the parent, which decides when to stop. */
 static void worker(const struct plan *p, int cmd, int res)
 {
@@ -339,7 +363,7 @@ static int run_points(const struct plan *p, unsigned jobs)
 			}
 			char *tab = strchr(line, '\t');
 			size_t idx = (size_t)strtoull(line, NULL, 10);
-			if (!tab || idx >= p->sc->npoints || p->rows[idx]) {
+			if (!tab || idx >= runs_of(p->sc) || p->rows[idx]) {
 				rc = -1;
 				continue;
 			}
@@ -368,18 +392,8 @@ static void finish_message(const struct rs_scenario *sc, const struct rs_points 
 			   size_t done, size_t total)
 {
 	fprintf(stderr,
-		"raidsim: %s: stopped with %zu of %zu points done, saved in %s; run again "
-		"with --resume to finish\n", sc->name, done, total, store->dir);
-}
-
-/* Cells of a point's row: the table's columns but the sweep axes. */
-static size_t row_cells(const struct rs_scenario *sc, char **no_rows)
-{
-	struct rs_table t;
-	rs_results_table(sc, no_rows, &t, NULL);
-	size_t n = t.ncols - sc->sweep.naxes;
-	rs_table_free(&t);
-	return n;
+		"raidsim: %s: stopped with %zu of %zu %s done, saved in %s; run again "
+		"with --resume to finish\n", sc->name, done, total, unit_of(sc), store->dir);
 }
 
 /* The table, or the shard file, and everything staged, into out_dir. */
@@ -412,12 +426,14 @@ static int run_locked(const struct rs_scenario *sc, const struct rs_run_opts *o,
 	struct rs_points store;
 	size_t found = 0;
 	int pr = rs_points_open(&store, o->out_dir, tag, rs_scenario_fingerprint(sc),
-				sc->npoints, row_cells(sc, rows), o->resume, rows, &found);
+				runs_of(sc), rs_results_run_cells(sc), o->resume, rows, &found);
 	if (pr != 0)
 		return pr == -2 ? 2 : 1;
 	size_t ntodo = 0, total = 0, have = 0;
-	for (size_t i = 0; i < sc->npoints; i++) {
-		if (o->shard_n && i % o->shard_n != o->shard_k) {
+	for (size_t i = 0; i < runs_of(sc); i++) {
+		/* A shard holds whole points: all the runs of each. */
+		size_t point = i / repeat_of(sc);
+		if (o->shard_n && point % o->shard_n != o->shard_k) {
 			free(rows[i]);  /* not ours (cannot happen: own folder) */
 			rows[i] = NULL;
 			continue;
@@ -429,8 +445,8 @@ static int run_locked(const struct rs_scenario *sc, const struct rs_run_opts *o,
 			todo[ntodo++] = i;
 	}
 	if (o->resume && have && !o->quiet)
-		fprintf(stderr, "raidsim: %s: resuming, %zu of %zu points already done\n",
-			sc->name, have, total);
+		fprintf(stderr, "raidsim: %s: resuming, %zu of %zu %s already done\n",
+			sc->name, have, total, unit_of(sc));
 	struct rs_progress pg;
 	rs_progress_start(&pg, o->progress, total, have);
 	struct plan plan = { sc, store.out, &store, todo, ntodo, rows, &pg };
@@ -449,8 +465,8 @@ static int run_locked(const struct rs_scenario *sc, const struct rs_run_opts *o,
 	if (kill_sig)
 		rs_points_discard_partial(&store);
 	if (run_rc != 0) {
-		fprintf(stderr, "raidsim: %s: a point failed; %zu of %zu points saved in %s\n",
-			sc->name, pg.done, total, store.dir);
+		fprintf(stderr, "raidsim: %s: a point failed; %zu of %zu %s saved in %s\n",
+			sc->name, pg.done, total, unit_of(sc), store.dir);
 		return 1;
 	}
 	if (stopped_by && pg.done < total) {
@@ -469,8 +485,8 @@ static int run_locked(const struct rs_scenario *sc, const struct rs_run_opts *o,
 
 int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 {
-	char **rows = calloc(sc->npoints, sizeof(*rows));
-	size_t *todo = malloc(sc->npoints * sizeof(*todo));
+	char **rows = calloc(runs_of(sc), sizeof(*rows));
+	size_t *todo = malloc(runs_of(sc) * sizeof(*todo));
 	RS_ASSERT(rows != NULL && todo != NULL);
 	int rc = 0;
 	char tag[1100] = "";
@@ -488,7 +504,7 @@ int rs_runner_run(const struct rs_scenario *sc, const struct rs_run_opts *o)
 		rc = run_locked(sc, o, tag, rows, todo);
 		rs_out_lock_release(&lock);
 	}
-	for (size_t i = 0; i < sc->npoints; i++)
+	for (size_t i = 0; i < runs_of(sc); i++)
 		free(rows[i]);
 	free(rows);
 	free(todo);

@@ -7,7 +7,10 @@
  * sweep can be resumed; the first SIGINT or SIGTERM lets the running
  * points finish and stops, a second one stops at once.  With a shard
  * (K of N), only every N-th point from K runs and the result is a shard
- * file for `raidsim merge` (run/shard.h) instead of the table. */
+ * file for `raidsim merge` (run/shard.h) instead of the table.  With
+ * sc->repeat N > 1 every point runs N times (run/repeats.h): each run is
+ * saved on its own, as "point" i * N + r, and the table holds one row of
+ * means per point. */
 #ifndef RS_RUN_RUNNER_H
 #define RS_RUN_RUNNER_H
 

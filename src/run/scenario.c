@@ -8,6 +8,7 @@
 #include "kernel/assert.h"
 #include "net/faults.h"
 #include "report/report.h"
+#include "run/repeats.h"
 #include "run/results.h"
 #include "run/series.h"
 
@@ -98,7 +99,33 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 		     const struct rs_assignment *sets, size_t nsets,
 		     const struct rs_model_path *models, struct rs_diag *d)
 {
+	return rs_scenario_load_repeat(sc, path, sets, nsets, models, 1, d);
+}
+
+/* Every run of every point is one saved result (run/points.h): the runs,
+ * not the points, are what the sweep_points cap bounds. */
+static int check_runs(const struct rs_scenario *sc, const struct rs_node *sweep,
+		      struct rs_diag *d)
+{
+	uint64_t cap = rs_limits()->sweep_points;
+	if (sc->repeat == 1 || (uint64_t)sc->npoints <= cap / sc->repeat)
+		return 0;
+	return rs_diag_node(d, sweep ? sweep : sc->root,
+			    "%zu points run %u times each (--repeat %u) make %llu runs, more "
+			    "than the cap sweep_points=%llu (raise it with --limit "
+			    "sweep_points=N)", sc->npoints, sc->repeat, sc->repeat,
+			    (unsigned long long)sc->npoints * sc->repeat,
+			    (unsigned long long)cap);
+}
+
+int rs_scenario_load_repeat(struct rs_scenario *sc, const char *path,
+			    const struct rs_assignment *sets, size_t nsets,
+			    const struct rs_model_path *models, unsigned repeat,
+			    struct rs_diag *d)
+{
+	RS_ASSERT(repeat >= 1 && repeat <= RS_REPEAT_MAX);
 	memset(sc, 0, sizeof(*sc));
+	sc->repeat = repeat;
 	sc->path = path;
 	sc->models = models;
 	sc->name = base_name(path);
@@ -128,6 +155,8 @@ int rs_scenario_load(struct rs_scenario *sc, const char *path,
 	sc->npoints = top.sweep ? rs_sweep_points(&sc->sweep) : 1;
 	if (sc->npoints == 0)
 		return rs_diag_node(d, top.sweep, "the sweep has no points");
+	if (check_runs(sc, top.sweep, d) != 0)
+		return -1;
 
 	struct output out;
 	if (top.output && top.output->kind != RS_NODE_MAP)
@@ -228,8 +257,9 @@ static void copy_figures(const struct rs_load *load, struct rs_point_result *r)
 	r->figures_only = load->figures_only;
 }
 
-static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE *request_log,
-		     struct rs_timeseries *series, struct rs_point_result *r, struct rs_diag *d);
+static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, bool dry,
+		     FILE *request_log, struct rs_timeseries *series, struct rs_point_result *r,
+		     struct rs_diag *d);
 
 /* The run length a time series covers: the workload's ramp and run. */
 static rs_time_t series_horizon(const struct rs_load *load)
@@ -268,18 +298,19 @@ static void run_failed(const struct rs_scenario *sc, size_t index, const struct 
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d)
 {
-	return run_point(sc, index, dry, request_log, NULL, r, d);
+	return run_point(sc, index, 0, dry, request_log, NULL, r, d);
 }
 
-int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, FILE *request_log,
-				 struct rs_timeseries *series, struct rs_point_result *r,
-				 struct rs_diag *d)
+int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, unsigned rep,
+				 FILE *request_log, struct rs_timeseries *series,
+				 struct rs_point_result *r, struct rs_diag *d)
 {
-	return run_point(sc, index, false, request_log, series, r, d);
+	return run_point(sc, index, rep, false, request_log, series, r, d);
 }
 
-static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE *request_log,
-		     struct rs_timeseries *series, struct rs_point_result *r, struct rs_diag *d)
+static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, bool dry,
+		     FILE *request_log, struct rs_timeseries *series, struct rs_point_result *r,
+		     struct rs_diag *d)
 {
 	struct rs_node *tree = rs_sweep_apply(&sc->sweep, sc->root, index, d);
 	if (!tree)
@@ -291,6 +322,8 @@ static int run_point(const struct rs_scenario *sc, size_t index, bool dry, FILE 
 	struct rs_load *load = NULL;
 	if (rs_schema_bind(top_opts, tree, &top, tree, "scenario", NULL, d) != 0)
 		goto out;
+	/* Unsigned arithmetic: a seed near 2^64 wraps round to 0, 1, ... */
+	top.seed += rep;
 	sim = rs_sim_new(top.seed);
 	struct rs_build b = { .sim = sim, .models = sc->models, .diag = d, .check_only = dry };
 	dev = rs_dev_build(&b, top.device, "device", "device");

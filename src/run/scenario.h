@@ -23,6 +23,7 @@ struct rs_scenario {
 	struct rs_node *root;         /* with --set applied, sweep axes pinned by --set removed */
 	struct rs_sweep sweep;
 	size_t npoints;
+	unsigned repeat;              /* runs per point, seeds S..S+repeat-1 (run/repeats.h) */
 	const struct rs_model_path *models;
 	/* output: */
 	char *out_name;               /* base name of table, json, script and png */
@@ -48,6 +49,14 @@ struct rs_assignment {
 int rs_scenario_load(struct rs_scenario *sc, const char *path,
 		     const struct rs_assignment *sets, size_t nsets,
 		     const struct rs_model_path *models, struct rs_diag *d);
+/* The same for a sweep whose every point runs `repeat` times (1 to
+ * RS_REPEAT_MAX, --repeat): the runs, points times repeat, count against
+ * the sweep_points cap, and the table's columns (which output.x, series
+ * and y may name) are those of run/repeats.h. */
+int rs_scenario_load_repeat(struct rs_scenario *sc, const char *path,
+			    const struct rs_assignment *sets, size_t nsets,
+			    const struct rs_model_path *models, unsigned repeat,
+			    struct rs_diag *d);
 void rs_scenario_free(struct rs_scenario *sc);
 
 /* The result of one point. */
@@ -65,11 +74,12 @@ struct rs_point_result {
  * to `request_log` when it is not NULL.  0 or -1 with d set. */
 int rs_scenario_run_point(const struct rs_scenario *sc, size_t index, bool dry,
 			  FILE *request_log, struct rs_point_result *r, struct rs_diag *d);
-/* The same, also sampling the run into `series` (initialised with
- * sc->series_ns and a horizon of the workload's ramp + run) when not NULL. */
+/* Run `rep` (0..repeat-1) of the point, at the point's seed plus rep,
+ * also sampling it into `series` (initialised with sc->series_ns and a
+ * horizon of the workload's ramp + run) when not NULL. */
 struct rs_timeseries;
-int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, FILE *request_log,
-				 struct rs_timeseries *series, struct rs_point_result *r,
-				 struct rs_diag *d);
+int rs_scenario_run_point_series(const struct rs_scenario *sc, size_t index, unsigned rep,
+				 FILE *request_log, struct rs_timeseries *series,
+				 struct rs_point_result *r, struct rs_diag *d);
 
 #endif

@@ -16,6 +16,7 @@
 #include "report/out_set.h"
 #include "report/report.h"
 #include "run/points.h"
+#include "run/repeats.h"
 #include "run/result_set.h"
 
 #define SHARD_MAGIC "#raidsim-shard\t1"
@@ -51,11 +52,14 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		   char **rows, unsigned k, unsigned n_shards, const char *stage,
 		   const char *out_dir, bool quiet)
 {
-	/* The table code splits rows in place; the caller's stay whole. */
-	char **copy = calloc(sc->npoints, sizeof(*copy));
+	/* The table code splits rows in place; the caller's stay whole.  A
+	 * shard holds whole points, so its rows are already the means of
+	 * their runs and merge only puts them in order. */
+	size_t nruns = sc->npoints * (sc->repeat > 1 ? sc->repeat : 1);
+	char **copy = calloc(nruns, sizeof(*copy));
 	size_t *point_of_row = calloc(sc->npoints, sizeof(*point_of_row));
 	RS_ASSERT(copy != NULL && point_of_row != NULL);
-	for (size_t i = 0; i < sc->npoints; i++)
+	for (size_t i = 0; i < nruns; i++)
 		if (rows[i]) {
 			copy[i] = strdup(rows[i]);
 			RS_ASSERT(copy[i] != NULL);
@@ -76,6 +80,9 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		put_meta(f, "name", m->out_name);
 		put_meta(f, "scenario", m->scenario);
 		fprintf(f, "#seed\t%" PRIu64 "\n", m->seed);
+		/* Only when repeated: a plain shard file is as it was. */
+		if (m->repeat > 1)
+			fprintf(f, "#repeat\t%u\n", m->repeat);
 		fprintf(f, "#fingerprint\t%016" PRIx64 "\n", rs_scenario_fingerprint(sc));
 		fprintf(f, "#shard\t%u/%u\n", k, n_shards);
 		fprintf(f, "#points\t%zu\n", sc->npoints);
@@ -109,7 +116,7 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 	if (rc == 0 && !quiet)
 		printf("%s/%s\n", out_dir, file);
 	rs_table_free(&t);
-	for (size_t i = 0; i < sc->npoints; i++)
+	for (size_t i = 0; i < nruns; i++)
 		free(copy[i]);
 	free(copy);
 	free(point_of_row);
@@ -165,8 +172,9 @@ static int next_line(struct reader *r)
 struct shard_head {
 	char *name, *scenario, *seed, *fingerprint, *plot_x, *plot_series, *plot_y;
 	size_t plot_line[3];          /* lines of plot_x, plot_series, plot_y */
-	bool have_shard, have_points, have_axes;
+	bool have_shard, have_points, have_axes, have_repeat;
 	unsigned k, n;
+	unsigned repeat;              /* 1 when the file has no '#repeat' */
 	size_t points, axes, ncols;
 	int plot_logx;
 	char *columns;                /* the line after "point\t" */
@@ -245,6 +253,7 @@ static int head_line(struct shard_head *h, struct reader *r)
 	}
 	bool *have = !strcmp(key, "shard") ? &h->have_shard
 		: !strcmp(key, "points") ? &h->have_points
+		: !strcmp(key, "repeat") ? &h->have_repeat
 		: !strcmp(key, "axes") ? &h->have_axes : NULL;
 	if (!have)
 		return 0;  /* a later version's key: nothing of ours depends on it */
@@ -269,6 +278,13 @@ static int head_line(struct shard_head *h, struct reader *r)
 		h->points = (size_t)u;
 		return 0;
 	}
+	if (!strcmp(key, "repeat")) {
+		if (!parse_count(v, 1, RS_REPEAT_MAX, &u))
+			return rs_diag_at(r->d, r->file, line, col, "'#repeat' must be a count "
+					  "from 1 to %d, got '%s'", RS_REPEAT_MAX, v);
+		h->repeat = (unsigned)u;
+		return 0;
+	}
 	if (!parse_count(v, 0, RS_SWEEP_MAX_AXES, &u))
 		return rs_diag_at(r->d, r->file, line, col, "'#axes' must be a count from 0 "
 				  "to %d, got '%s'", RS_SWEEP_MAX_AXES, v);
@@ -279,6 +295,7 @@ static int head_line(struct shard_head *h, struct reader *r)
 static int read_head(struct reader *r, struct shard_head *h)
 {
 	h->plot_logx = -1;
+	h->repeat = 1;
 	int got = next_line(r);
 	if (got < 0)
 		return -1;
@@ -344,7 +361,10 @@ static bool same(const char *a, const char *b)
 static int check_same_sweep(const struct shard_head *h, const struct shard_head *h0,
 			    struct reader *r, const char *file0)
 {
-	const char *what = !same(h->fingerprint, h0->fingerprint) ? "scenario (fingerprint)"
+	/* Runs per point first: they change the fingerprint too, and this
+	 * says what to fix. */
+	const char *what = h->repeat != h0->repeat ? "runs per point (--repeat)"
+		: !same(h->fingerprint, h0->fingerprint) ? "scenario (fingerprint)"
 		: h->n != h0->n ? "number of shards"
 		: h->points != h0->points ? "number of points"
 		: h->axes != h0->axes || !same(h->columns, h0->columns) ? "columns"
@@ -564,7 +584,7 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 	sort_rows(&m, h0.points, &sorted);
 	struct rs_results_meta meta = {
 		.out_name = h0.name, .scenario = h0.scenario,
-		.seed = h0.seed ? strtoull(h0.seed, NULL, 10) : 1,
+		.seed = h0.seed ? strtoull(h0.seed, NULL, 10) : 1, .repeat = h0.repeat,
 		.plot_x = h0.plot_x, .plot_series = h0.plot_series, .plot_y = h0.plot_y,
 		.plot_logx = h0.plot_logx,
 	};

@@ -276,7 +276,7 @@ START_TEST(json_bytes)
 	struct rs_table t;
 	sample_table(&t);
 	struct rs_report_err err = { "" };
-	struct rs_report_meta meta = { "0.1.0", "seq-\"read\"", 18446744073709551615ull };
+	struct rs_report_meta meta = { "0.1.0", "seq-\"read\"", 18446744073709551615ull, 1 };
 	ck_assert_int_eq(rs_report_write_json(&t, path_of("r.json"), &meta, &err), 0);
 	assert_file(path_of("r.json"),
 		    "{\n"
@@ -294,7 +294,7 @@ START_TEST(json_bytes)
 	struct rs_table e;
 	rs_table_init(&e);
 	rs_table_add_col(&e, "x", 1);
-	struct rs_report_meta m2 = { NULL, NULL, 7 };
+	struct rs_report_meta m2 = { NULL, NULL, 7, 1 };
 	ck_assert_int_eq(rs_report_write_json(&e, path_of("e.json"), &m2, &err), 0);
 	assert_file(path_of("e.json"),
 		    "{\n"
@@ -304,9 +304,21 @@ START_TEST(json_bytes)
 		    "  \"columns\": [\"x\"],\n"
 		    "  \"points\": []\n"
 		    "}\n");
+	/* Repeated points say how many runs each is the mean of. */
+	m2.repeat = 5;
+	ck_assert_int_eq(rs_report_write_json(&e, path_of("f.json"), &m2, &err), 0);
+	assert_file(path_of("f.json"),
+		    "{\n"
+		    "  \"raidsim\": \"unknown\",\n"
+		    "  \"scenario\": null,\n"
+		    "  \"seed\": 7,\n"
+		    "  \"repeat\": 5,\n"
+		    "  \"columns\": [\"x\"],\n"
+		    "  \"points\": []\n"
+		    "}\n");
 	char names[512];
 	list_dir(names, sizeof(names));
-	ck_assert_str_eq(names, "e.json r.json");
+	ck_assert_str_eq(names, "e.json f.json r.json");
 	rs_table_free(&e);
 	rs_table_free(&t);
 }
@@ -317,7 +329,7 @@ START_TEST(write_failures)
 	struct rs_table t;
 	sample_table(&t);
 	struct rs_report_err err = { "" };
-	struct rs_report_meta meta = { "v", "s", 1 };
+	struct rs_report_meta meta = { "v", "s", 1, 1 };
 
 	/* Missing directory: nothing can be created. */
 	const char *bad = path_of("nodir/r.tsv");
@@ -407,6 +419,37 @@ START_TEST(gnuplot_series)
 		 "     $s1 using 1:2 with linespoints title 'level=raid10'\n",
 		 plot_header);
 	assert_file(path_of("p.gp"), want);
+	rs_table_free(&t);
+}
+END_TEST
+
+/* Repeated points (--repeat): error bars from the y column's CI, a
+ * third column in each data block; a CI that is not a number draws the
+ * point with a bar of 0. */
+START_TEST(gnuplot_error_bars)
+{
+	struct rs_table t;
+	sweep_table(&t);
+	rs_table_add_col(&t, "iops_ci95", 0);
+	static const char *ci[] = { "12.5", "3", "1", NULL, "nan", NULL, "0" };
+	for (size_t r = 0; r < t.nrows; r++)
+		rs_table_set(&t, r, 3, ci[r]);
+	struct rs_report_err err = { "" };
+	struct rs_plot_spec sp = {
+		.x_col = "qd", .series_col = "level", .y_col = "iops", .yerr_col = "iops_ci95",
+	};
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("e.gp"), NULL, "e.png", &sp,
+						 &err), 0);
+	char *gp = slurp(path_of("e.gp"), NULL);
+	ck_assert_ptr_nonnull(strstr(gp, "$s0 << EOD\n1\t100\t1\n4\t300\t12.5\n16\t410\t0\nEOD\n"
+					 "$s1 << EOD\n1\t150.5\t3\n4\tNaN\t0\n16\t600\t0\nEOD\n"
+					 "plot $s0 using 1:2:3 with yerrorlines title 'level=raid5', \\\n"
+					 "     $s1 using 1:2:3 with yerrorlines title 'level=raid10'\n"));
+	free(gp);
+	sp.yerr_col = "no_such_ci95";
+	ck_assert_int_eq(rs_report_write_gnuplot(&t, path_of("f.gp"), NULL, "f.png", &sp,
+						 &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no column 'no_such_ci95' to plot"));
 	rs_table_free(&t);
 }
 END_TEST
@@ -781,6 +824,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, json_bytes);
 	tcase_add_test(tc, write_failures);
 	tcase_add_test(tc, gnuplot_series);
+	tcase_add_test(tc, gnuplot_error_bars);
 	tcase_add_test(tc, gnuplot_categories);
 	tcase_add_test(tc, gnuplot_panels);
 	tcase_add_test(tc, gnuplot_hostile);

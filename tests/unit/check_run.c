@@ -3,13 +3,15 @@
  * `raidsim reproduce` and the durations of the progress line; and the
  * output files under them: the real errno of a failed write (a full disk
  * and an injected file-size limit), result sets moved into place
- * together, the output lock and the safe-name rule.  Whole runs
- * are tested end to end by tests/cli/ (resume, shard, plot). */
+ * together, the output lock and the safe-name rule; the mean and 95 %
+ * confidence interval of repeated points (--repeat).  Whole runs are
+ * tested end to end by tests/cli/ (resume, shard, plot, repeat). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "report/out_set.h"
 #include "run/points.h"
 #include "run/progress.h"
+#include "run/repeats.h"
 #include "run/shard.h"
 #include "run/study.h"
 
@@ -285,6 +288,68 @@ START_TEST(durations)
 }
 END_TEST
 
+START_TEST(mean_ci95)
+{
+	double m, h;
+	/* 1..5: mean 3, s = sqrt(2.5), t(0.975, 4) = 2.7764451...; the
+	 * half-width is t * s / sqrt(5). */
+	const double x[] = { 1, 2, 3, 4, 5 };
+	rs_mean_ci95(x, 5, &m, &h);
+	ck_assert_double_eq_tol(m, 3, 1e-12);
+	ck_assert_double_eq_tol(h, 2.7764451051977987 * sqrt(2.5) / sqrt(5), 1e-9);
+	/* Two runs: t(0.975, 1) = 12.7062; s = |a - b| / sqrt 2. */
+	const double two[] = { 10, 12 };
+	rs_mean_ci95(two, 2, &m, &h);
+	ck_assert_double_eq_tol(m, 11, 1e-12);
+	ck_assert_double_eq_tol(h, 12.706204736174705 * sqrt(2) / sqrt(2), 1e-9);
+	/* Equal values: that value and exactly 0, no rounding residue. */
+	const double same[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
+	rs_mean_ci95(same, 7, &m, &h);
+	ck_assert(m == 0.1 && h == 0);
+	rs_mean_ci95(x + 2, 1, &m, &h);
+	ck_assert(m == 3 && h == 0);
+	/* More runs, the same spread: a narrower interval. */
+	double wide, narrow;
+	const double a[] = { 1, 3, 1, 3 }, b[] = { 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3 };
+	rs_mean_ci95(a, 4, &m, &wide);
+	rs_mean_ci95(b, 16, &m, &narrow);
+	ck_assert(narrow < wide / 2);
+	const double bad[] = { 1, NAN, 3 };
+	rs_mean_ci95(bad, 3, &m, &h);
+	ck_assert(isnan(m) && isnan(h));
+}
+END_TEST
+
+START_TEST(repeat_row)
+{
+	struct rs_table t;
+	rs_table_init(&t);
+	const char *names[] = { "axis", "iops", "iops_ci95", "fig", "fig_ci95", "ops",
+				"ops_ci95", "repeats" };
+	for (size_t c = 0; c < 8; c++)
+		rs_table_add_col(&t, names[c], c == 0);
+	size_t row = rs_table_add_row(&t);
+	char *runs[] = { "100\tnan\t7", "110\tnan\t7", "120\t1\t7" };
+	ck_assert_int_eq(rs_repeat_row(runs, 3, 3, &t, row, 1), 0);
+	/* t(0.975, 2) = 4.30265; s = 10; 4.30265 * 10 / sqrt 3 = 24.8414. */
+	ck_assert_str_eq(rs_table_get(&t, row, 1), "110");
+	ck_assert_str_eq(rs_table_get(&t, row, 2), "24.8414");
+	ck_assert_str_eq(rs_table_get(&t, row, 3), "nan");
+	ck_assert_str_eq(rs_table_get(&t, row, 4), "nan");
+	ck_assert_str_eq(rs_table_get(&t, row, 5), "7");
+	ck_assert_str_eq(rs_table_get(&t, row, 6), "0");
+	ck_assert_str_eq(rs_table_get(&t, row, 7), "3");
+	ck_assert_ptr_null(rs_table_get(&t, row, 0));
+	/* The rows are read, not split. */
+	ck_assert_str_eq(runs[0], "100\tnan\t7");
+	/* A run with a cell too many or too few is a malformed row. */
+	char *longer[] = { "1\t2\t3", "1\t2\t3\t4" }, *shorter[] = { "1\t2\t3", "1\t2" };
+	ck_assert_int_eq(rs_repeat_row(longer, 2, 3, &t, row, 1), -1);
+	ck_assert_int_eq(rs_repeat_row(shorter, 2, 3, &t, row, 1), -1);
+	rs_table_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("run");
@@ -298,6 +363,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, shard_parse);
 	tcase_add_test(tc, study_list);
 	tcase_add_test(tc, durations);
+	tcase_add_test(tc, mean_ci95);
+	tcase_add_test(tc, repeat_row);
 	suite_add_tcase(s, tc);
 	return s;
 }
