@@ -33,7 +33,8 @@ struct rs_hdd_counters {
 	uint64_t mismatches;          /* predicted != actual positioning: must stay 0 */
 	uint64_t cached_writes;       /* writes completed from the buffer */
 	uint64_t stalls;              /* writes that waited for room in the cache */
-	uint64_t destages;            /* destage operations */
+	uint64_t destages;            /* destage operations (each positions the head) */
+	uint64_t destage_streamed;    /* tracks' worth a destage went on with, unpositioned */
 	uint64_t destaged_blk;
 	rs_time_t positioning_ns;     /* sum of seek + rotation over media accesses */
 };
