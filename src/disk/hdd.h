@@ -10,9 +10,10 @@
  * complete one burst after the media at the earliest.  After a read the
  * head keeps reading ahead into the segment, lazily (see hdd_mech.h).
  * With the write cache on, a write completes once its data is in the
- * buffer; dirty data is destaged when the head has nothing else to do, or
- * first when it passes the high mark, a flush waits, or writes are
- * stalled on a full cache. */
+ * buffer; dirty data is destaged when the head has nothing else to do, and
+ * competes with queued commands in the scheduler's order once it passes
+ * the high mark, a flush waits, or writes are stalled on a full cache
+ * (see hdd_wcache.h). */
 #ifndef RS_DISK_HDD_H
 #define RS_DISK_HDD_H
 
