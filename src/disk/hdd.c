@@ -12,6 +12,7 @@
 #include "disk/hdd_mech.h"
 #include "disk/hdd_protocol.h"
 #include "disk/hdd_sched.h"
+#include "disk/hdd_wcache.h"
 #include "kernel/assert.h"
 
 /* io->tag bits while a read is in the drive. */
@@ -34,12 +35,10 @@ struct hdd {
 	struct rs_hdd_buffer buf;
 	int live_seg;                 /* the stream's segment, or -1 */
 	bool busy;                    /* the head is on a media access */
-	uint64_t destaging_blk;
-	uint64_t reserved_blk;        /* cached writes whose data is on its way */
+	struct rs_hdd_wcache wc;      /* write-back room, stalled writes, destage stream */
 	struct rs_event *wake;        /* end of read-ahead, when destaging waits */
-	struct rs_io *stall_head, *stall_tail;
 	struct rs_io *flush_head, *flush_tail;
-	uint64_t cap_blk, ra_blk, wc_blk, high_blk;
+	uint64_t cap_blk, ra_blk;
 	rs_time_t ovh_hit;
 	rs_time_t queued_ns;          /* per-command cost of queuing, 0 at depth 1 */
 	struct rs_hdd_fw fwr;         /* DiskSim-style firmware rules (opt-in) */
@@ -191,8 +190,7 @@ static void hit_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 
 static bool clean(const struct hdd *h)
 {
-	return h->buf.dirty_blk == 0 && h->destaging_blk == 0 && h->reserved_blk == 0 &&
-	       !h->stall_head;
+	return rs_hdd_wcache_clean(&h->wc, &h->buf);
 }
 
 static void check_flushes(struct rs_sim *sim, struct hdd *h)
@@ -220,7 +218,7 @@ static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
-	h->reserved_blk -= io->nblk;
+	h->wc.reserved_blk -= io->nblk;
 	if (status == 0) {
 		rs_hdd_buffer_dirty_add(&h->buf, io->lba, io->nblk, rs_now(sim));
 		h->c.cached_writes++;
@@ -237,21 +235,17 @@ static void wc_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	data_phase(sim, h, io, STEP_WC);
 }
 
-static bool room_for(const struct hdd *h, uint32_t nblk)
-{
-	return h->buf.dirty_blk + h->destaging_blk + h->reserved_blk + nblk <= h->wc_blk;
-}
-
 static void admit_write(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
-	h->reserved_blk += io->nblk;
+	h->wc.reserved_blk += io->nblk;
 	rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], wc_fw_done, h, io);
 }
 
 static void admit_stalled(struct rs_sim *sim, struct hdd *h)
 {
-	while (h->stall_head && room_for(h, h->stall_head->nblk))
-		admit_write(sim, h, list_pop(&h->stall_head, &h->stall_tail));
+	struct rs_io *io;
+	while ((io = rs_hdd_wcache_unstall(&h->wc, &h->buf)))
+		admit_write(sim, h, io);
 }
 
 /* ---- the head ---------------------------------------------------------- */
@@ -421,41 +415,85 @@ static void destage_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct hdd *h = obj;
 	head_stop(sim, h);
-	h->destaging_blk = 0;
+	rs_hdd_wcache_piece_done(&h->wc, rs_now(sim));
 	admit_stalled(sim, h);
 	check_flushes(sim, h);
 	kick(sim, h);
 }
 
-static void start_destage(struct rs_sim *sim, struct hdd *h)
+static rs_time_t media_time(const struct hdd *h, uint64_t lba, uint32_t n)
+{
+	return rs_disk_media_time(&h->g.layout, &h->g.seek, &h->g.spindle, lba, n, 1);
+}
+
+/* Write the next piece: straight on from the sector the last piece ended
+ * with (extent `cont`, no positioning), or, when cont < 0, from the start
+ * of the extent the destage order picks. */
+static void start_destage(struct rs_sim *sim, struct hdd *h, int cont)
 {
 	rs_time_t now = rs_now(sim);
-	size_t best = 0;
-	struct rs_hdd_key bk = { 0 }, k;
-	struct rs_hdd_pos pos;
-	for (size_t i = 0; i < h->buf.next; i++) {
+	rs_time_t end;
+	uint32_t n;
+	if (cont >= 0) {
+		/* Timed as one transfer with the sector already written, so a
+		 * track or cylinder switch in between costs what the skew
+		 * leaves, exactly as inside any other transfer. */
+		uint64_t from = h->wc.stream_at;
+		n = rs_hdd_wcache_take(&h->wc, &h->buf, &h->g.layout, (size_t)cont, from);
+		end = now + media_time(h, from - 1, n + 1) - media_time(h, from - 1, 1);
+		h->c.destage_streamed++;
+	} else {
+		struct rs_hdd_pos pos;
+		size_t i = rs_hdd_wcache_pick(&h->wc, &h->buf, now, &pos);
 		const struct rs_hdd_extent *e = &h->buf.ext[i];
-		struct rs_hdd_cand c = { e->lba, (uint32_t)(e->end - e->lba), true, e->born_ns, 0 };
-		rs_hdd_sched_key(&h->sched, now, &c, &k, &pos);
-		if (i == 0 || rs_hdd_key_less(&k, &bk)) {
-			best = i;
-			bk = k;
-			h->sched.predicted = pos;
-		}
+		uint64_t from = e->lba;
+		rs_hdd_mech_position(&h->mech, now, 0, from, (uint32_t)(e->end - from), 1, &pos);
+		h->sched.predicted = h->wc.order.predicted;
+		check_prediction(h, &pos);
+		stop_stream(sim, h);
+		n = rs_hdd_wcache_take(&h->wc, &h->buf, &h->g.layout, i, from);
+		end = pos.start_ns + media_time(h, from, n);
+		h->c.destages++;
 	}
-	struct rs_hdd_extent e = rs_hdd_buffer_dirty_take(&h->buf, best);
-	uint32_t n = (uint32_t)(e.end - e.lba);
-	rs_hdd_mech_position(&h->mech, now, 0, e.lba, n, 1, &pos);
-	check_prediction(h, &pos);
-	stop_stream(sim, h);
-	h->destaging_blk = n;
-	h->c.destages++;
 	h->c.destaged_blk += n;
 	head_start(sim, h);
-	rs_time_t end = pos.start_ns + rs_disk_media_time(&h->g.layout, &h->g.seek,
-							  &h->g.spindle, e.lba, n, 1);
-	park_after(h, e.end - 1, end);
+	park_after(h, h->wc.piece_end - 1, end);
 	rs_sched_at(sim, end, destage_done, h, NULL);
+}
+
+/* Destaging under pressure competes with the host's pick in the
+ * scheduler's own order (under SPTF: whichever the head reaches first), so
+ * reads near the head are not held behind far-away write-back.  A host
+ * command past its aging goes first.  The destage is keyed as the oldest
+ * write waiting for room when there is one, since that is what the write
+ * waits for, and then ages like it; otherwise its dirty data, which nobody
+ * waits for, never ages.  Going straight on with a stream costs no
+ * positioning, so every positional order takes it. */
+static bool destage_goes_first(struct rs_sim *sim, struct hdd *h, int cont)
+{
+	rs_time_t now = rs_now(sim);
+	struct rs_hdd_pos pos;
+	struct rs_hdd_key hk, dk;
+	const struct rs_io *io = h->mq.policy->pick(sim, &h->mq, h->mq.policy_ctx);
+	bool w = io->op == RS_WRITE;
+	struct rs_hdd_cand hc = { io->lba, io->nblk, w, (rs_time_t)io->aux,
+				  h->sched.overhead_ns[w] };
+	rs_hdd_sched_key(&h->sched, now, &hc, &hk, &pos);
+
+	size_t i = cont >= 0 ? (size_t)cont : rs_hdd_wcache_pick(&h->wc, &h->buf, now, &pos);
+	const struct rs_hdd_extent *e = &h->buf.ext[i];
+	struct rs_hdd_sched s = h->sched;
+	rs_time_t arrived = e->born_ns;
+	if (h->wc.stall_head)
+		arrived = (rs_time_t)h->wc.stall_head->aux;
+	else
+		s.aging_ns = 0;
+	uint64_t lba = cont >= 0 ? h->wc.stream_at : e->lba;
+	struct rs_hdd_cand dc = { lba, (uint32_t)(e->end - lba), true, arrived, 0 };
+	rs_hdd_sched_key(&s, now, &dc, &dk, &pos);
+	if (cont >= 0 && s.policy != RS_HDD_FCFS && dk.aged <= hk.aged)
+		return true;
+	return rs_hdd_key_less(&dk, &hk);
 }
 
 static void wake(struct rs_sim *sim, void *obj, void *arg)
@@ -465,28 +503,39 @@ static void wake(struct rs_sim *sim, void *obj, void *arg)
 	kick(sim, h);
 }
 
-/* The head is free (or may be): decide what it does next. */
+/* The head is free (or may be): decide what it does next.  Below the high
+ * mark host commands go first and dirty data waits for an idle head; from
+ * the mark on, while writes wait for room, or while a flush waits, the
+ * destage competes with them (destage_goes_first).  A stream of
+ * contiguous dirty data goes on without positioning whenever destaging
+ * goes on. */
 static void kick(struct rs_sim *sim, struct hdd *h)
 {
 	if (h->busy)
 		return;
 	bool host = h->mq.len > 0;
-	bool dirty = h->buf.next > 0;
-	uint64_t level = h->buf.dirty_blk + h->destaging_blk + h->reserved_blk;
-	bool urgent = dirty && (level >= h->high_blk || h->flush_head || h->stall_head);
-	if (urgent) {
-		start_destage(sim, h);
-	} else if (host) {
-		start_host(sim, h);
-	} else if (dirty) {
-		/* Idle destaging waits for read-ahead to finish. */
-		if (h->mech.streaming && rs_now(sim) < h->mech.s_end_ns) {
-			if (!h->wake)
-				h->wake = rs_sched_at(sim, h->mech.s_end_ns, wake, h, NULL);
-			return;
-		}
-		start_destage(sim, h);
+	if (h->buf.next == 0) {
+		if (host)
+			start_host(sim, h);
+		return;
 	}
+	rs_time_t now = rs_now(sim);
+	int cont = rs_hdd_wcache_continuation(&h->wc, &h->buf, now);
+	bool pressed = rs_hdd_wcache_pressed(&h->wc, &h->buf) || h->flush_head;
+	if (host) {
+		if (pressed && destage_goes_first(sim, h, cont))
+			start_destage(sim, h, cont);
+		else
+			start_host(sim, h);
+		return;
+	}
+	/* Idle destaging waits for read-ahead to finish. */
+	if (cont < 0 && !pressed && h->mech.streaming && now < h->mech.s_end_ns) {
+		if (!h->wake)
+			h->wake = rs_sched_at(sim, h->mech.s_end_ns, wake, h, NULL);
+		return;
+	}
+	start_destage(sim, h, cont);
 }
 
 /* ---- commands entering the drive -------------------------------------- */
@@ -567,10 +616,10 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	}
 	case RS_WRITE:
 		invalidate(h, io);
-		if (h->p.write_cache && io->nblk <= h->wc_blk) {
-			if (h->stall_head || !room_for(h, io->nblk)) {
+		if (h->p.write_cache && io->nblk <= h->wc.cap_blk) {
+			if (h->wc.stall_head || !rs_hdd_wcache_room(&h->wc, &h->buf, io->nblk)) {
 				h->c.stalls++;
-				list_push(&h->stall_head, &h->stall_tail, io);
+				rs_hdd_wcache_stall(&h->wc, io);
 				kick(sim, h);
 				return;
 			}
@@ -661,11 +710,8 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	h->ra_blk = min_u64(p->read_ahead_bytes / RS_BLOCK_BYTES, seg_blk);
 	if (rs_hdd_fw_init(&h->fwr, p, h->ra_blk, node, d))
 		return -1;
-	h->wc_blk = p->write_cache ? p->write_cache_bytes / RS_BLOCK_BYTES : 0;
-	h->high_blk = (uint64_t)((double)h->wc_blk * p->destage_high_pct / 100.0);
-	if (h->high_blk == 0)
-		h->high_blk = 1;
-	rs_hdd_buffer_init(&h->buf, (uint32_t)p->segments, seg_blk, h->wc_blk + 1);
+	rs_hdd_wcache_init(&h->wc, p, &h->mech);
+	rs_hdd_buffer_init(&h->buf, (uint32_t)p->segments, seg_blk, h->wc.cap_blk + 1);
 	h->live_seg = -1;
 	rs_time_t q = p->queue_depth > 1 ? p->queued_overhead_ns : 0;
 	h->queued_ns = q;

@@ -10,9 +10,10 @@
  * complete one burst after the media at the earliest.  After a read the
  * head keeps reading ahead into the segment, lazily (see hdd_mech.h).
  * With the write cache on, a write completes once its data is in the
- * buffer; dirty data is destaged when the head has nothing else to do, or
- * first when it passes the high mark, a flush waits, or writes are
- * stalled on a full cache. */
+ * buffer; dirty data is destaged when the head has nothing else to do, and
+ * competes with queued commands in the scheduler's order once it passes
+ * the high mark, a flush waits, or writes are stalled on a full cache
+ * (see hdd_wcache.h). */
 #ifndef RS_DISK_HDD_H
 #define RS_DISK_HDD_H
 
@@ -33,7 +34,8 @@ struct rs_hdd_counters {
 	uint64_t mismatches;          /* predicted != actual positioning: must stay 0 */
 	uint64_t cached_writes;       /* writes completed from the buffer */
 	uint64_t stalls;              /* writes that waited for room in the cache */
-	uint64_t destages;            /* destage operations */
+	uint64_t destages;            /* destage operations (each positions the head) */
+	uint64_t destage_streamed;    /* tracks' worth a destage went on with, unpositioned */
 	uint64_t destaged_blk;
 	rs_time_t positioning_ns;     /* sum of seek + rotation over media accesses */
 };

@@ -16,6 +16,9 @@
 #define RANGE RS_OPT_HAS_MIN | RS_OPT_HAS_MAX
 
 static const char *const sched_names[] = { "fcfs", "sstf", "clook", "sptf", NULL };
+/* The scheduler's names, index for index, after "scheduler" (RS_HDD_DESTAGE_AS_SCHEDULER). */
+static const char *const destage_order_names[] = { "scheduler", "fcfs", "sstf", "clook", "sptf",
+						   NULL };
 
 const struct rs_opt rs_hdd_opts[] = {
 	{ "rpm", RS_OPT_RPM, P(rpm), "7200rpm", RS_OPT_POSITIVE | RS_OPT_HAS_MAX, 0, 33000,
@@ -88,7 +91,20 @@ const struct rs_opt rs_hdd_opts[] = {
 	{ "write_cache_size", RS_OPT_SIZE, P(write_cache_bytes), "1MiB", RANGE, 512,
 	  1ull << 32, NULL, "share of the buffer that may hold dirty data" },
 	{ "destage_high", RS_OPT_PERCENT, P(destage_high_pct), "75%", 0, 0, 0, NULL,
-	  "dirty share above which destaging goes before host commands" },
+	  "dirty share from which destaging competes with queued host commands in the "
+	  "scheduler's order (below it, destaging waits until the head is idle)" },
+	/* Default: the scheduler's own order.  Firmware positions all its media
+	 * work with one routine, DiskSim (the reference the validated models
+	 * follow) orders cached writes in the same queue as the rest, and the
+	 * shipped models' figures assume it; a drive known to order its
+	 * write-back differently says so.  Aging never applies to destaging:
+	 * the host already has its answer, and an old extent costs only its
+	 * room in the buffer (a flush still drains everything). */
+	{ "destage_order", RS_OPT_ENUM, P(destage_order), "scheduler", 0, 0, 0,
+	  destage_order_names,
+	  "order in which dirty extents are written back: scheduler (the scheduler's "
+	  "policy), fcfs, sstf, clook or sptf; never aged.  A run of contiguous dirty "
+	  "data is written in one pass whatever the order" },
 	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "1", RANGE, 1, 32, NULL,
 	  "commands the drive accepts at once (TCQ/NCQ depth; 1 = no queuing)" },
 	{ "scheduler", RS_OPT_ENUM, P(scheduler), "fcfs", 0, 0, 0, sched_names,

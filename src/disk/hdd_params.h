@@ -21,6 +21,8 @@
 #include "kernel/sim.h"
 
 enum rs_hdd_sched_policy { RS_HDD_FCFS = 0, RS_HDD_SSTF, RS_HDD_CLOOK, RS_HDD_SPTF };
+/* destage_order: the scheduler's policy, or 1 + an rs_hdd_sched_policy. */
+#define RS_HDD_DESTAGE_AS_SCHEDULER 0
 
 struct rs_hdd_params {
 	double rpm;
@@ -54,6 +56,7 @@ struct rs_hdd_params {
 	bool write_cache;
 	uint64_t write_cache_bytes;
 	double destage_high_pct;
+	int destage_order;                /* RS_HDD_DESTAGE_AS_SCHEDULER or 1 + policy */
 	uint64_t queue_depth;
 	int scheduler;                    /* enum rs_hdd_sched_policy */
 	rs_time_t aging_ns;

@@ -10,7 +10,8 @@ src_librs_a_SOURCES += \
 	src/disk/hdd_sched.c src/disk/hdd_sched.h \
 	src/disk/hdd_protocol.c src/disk/hdd_protocol.h \
 	src/disk/hdd_buffer.c src/disk/hdd_buffer.h \
-	src/disk/hdd_firmware.c src/disk/hdd_firmware.h
+	src/disk/hdd_firmware.c src/disk/hdd_firmware.h \
+	src/disk/hdd_wcache.c src/disk/hdd_wcache.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_disk_geom
