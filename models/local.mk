@@ -39,6 +39,11 @@ nobase_dist_pkgdata_DATA += \
 	models/adapters/intel-pro1000t-ipsa.yaml \
 	models/targets/mcdata-ips3300-lsi-df4000r.yaml \
 	models/ssds/intel-dc-s3700-100g.yaml
+# Drive models written by 'raidsim import disksim' from the set-ups below
+# (tests/unit/check_import regenerates them and compares).
+nobase_dist_pkgdata_DATA += \
+	models/disks/disksim/atlas10k.yaml \
+	models/disks/disksim/cheetah9LP.yaml
 # DiskSim 4.0 validation set (valid/), with its licence: the source of the
 # DiskSim-derived models and of the Atlas 10K validation trace.
 EXTRA_DIST += \

@@ -1,6 +1,7 @@
 /* raidsim: the command line.  The only place that prints usage and exits.
  * Exit status: 0 ok, 1 runtime failure, 2 bad input (scenario, model or
  * command line). */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "config/node.h"
 #include "config/units.h"
 #include "dev/dev.h"
+#include "import/dsim_hdd.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
 #include "run/repeats.h"
@@ -44,6 +46,8 @@ static const char usage_main[] =
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
 	"  models            list the models found on the model path\n"
+	"  import disksim SETUP.parv\n"
+	"                    write a drive model from a DiskSim 4.0 set-up\n"
 	"  help [COMMAND]    show help for a command ('help limits': the caps\n"
 	"                    on what one run may ask for)\n"
 	"\n"
@@ -139,6 +143,21 @@ static const char usage_models[] =
 	"description and file.  With --types, list the device types, workload\n"
 	"types and named IOMeter access specs instead.\n";
 
+static const char usage_import[] =
+	"Usage: raidsim import disksim SETUP.parv [-o OUT.yaml]\n"
+	"\n"
+	"Write a raidsim hdd model (YAML) from a DiskSim 4.0 set-up: the .parv file\n"
+	"and the .diskspecs, .model and .seek files it loads, which must lie in its\n"
+	"folder or below.  Every value carries a comment naming the file:line it\n"
+	"comes from.  A parameter raidsim cannot express is refused with\n"
+	"FILE:LINE:COLUMN (status 2) and nothing is written; parameters that cannot\n"
+	"change a drive's timing (statistics, the synthetic workload) are listed at\n"
+	"the end as ignored, with the reason.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE  write the model there (default: standard output)\n"
+	"      --limit NAME=V raise or lower a cap (model_depth bounds 'source' nesting)\n";
+
 /* The caps on one run, with their defaults. */
 static void print_limits(void)
 {
@@ -167,6 +186,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_merge, stdout);
 	else if (strcmp(topic, "models") == 0)
 		fputs(usage_models, stdout);
+	else if (strcmp(topic, "import") == 0)
+		fputs(usage_import, stdout);
 	else if (strcmp(topic, "limits") == 0)
 		print_limits();
 	else {
@@ -573,6 +594,91 @@ static int cmd_models(int argc, char **argv)
 	return rc == 0 ? 0 : EXIT_BAD_INPUT;
 }
 
+/* The model goes to a hidden temporary beside OUT first, so a failed write
+ * leaves no partial model under OUT's name. */
+static int write_model(const char *parv, const char *out)
+{
+	struct rs_diag d;
+	rs_diag_init(&d);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		perror("raidsim: open_memstream");
+		return 1;
+	}
+	int rc = rs_import_disksim(parv, mem, &d);
+	fclose(mem);
+	if (rc != 0) {
+		rs_diag_print(&d, stderr);
+		free(buf);
+		return EXIT_BAD_INPUT;
+	}
+	if (!out) {
+		int ok = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0;
+		free(buf);
+		if (!ok)
+			perror("raidsim: writing the model");
+		return ok ? 0 : 1;
+	}
+	size_t n = strlen(out) + 32;
+	char *tmp = malloc(n);
+	const char *slash = strrchr(out, '/');
+	int dl = slash ? (int)(slash - out + 1) : 0;
+	snprintf(tmp, n, "%.*s.%s.%ld.tmp", dl, out, slash ? slash + 1 : out, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	int ok = f && fwrite(buf, 1, len, f) == len;
+	ok = f && fclose(f) == 0 && ok;
+	if (ok && rename(tmp, out) != 0)
+		ok = 0;
+	if (!ok) {
+		fprintf(stderr, "raidsim: cannot write '%s': %s\n", out, strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	free(buf);
+	return ok ? 0 : 1;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "limit", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	char why[256];
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'L':
+			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
+				fprintf(stderr, "raidsim: --limit %s: %s\n", optarg, why);
+				return EXIT_BAD_INPUT;
+			}
+			break;
+		case 'h':
+			fputs(usage_import, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help import'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (argc - optind != 2 || strcmp(argv[optind], "disksim") != 0) {
+		fputs("raidsim: import expects 'disksim SETUP.parv' (the one format it reads)\n"
+		      "Try 'raidsim help import'.\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return write_model(argv[optind + 1], out);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -596,6 +702,8 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(argc - 1, argv + 1);
+	if (strcmp(cmd, "import") == 0)
+		return cmd_import(argc - 1, argv + 1);
 	fprintf(stderr, "raidsim: unknown command '%s'\nTry 'raidsim --help'.\n", cmd);
 	return EXIT_BAD_INPUT;
 }

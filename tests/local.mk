@@ -25,6 +25,8 @@ TESTS += tests/cli/signals.sh
 TESTS += tests/cli/nospace.sh
 # No command writes outside its output folder.
 TESTS += tests/cli/confined.sh
+# raidsim import disksim: models, refusals, usage.
+TESTS += tests/cli/import.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 EXTRA_DIST += tests/reproduce

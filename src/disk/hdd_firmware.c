@@ -76,6 +76,7 @@ int rs_hdd_fw_init(struct rs_hdd_fw *fw, const struct rs_hdd_params *p, uint64_t
 				    "read_ahead_min is larger than read_ahead (the most read-ahead "
 				    "may run)");
 	fw->read_any_free = p->read_any_free;
+	fw->keep_request = !p->read_ahead_over_request;
 	return 0;
 }
 
@@ -89,6 +90,17 @@ static uint64_t track_first(const struct rs_layout *l, uint64_t lba, const struc
 	uint64_t last = rs_layout_track_last_lba(l, cand);
 	/* Slips on the track put cand on the track before: start after it. */
 	return last < lba ? last + 1 : cand;
+}
+
+/* How far a segment can take data: it fills like a ring behind the host, a
+ * segment ahead of the request's end; when the requested blocks must stay,
+ * a segment from the request's first block (never short of the request). */
+static uint64_t ring_end(const struct rs_hdd_fw *fw, uint64_t lba, uint64_t end,
+			 uint64_t seg_blk)
+{
+	if (!fw->keep_request)
+		return end + seg_blk;
+	return max_u64(lba + seg_blk, end);
 }
 
 uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *l,
@@ -133,7 +145,7 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 		if (seg_from < track_first(l, end, &p))
 			limit += rs_layout_spt_of_cyl(l, p.cyl);
 		/* DiskSim does not apply its minimum and maximum in this mode. */
-		return min_u64(min_u64(limit, cap), end + seg_blk);
+		return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
 	}
 	default:
 		break;
@@ -141,7 +153,7 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 	limit = max_u64(limit, end + fw->ra_min_blk);
 	if (fw->ra_max_blk)
 		limit = min_u64(limit, end + fw->ra_max_blk);
-	return min_u64(min_u64(limit, cap), end + seg_blk);
+	return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
 }
 
 uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint64_t lba,

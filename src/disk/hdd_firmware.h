@@ -49,6 +49,7 @@ struct rs_hdd_fw {
 	uint64_t ra_min_blk, ra_max_blk;  /* track/cylinder/segment modes; max 0 = none */
 	uint64_t ra_fixed_blk;        /* fixed mode */
 	bool read_any_free;
+	bool keep_request;            /* read-ahead may not push the request out */
 };
 
 /* From bound params (`node`: the device's section, for diagnostics); the
@@ -68,7 +69,8 @@ static inline rs_time_t rs_hdd_fw_overhead(const struct rs_hdd_fw *fw, enum rs_h
 /* Where read-ahead stops (exclusive) after a read of [lba, lba+nblk) whose
  * segment holds data from seg_from; never past cap nor more than a
  * segment (seg_blk) past the request, since a segment fills like a ring
- * behind the host.  Fixed mode keeps raidsim's rule: end + read_ahead
+ * behind the host -- or, with keep_request, more than a segment past
+ * the request's first block, since the requested blocks must stay.  Fixed mode keeps raidsim's rule: end + read_ahead
  * (given capped by the segment), capped at the capacity. */
 uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *l,
 			    uint64_t seg_from, uint64_t lba, uint32_t nblk, uint64_t cap,

@@ -80,6 +80,10 @@ const struct rs_opt rs_hdd_opts[] = {
 	{ "read_any_free", RS_OPT_BOOL, P(read_any_free), "false", 0, 0, 0, NULL,
 	  "a read miss also keeps the sectors of its track that pass under the head "
 	  "before its first one" },
+	{ "read_ahead_over_request", RS_OPT_BOOL, P(read_ahead_over_request), "true", 0, 0, 0,
+	  NULL, "read-ahead may replace the requested blocks in their segment (false: it "
+	  "stops when the segment is full from the request's first block; DiskSim's "
+	  "\"Read-ahead over requested\")" },
 	{ "overheads", RS_OPT_NODE, P(overheads), NULL, 0, 0, 0, NULL,
 	  "command overheads by kind and previous command: {read_hit, read_miss, "
 	  "write_hit, write_miss}, each a time or [after a read, after a write]; "

@@ -51,6 +51,7 @@ struct rs_hdd_params {
 	uint64_t read_ahead_min_bytes;
 	int prefetch;                     /* enum rs_hdd_prefetch (hdd_firmware.h) */
 	bool read_any_free;
+	bool read_ahead_over_request;   /* read-ahead may push the request out of its segment */
 	const struct rs_node *overheads;  /* by hit/miss and previous command */
 	bool read_ahead_stop_on_command;
 	bool write_cache;

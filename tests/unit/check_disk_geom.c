@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "disk/hdd_firmware.h"
 #include "disk/layout.h"
 #include "disk/layout_gen.h"
 #include "disk/seek.h"
@@ -752,6 +753,30 @@ START_TEST(media_time_tracks)
 }
 END_TEST
 
+/* DiskSim's "Read-ahead over requested" = 0 (keep_request): the requested
+ * blocks stay in their segment, so read-ahead stops a segment past the
+ * request's first block instead of a segment past its end. */
+START_TEST(read_ahead_keeps_request)
+{
+	static const struct rs_zone z = { 0, 999, 100, 0, 0, 0, 0 };
+	struct rs_layout_params lp = { .heads = 2, .cylinders = 1000, .zones = &z, .nzones = 1 };
+	struct rs_layout l;
+	char err[200];
+	ck_assert_int_eq(rs_layout_init(&l, &lp, err, sizeof(err)), 0);
+	uint64_t cap = rs_layout_capacity_blk(&l);
+	struct rs_hdd_fw fw = { .prefetch = RS_PREFETCH_NEXT_TRACK };
+	/* Next-track from block 95 runs to 300; a 60-block segment stops it. */
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 95, 95, 5, cap, 60), 160);
+	fw.keep_request = true;
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 95, 95, 5, cap, 60), 155);
+	/* Never short of the request itself. */
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 95, 95, 80, cap, 60), 175);
+	fw.prefetch = RS_PREFETCH_SEGMENT;
+	ck_assert_uint_eq(rs_hdd_fw_ra_limit(&fw, &l, 10, 10, 4, cap, 100), 110);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
 static Suite *disk_geom_suite(void)
 {
 	Suite *s = suite_create("disk_geom");
@@ -765,6 +790,7 @@ static Suite *disk_geom_suite(void)
 	tcase_add_test(tc, layout_angles);
 	tcase_add_test(tc, layout_validation);
 	tcase_add_test(tc, layout_generated);
+	tcase_add_test(tc, read_ahead_keeps_request);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("seek");
 	tcase_set_timeout(tc, timeout_s);

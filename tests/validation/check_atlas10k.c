@@ -197,6 +197,49 @@ START_TEST(atlas10k_trace)
 }
 END_TEST
 
+/* The same trace through the model 'raidsim import disksim' writes from
+ * atlas10k.parv (models/disks/disksim/atlas10k.yaml): it must score below
+ * DiskSim too.  It differs from the hand-written model only in keeping the
+ * requested blocks in their segment ("Read-ahead over requested" = 0). */
+START_TEST(atlas10k_trace_imported)
+{
+	const char *top = getenv("top_srcdir");
+	char text[2048];
+	int n = snprintf(text, sizeof(text),
+			 "device: {model: atlas10k}\n"
+			 "workload:\n"
+			 "  trace: {file: '%s/models/disks/disksim/source/atlas10k.trace', "
+			 "format: validate}\n", top ? top : ".");
+	ck_assert_int_lt(n, (int)sizeof(text));
+	struct tu_point p;
+	tu_point_build(&p, "atlas10k-imported.yaml", text, (size_t)n, "disk0", 1);
+	tu_point_need(&p, p.load);
+	tu_point_log(&p);
+	tu_point_go(&p);
+	struct sample *s = calloc(NREQ, sizeof(*s));
+	ck_assert_ptr_nonnull(s);
+	size_t got = 0;
+	for (const char *line = p.log; line && *line; line = strchr(line, '\n') ?
+	     strchr(line, '\n') + 1 : NULL) {
+		double issue, resp, meas;
+		char op[8];
+		unsigned long long lba;
+		unsigned nblk;
+		int status;
+		if (sscanf(line, "%lf,%7[a-z],%llu,%u,%lf,%d,%lf", &issue, op, &lba, &nblk, &resp,
+			   &status, &meas) == 7 && got < NREQ)
+			s[got++] = (struct sample){ resp * 1e3, meas * 1e3, strcmp(op, "write") == 0 };
+	}
+	ck_assert_uint_eq(got, NREQ);
+	struct score sc;
+	score_samples(s, got, &sc);
+	print_score("ATLAS10K: imported (models/disks/disksim)", &sc);
+	ck_assert_msg(sc.rms_ms < DISKSIM_DEMERIT_MS, "demerit %.3f ms", sc.rms_ms);
+	free(s);
+	tu_point_free(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("atlas10k");
@@ -204,6 +247,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, demerit_rule);
 	tcase_add_test(tc, atlas10k_trace);
+	tcase_add_test(tc, atlas10k_trace_imported);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

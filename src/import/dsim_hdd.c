@@ -1,0 +1,906 @@
+#include "import/dsim_hdd.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/dsim_parse.h"
+#include "kernel/assert.h"
+
+/* ---- what each DiskSim parameter becomes ------------------------------- */
+
+enum act {
+	TAKE,          /* translated below */
+	EQ,            /* only raidsim's value is accepted */
+	IGNORE,        /* cannot change the drive's timing */
+};
+
+struct rule {
+	const char *key;
+	enum act act;
+	double value;                 /* EQ */
+	const char *why;              /* EQ: raidsim's rule; IGNORE: why it does not matter */
+};
+
+#define END { NULL, IGNORE, 0, NULL }
+
+static const struct rule disk_rules[] = {
+	{ "Model", TAKE, 0, NULL },
+	{ "Per-request overhead time", EQ, 0, "raidsim has no per-request overhead besides "
+	  "the command overheads" },
+	{ "Time scale for overheads", EQ, 1, "overheads are taken as written" },
+	{ "Bulk sector transfer time", TAKE, 0, NULL },
+	{ "Hold bus entire read xfer", EQ, 0, "the drive moves read data block by block as the "
+	  "media delivers it" },
+	{ "Hold bus entire write xfer", EQ, 0, "the drive takes write data block by block" },
+	{ "Allow almost read hits", EQ, 0, "raidsim serves only reads wholly in the buffer as hits" },
+	{ "Allow sneaky full read hits", EQ, 0, "raidsim serves only reads wholly in the buffer "
+	  "as hits" },
+	{ "Allow sneaky partial read hits", EQ, 0, "raidsim serves only reads wholly in the "
+	  "buffer as hits" },
+	{ "Allow sneaky intermediate read hits", EQ, 0, "raidsim serves only reads wholly in the "
+	  "buffer as hits" },
+	{ "Allow read hits on write data", EQ, 1, "a read of cached write data is a hit in raidsim" },
+	{ "Allow write prebuffering", EQ, 0, "raidsim takes a write's data when it runs" },
+	{ "Preseeking level", EQ, 0, "raidsim seeks when a command reaches the head" },
+	{ "Never disconnect", EQ, 0, "raidsim drives release the bus between data phases" },
+	{ "Print stats", IGNORE, 0, "statistics output" },
+	{ "Avg sectors per cylinder", IGNORE, 0, "used by host-side schedulers that estimate "
+	  "cylinders, not by the drive" },
+	{ "Max queue length", TAKE, 0, NULL },
+	{ "Scheduler", TAKE, 0, NULL },
+	{ "Number of buffer segments", TAKE, 0, NULL },
+	{ "Maximum number of write segments", TAKE, 0, NULL },
+	{ "Segment size (in blks)", TAKE, 0, NULL },
+	{ "Use separate write segment", EQ, 0, "raidsim's dirty data shares the read segments' "
+	  "buffer" },
+	{ "Low (write) water mark", EQ, 0, "raidsim moves data block by block, no reconnection "
+	  "thresholds" },
+	{ "High (read) water mark", EQ, 0, "raidsim moves data block by block, no reconnection "
+	  "thresholds" },
+	{ "Set watermark by reqsize", IGNORE, 0, "scales the water marks, which are 0" },
+	{ "Calc sector by sector", EQ, 1, "raidsim moves interface data block by block "
+	  "(interface_burst 512B)" },
+	{ "Enable caching in buffer", EQ, 1, "raidsim keeps read data in the buffer for hits" },
+	{ "Buffer continuous read", TAKE, 0, NULL },
+	{ "Minimum read-ahead (blks)", TAKE, 0, NULL },
+	{ "Maximum read-ahead (blks)", TAKE, 0, NULL },
+	{ "Read-ahead over requested", TAKE, 0, NULL },
+	{ "Read-ahead on idle hit", EQ, 0, "raidsim starts read-ahead only after a miss" },
+	{ "Read any free blocks", TAKE, 0, NULL },
+	{ "Fast write level", TAKE, 0, NULL },
+	{ "Immediate buffer read", IGNORE, 0, "whether a hit reconnects before its data is "
+	  "ready; the set-up's reselect and arbitration times are 0 (checked), so no time "
+	  "differs" },
+	{ "Immediate buffer write", IGNORE, 0, "whether a write disconnects once its data is "
+	  "in; the set-up's disconnect and arbitration times are 0 (checked), so no time "
+	  "differs" },
+	{ "Combine seq writes", EQ, 1, "raidsim merges cached writes that touch" },
+	{ "Stop prefetch in sector", EQ, 0, "raidsim stops read-ahead at once for a new command" },
+	{ "Disconnect write if seek", EQ, 0, "raidsim takes a write's data before it seeks" },
+	{ "Write hit stop prefetch", TAKE, 0, NULL },
+	{ "Read directly to buffer", EQ, 1, "raidsim reads through the buffer" },
+	{ "Immed transfer partial hit", EQ, 1, "partial hits are off (the sneaky and almost "
+	  "hit flags are 0, checked)" },
+	{ "Read hit over. after read", TAKE, 0, NULL },
+	{ "Read hit over. after write", TAKE, 0, NULL },
+	{ "Read miss over. after read", TAKE, 0, NULL },
+	{ "Read miss over. after write", TAKE, 0, NULL },
+	{ "Write hit over. after read", TAKE, 0, NULL },
+	{ "Write hit over. after write", TAKE, 0, NULL },
+	{ "Write miss over. after read", TAKE, 0, NULL },
+	{ "Write miss over. after write", TAKE, 0, NULL },
+	{ "Read completion overhead", EQ, 0, "raidsim has no completion overhead" },
+	{ "Write completion overhead", EQ, 0, "raidsim has no completion overhead" },
+	{ "Data preparation overhead", EQ, 0, "raidsim has no data preparation overhead" },
+	{ "First reselect overhead", EQ, 0, "raidsim has no reselect overhead at queue depth 1" },
+	{ "Other reselect overhead", EQ, 0, "raidsim has no reselect overhead at queue depth 1" },
+	{ "Read disconnect afterread", EQ, 0, "raidsim has no disconnect overhead at queue "
+	  "depth 1" },
+	{ "Read disconnect afterwrite", EQ, 0, "raidsim has no disconnect overhead at queue "
+	  "depth 1" },
+	{ "Write disconnect overhead", EQ, 0, "raidsim has no disconnect overhead at queue "
+	  "depth 1" },
+	{ "Extra write disconnect", EQ, 0, "raidsim has no extra write disconnect" },
+	{ "Extradisc command overhead", EQ, 0, "raidsim has no extra disconnect" },
+	{ "Extradisc disconnect overhead", EQ, 0, "raidsim has no extra disconnect" },
+	{ "Extradisc inter-disconnect delay", EQ, 0, "raidsim has no extra disconnect" },
+	{ "Extradisc 2nd disconnect overhead", EQ, 0, "raidsim has no extra disconnect" },
+	{ "Extradisc seek delta", EQ, 0, "raidsim has no extra disconnect" },
+	{ "Minimum seek delay", EQ, 0, "raidsim has no minimum seek delay" },
+	END
+};
+
+static const struct rule ioqueue_rules[] = {
+	{ "Scheduling policy", TAKE, 0, NULL },
+	{ "Cylinder mapping strategy", IGNORE, 0, "the drive's own scheduler knows its layout" },
+	{ "Write initiation delay", EQ, 0, "raidsim starts a queued command at once" },
+	{ "Read initiation delay", EQ, 0, "raidsim starts a queued command at once" },
+	{ "Sequential stream scheme", EQ, 0, "raidsim's drive queue does not merge requests" },
+	{ "Maximum concat size", IGNORE, 0, "used only by a sequential stream scheme, which is 0" },
+	{ "Overlapping request scheme", EQ, 0, "raidsim's drive queue does not merge requests" },
+	{ "Sequential stream diff maximum", IGNORE, 0, "used only by a sequential stream scheme, "
+	  "which is 0" },
+	{ "Scheduling timeout scheme", EQ, 0, "set `aging` in the scenario instead" },
+	{ "Timeout time/weight", IGNORE, 0, "used only by a timeout scheme, which is 0" },
+	{ "Timeout scheduling", IGNORE, 0, "used only by a timeout scheme, which is 0" },
+	{ "Scheduling priority scheme", EQ, 0, "raidsim's requests carry no priority" },
+	{ "Priority scheduling", IGNORE, 0, "used only by a priority scheme, which is 0" },
+	END
+};
+
+static const struct rule dm_disk_rules[] = {
+	{ "Number of data surfaces", TAKE, 0, NULL },
+	{ "Number of cylinders", TAKE, 0, NULL },
+	{ "Block count", TAKE, 0, NULL },
+	{ "Mechanical Model", TAKE, 0, NULL },
+	{ "Layout Model", TAKE, 0, NULL },
+	END
+};
+
+static const struct rule mech_rules[] = {
+	{ "Access time type", TAKE, 0, NULL },
+	{ "Seek type", TAKE, 0, NULL },
+	{ "Single cylinder seek time", TAKE, 0, NULL },
+	{ "Full seek curve", TAKE, 0, NULL },
+	{ "Full strobe seek time", TAKE, 0, NULL },
+	{ "Average seek time", IGNORE, 0, "used only by the formula seek types; this curve is "
+	  "measured" },
+	{ "Add. write settling delay", TAKE, 0, NULL },
+	{ "HPL seek equation values", IGNORE, 0, "used only by the HPL seek types; this curve is "
+	  "measured" },
+	{ "First ten seek times", IGNORE, 0, "used only by the HPL seek types; this curve is "
+	  "measured" },
+	{ "Head switch time", TAKE, 0, NULL },
+	{ "Rotation speed (in rpms)", TAKE, 0, NULL },
+	{ "Percent error in rpms", EQ, 0, "raidsim's spindles turn at exactly their speed" },
+	END
+};
+
+static const struct rule layout_rules[] = {
+	{ "LBN-to-PBN mapping scheme", TAKE, 0, NULL },
+	{ "Sparing scheme used", TAKE, 0, NULL },
+	{ "Rangesize for sparing", IGNORE, 0, "used only by the range sparing schemes" },
+	{ "Zones", TAKE, 0, NULL },
+	END
+};
+
+static const struct rule zone_rules[] = {
+	{ "First cylinder number", TAKE, 0, NULL },
+	{ "Last cylinder number", TAKE, 0, NULL },
+	{ "Blocks per track", TAKE, 0, NULL },
+	{ "Offset of first block", EQ, 0, "raidsim starts every zone's first block at angle 0" },
+	{ "Empty space at zone front", EQ, 0, "raidsim's zones start with data" },
+	{ "Skew for track switch", TAKE, 0, NULL },
+	{ "Skew for cylinder switch", TAKE, 0, NULL },
+	{ "Number of spares", TAKE, 0, NULL },
+	{ "slips", TAKE, 0, NULL },
+	{ "defects", TAKE, 0, NULL },
+	END
+};
+
+static const struct rule bus_rules[] = {
+	{ "type", EQ, 1, "an exclusively owned bus (DiskSim's type 1)" },
+	{ "Arbitration type", IGNORE, 0, "arbitration takes no time here (Arbitration time 0, "
+	  "checked)" },
+	{ "Arbitration time", EQ, 0, "raidsim's links have no arbitration" },
+	{ "Read block transfer time", TAKE, 0, NULL },
+	{ "Write block transfer time", TAKE, 0, NULL },
+	{ "Print stats", IGNORE, 0, "statistics output" },
+	END
+};
+
+static const struct rule ctlr_rules[] = {
+	{ "type", EQ, 1, "a pass-through controller (DiskSim's type 1) adds no work" },
+	{ "Scale for delays", IGNORE, 0, "scales a pass-through controller's delays, which it "
+	  "has none of" },
+	{ "Bulk sector transfer time", TAKE, 0, NULL },
+	{ "Maximum queue length", IGNORE, 0, "a pass-through controller queues nothing" },
+	{ "Print stats", IGNORE, 0, "statistics output" },
+	END
+};
+
+static const struct rule driver_rules[] = {
+	{ "type", IGNORE, 0, "the host's device driver, not the drive" },
+	{ "Constant access time", EQ, 0, "the drive is simulated, not given a constant time" },
+	{ "Scheduler", IGNORE, 0, "the host's queue, not the drive's: a scenario sets it "
+	  "(controller queue_policy)" },
+	{ "Use queueing in subsystem", IGNORE, 0, "the host's queue, not the drive's" },
+	END
+};
+
+/* Top-level blocks that describe no drive timing. */
+static const struct {
+	const char *type, *why;
+} ignored_blocks[] = {
+	{ "disksim_global", "seeds and output files" },
+	{ "disksim_stats", "statistics output" },
+	{ "disksim_logorg", "the logical organisation above the drives (a scenario's array)" },
+	{ "disksim_pf", "DiskSim's process-flow simulation of the host" },
+	{ "disksim_synthio", "the synthetic workload (a scenario's workload)" },
+	{ "topology", "how the parts connect (a scenario's controller)" },
+	{ "instantiate", "which blocks are used (read above)" },
+};
+
+/* ---- the context ------------------------------------------------------- */
+
+struct ctx {
+	struct rs_dsim *ds;
+	struct rs_diag *d;
+	FILE *out;                    /* the model being written (in memory) */
+	FILE *ign;                    /* comments on what was ignored */
+	const char *parv_name;
+};
+
+static int err_val(struct ctx *c, const struct rs_dsim_val *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int err_val(struct ctx *c, const struct rs_dsim_val *v, const char *fmt, ...)
+{
+	char msg[700];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rs_diag_at(c->d, v->file->shown, v->line, v->col, "%s", msg);
+}
+
+static void where(const struct rs_dsim_param *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s:%d", p->file->name, p->line);
+}
+
+/* Check every parameter of a block against its rules. */
+static int check_block(struct ctx *c, const struct rs_dsim_val *b, const struct rule *rules)
+{
+	for (size_t i = 0; i < b->nparams; i++) {
+		const struct rs_dsim_param *p = &b->params[i];
+		const struct rule *r = rules;
+		while (r->key && strcmp(r->key, p->key) != 0)
+			r++;
+		if (!r->key)
+			return rs_diag_at(c->d, p->file->shown, p->line, p->col, "unknown DiskSim "
+					  "parameter '%s' in a %s block", p->key,
+					  b->type ? b->type : "DiskSim");
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(b->params[j].key, p->key) == 0)
+				return rs_diag_at(c->d, p->file->shown, p->line, p->col,
+						  "'%s' given twice (first at line %d)", p->key,
+						  b->params[j].line);
+		if (r->act == EQ) {
+			const struct rs_dsim_val *v = p->val;
+			if (v->kind != RS_DSIM_NUM)
+				return err_val(c, v, "'%s' must be a number", p->key);
+			if (v->num != r->value)
+				return err_val(c, v, "'%s' = %s is not modelled: raidsim can only "
+					       "import %g (%s)", p->key, v->text, r->value, r->why);
+		} else if (r->act == IGNORE) {
+			char w[300];
+			where(p, w, sizeof(w));
+			fprintf(c->ign, "#   %s \"%s\": %s\n", w, p->key, r->why);
+		}
+	}
+	for (const struct rule *r = rules; r->key; r++)
+		if (r->act == TAKE && !rs_dsim_param(b, r->key))
+			return err_val(c, b, "the %s block has no '%s'", b->type ? b->type : "DiskSim",
+				       r->key);
+	return 0;
+}
+
+static const struct rs_dsim_param *take(const struct rs_dsim_val *b, const char *key)
+{
+	const struct rs_dsim_param *p = rs_dsim_param(b, key);
+	RS_ASSERT(p != NULL);          /* check_block made sure */
+	return p;
+}
+
+static int num(struct ctx *c, const struct rs_dsim_param *p, double *out)
+{
+	*out = 0;
+	if (p->val->kind != RS_DSIM_NUM)
+		return err_val(c, p->val, "'%s' must be a number", p->key);
+	*out = p->val->num;
+	return 0;
+}
+
+/* A whole number in [lo, hi]. */
+static int whole(struct ctx *c, const struct rs_dsim_param *p, double lo, double hi,
+		 uint64_t *out)
+{
+	double x;
+	if (num(c, p, &x))
+		return -1;
+	if (x != floor(x) || x < lo || x > hi)
+		return err_val(c, p->val, "'%s' must be a whole number from %.0f to %.0f, got %s",
+			       p->key, lo, hi, p->val->text);
+	*out = (uint64_t)x;
+	return 0;
+}
+
+/* A time in milliseconds, >= 0. */
+static int msec(struct ctx *c, const struct rs_dsim_param *p, double *out)
+{
+	if (num(c, p, out))
+		return -1;
+	if (*out < 0 || *out > 1e6)
+		return err_val(c, p->val, "'%s' = %s is not modelled: raidsim takes times from 0 "
+			       "to 1000 s", p->key, p->val->text);
+	return 0;
+}
+
+/* One model line: "key: value", its source and DiskSim's name. */
+static void line(struct ctx *c, const char *key, const char *value,
+		 const struct rs_dsim_param *src, const char *note)
+{
+	char kv[200], w[300];
+	snprintf(kv, sizeof(kv), "%s: %s", key, value);
+	where(src, w, sizeof(w));
+	fprintf(c->out, "%-34s # %s \"%s\"%s%s\n", kv, w, src->key, note ? "; " : "",
+		note ? note : "");
+}
+
+static void fmt_ms(char *buf, size_t n, double ms)
+{
+	snprintf(buf, n, "%.10gms", ms);
+}
+
+/* ---- the parts --------------------------------------------------------- */
+
+struct zone {
+	const struct rs_dsim_val *v;
+	uint64_t first, last, spt, tskew, cskew, spares;
+	const struct rs_dsim_param *slips;
+	uint64_t gap;                 /* unmapped cylinders after it, added to it */
+};
+
+static int skew(struct ctx *c, const struct rs_dsim_val *z, const char *key, uint64_t spt,
+		uint64_t *out)
+{
+	return whole(c, take(z, key), 0, (double)spt, out);
+}
+
+static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t heads,
+		      uint64_t cyls, struct zone **out, size_t *nout)
+{
+	const struct rs_dsim_val *l = zp->val;
+	if (l->kind != RS_DSIM_LIST || l->nitems == 0)
+		return err_val(c, l, "'Zones' must be a list of dm_layout_g1_zone blocks");
+	struct zone *zs = calloc(l->nitems, sizeof(*zs));
+	RS_ASSERT(zs != NULL);
+	*out = zs;
+	*nout = l->nitems;
+	for (size_t i = 0; i < l->nitems; i++) {
+		const struct rs_dsim_val *z = l->items[i];
+		if (z->kind != RS_DSIM_BLOCK || strcmp(z->type, "dm_layout_g1_zone") != 0)
+			return err_val(c, z, "a zone must be a dm_layout_g1_zone block");
+		if (check_block(c, z, zone_rules))
+			return -1;
+		struct zone *q = &zs[i];
+		q->v = z;
+		if (whole(c, take(z, "First cylinder number"), 0, (double)cyls - 1, &q->first) ||
+		    whole(c, take(z, "Last cylinder number"), 0, (double)cyls - 1, &q->last) ||
+		    whole(c, take(z, "Blocks per track"), 1, 65535, &q->spt) ||
+		    skew(c, z, "Skew for track switch", q->spt, &q->tskew) ||
+		    skew(c, z, "Skew for cylinder switch", q->spt, &q->cskew) ||
+		    whole(c, take(z, "Number of spares"), 0, 4e9, &q->spares))
+			return -1;
+		uint64_t expect = i ? zs[i - 1].last + 1 : 0;
+		if (q->last < q->first)
+			return err_val(c, take(z, "Last cylinder number")->val, "the zone ends before "
+				       "it starts (cylinder %" PRIu64 ")", q->first);
+		if (q->first < expect)
+			return err_val(c, take(z, "First cylinder number")->val, "zones must go "
+				       "outward in, without overlap: this one starts at cylinder "
+				       "%" PRIu64 ", the previous ends at %" PRIu64, q->first,
+				       expect - 1);
+		if (i > 0)
+			zs[i - 1].gap = q->first - expect;
+		const struct rs_dsim_param *dp = take(z, "defects");
+		if (dp->val->kind != RS_DSIM_LIST)
+			return err_val(c, dp->val, "'defects' must be a list");
+		if (dp->val->nitems)
+			return err_val(c, dp->val->items[0], "remapped defects are not modelled: "
+				       "raidsim slips defective sectors but cannot remap one to a "
+				       "spare elsewhere");
+		q->slips = take(z, "slips");
+		if (q->slips->val->kind != RS_DSIM_LIST)
+			return err_val(c, q->slips->val, "'slips' must be a list");
+		(void)heads;
+	}
+	if (zs[l->nitems - 1].last != cyls - 1)
+		return err_val(c, take(l->items[l->nitems - 1], "Last cylinder number")->val,
+			       "the last zone must end on the last cylinder (%" PRIu64 ")", cyls - 1);
+	return 0;
+}
+
+static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads)
+{
+	fprintf(c->out, "zone_table:   # DiskSim's zones, outer to inner; skews in sectors; "
+		"spares: \"Number of spares\"\n");
+	uint64_t pbn = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct zone *z = &zs[i];
+		uint64_t last = z->last + z->gap;
+		uint64_t spares = z->spares + z->gap * heads * z->spt;
+		fprintf(c->out, "  - {first_cyl: %" PRIu64 ", last_cyl: %" PRIu64
+			", sectors_per_track: %" PRIu64 ", track_skew: %" PRIu64
+			", cyl_skew: %" PRIu64 ", spares: %" PRIu64 "}   # %s:%d, first PBN %"
+			PRIu64, z->first, last, z->spt, z->tskew, z->cskew, spares,
+			z->v->file->name, z->v->line, pbn);
+		if (z->gap)
+			fprintf(c->out, "; cylinders %" PRIu64 "..%" PRIu64 " are in no DiskSim "
+				"zone: added here, all spare", z->last + 1, last);
+		fputc('\n', c->out);
+		pbn += (last - z->first + 1) * heads * z->spt;
+	}
+}
+
+static int emit_slips(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += zs[i].slips->val->nitems;
+	if (!total)
+		return 0;
+	fprintf(c->out, "slips:   # global PBNs: the zone's first PBN + DiskSim's zone-relative "
+		"slip\n  [\n");
+	uint64_t pbn = 0, prev = 0;
+	size_t done = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct zone *z = &zs[i];
+		const struct rs_dsim_val *l = z->slips->val;
+		uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
+		if (l->nitems)
+			fprintf(c->out, "  # zone %zu: %s:%d\n", i, z->slips->file->name,
+				z->slips->line);
+		for (size_t k = 0; k < l->nitems; k++) {
+			const struct rs_dsim_val *s = l->items[k];
+			if (s->kind != RS_DSIM_NUM || s->num != floor(s->num) || s->num < 0 ||
+			    s->num >= (double)size)
+				return err_val(c, s, "a slip must be a sector of its zone (0..%" PRIu64
+					       ")", size - 1);
+			uint64_t g = pbn + (uint64_t)s->num;
+			if (done && g <= prev)
+				return err_val(c, s, "slips must increase");
+			prev = g;
+			done++;
+			fprintf(c->out, "%s%" PRIu64 "%s", k % 10 ? " " : "  ", g,
+				done < total ? "," : "");
+			if (k + 1 == l->nitems || k % 10 == 9)
+				fputc('\n', c->out);
+		}
+		pbn += size;
+	}
+	fprintf(c->out, "  ]\n");
+	return 0;
+}
+
+/* A measured seek curve: "Seek distances measured: N" then N lines
+ * "distance, time". */
+static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double single_ms,
+			  const struct rs_dsim_param *single, double full_ms,
+			  const struct rs_dsim_param *full)
+{
+	if (fp->val->kind != RS_DSIM_WORD && fp->val->kind != RS_DSIM_NUM)
+		return err_val(c, fp->val, "'Full seek curve' must be a file name");
+	const struct rs_dsim_file *f = rs_dsim_open(c->ds, fp->val->text, fp->file, fp->val->line,
+						    fp->val->col, c->d);
+	if (!f)
+		return -1;
+	const char *s = f->text;
+	int ln = 1;
+	unsigned long n;
+	int used = 0;
+	if (sscanf(s, "Seek distances measured: %lu%n", &n, &used) != 1 || n == 0 || n > 1000000)
+		return rs_diag_at(c->d, f->shown, 1, 1, "expected 'Seek distances measured: N' "
+				  "(N from 1 to 1000000)");
+	s += used;
+	fprintf(c->out, "seek_table:   # %s:2-%lu, measured read seeks [cylinders, time], kept "
+		"as measured\n  [", f->name, n + 1);
+	double prev = 0, first_t = 0, last_t = 0;
+	for (unsigned long i = 0; i < n; i++) {
+		while (*s && *s != '\n')
+			s++;
+		if (*s != '\n')
+			return rs_diag_at(c->d, f->shown, ln, 1, "the file ends after %lu of its %lu "
+					  "seek distances", i, n);
+		s++;
+		ln++;
+		char *end;
+		double dist = strtod(s, &end);
+		if (end == s || *end != ',')
+			return rs_diag_at(c->d, f->shown, ln, 1, "expected 'distance, time'");
+		const char *t0 = end + 1;
+		double t = strtod(t0, &end);
+		if (end == t0 || (*end && *end != '\n' && *end != '\r' && *end != ' ' &&
+				  *end != '\t'))
+			return rs_diag_at(c->d, f->shown, ln, (int)(t0 - s) + 1, "expected a time "
+					  "in ms");
+		if (dist != floor(dist) || dist < 1 || dist <= prev || t < 0 || t > 1e5)
+			return rs_diag_at(c->d, f->shown, ln, 1, "seek distances must be whole, "
+					  "increasing from 1, with times from 0 to 100 s");
+		if (i == 0 && dist != 1)
+			return rs_diag_at(c->d, f->shown, ln, 1, "the seek curve must start at "
+					  "distance 1");
+		if (i == 0)
+			first_t = t;
+		last_t = t;
+		fprintf(c->out, "%s[%.0f, %.10gms]%s", i % 6 == 0 && i ? "\n   " : (i ? " " : ""),
+			dist, t, i + 1 < n ? "," : "");
+		prev = dist;
+	}
+	fprintf(c->out, "]\n");
+	if (fabs(single_ms - first_t) > 1e-9)
+		return err_val(c, single->val, "'Single cylinder seek time' %s differs from the "
+			       "curve's distance 1 (%.10g ms); raidsim has one seek time per "
+			       "distance", single->val->text, first_t);
+	if (fabs(full_ms - last_t) > 1e-9)
+		return err_val(c, full->val, "'Full strobe seek time' %s differs from the curve's "
+			       "last point (%.10g ms); raidsim extends the curve's last segment",
+			       full->val->text, last_t);
+	return 0;
+}
+
+static int do_mech(struct ctx *c, const struct rs_dsim_param *mp)
+{
+	const struct rs_dsim_val *m = mp->val;
+	if (m->kind != RS_DSIM_BLOCK || strcmp(m->type, "dm_mech_g1") != 0)
+		return err_val(c, m, "'Mechanical Model' must be a dm_mech_g1 block");
+	if (check_block(c, m, mech_rules))
+		return -1;
+	const struct rs_dsim_param *att = take(m, "Access time type");
+	if (att->val->kind != RS_DSIM_WORD || strcmp(att->val->text, "trackSwitchPlusRotation"))
+		return err_val(c, att->val, "'Access time type' %s is not modelled: raidsim "
+			       "positions as trackSwitchPlusRotation (seek or head switch, then "
+			       "the rotational wait)", att->val->text);
+	const struct rs_dsim_param *st = take(m, "Seek type");
+	if (st->val->kind != RS_DSIM_WORD || strcmp(st->val->text, "extracted"))
+		return err_val(c, st->val, "'Seek type' %s is not modelled: raidsim imports "
+			       "measured (extracted) seek curves", st->val->text);
+	double rpm, hs, ws, single, full;
+	char v[64];
+	const struct rs_dsim_param *rp = take(m, "Rotation speed (in rpms)");
+	if (num(c, rp, &rpm))
+		return -1;
+	if (rpm <= 0 || rpm > 33000)
+		return err_val(c, rp->val, "the rotation speed must be above 0 and at most 33000 "
+			       "rpm");
+	snprintf(v, sizeof(v), "%.10grpm", rpm);
+	line(c, "rpm", v, rp, NULL);
+	const struct rs_dsim_param *hp = take(m, "Head switch time");
+	if (msec(c, hp, &hs))
+		return -1;
+	fmt_ms(v, sizeof(v), hs);
+	line(c, "head_switch", v, hp, NULL);
+	const struct rs_dsim_param *wp = take(m, "Add. write settling delay");
+	if (num(c, wp, &ws))
+		return -1;
+	if (ws < 0)
+		return err_val(c, wp->val, "a negative write settling delay (%s) is not modelled: "
+			       "raidsim adds write settling to a write's positioning", wp->val->text);
+	fmt_ms(v, sizeof(v), ws);
+	line(c, "write_settle", v, wp, "added to every nonzero write seek and head switch");
+	const struct rs_dsim_param *sp = take(m, "Single cylinder seek time");
+	const struct rs_dsim_param *fp = take(m, "Full strobe seek time");
+	if (msec(c, sp, &single) || msec(c, fp, &full))
+		return -1;
+	return emit_seek_file(c, take(m, "Full seek curve"), single, sp, full, fp);
+}
+
+static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t heads,
+		     uint64_t cyls)
+{
+	const struct rs_dsim_val *l = lp->val;
+	if (l->kind != RS_DSIM_BLOCK || strcmp(l->type, "dm_layout_g1") != 0)
+		return err_val(c, l, "'Layout Model' must be a dm_layout_g1 block");
+	if (check_block(c, l, layout_rules))
+		return -1;
+	uint64_t map, sparing;
+	const struct rs_dsim_param *mp = take(l, "LBN-to-PBN mapping scheme");
+	const struct rs_dsim_param *sp = take(l, "Sparing scheme used");
+	if (whole(c, mp, 0, 100, &map) || whole(c, sp, 0, 100, &sparing))
+		return -1;
+	if (map > 1)
+		return err_val(c, mp->val, "LBN-to-PBN mapping scheme %" PRIu64 " is not modelled "
+			       "(raidsim imports 0, cylinder-major, and 1, which differs from 0 "
+			       "only in which surface a cylinder starts on)", map);
+	if (sparing != 9)
+		return err_val(c, sp->val, "sparing scheme %" PRIu64 " is not modelled (raidsim "
+			       "imports 9, spare sectors at the end of each zone)", sparing);
+	struct zone *zs = NULL;
+	size_t nz = 0;
+	int rc = read_zones(c, take(l, "Zones"), heads, cyls, &zs, &nz);
+	if (rc == 0) {
+		fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = 9: spares at the end of "
+			"each zone\n", "spare_sectors_per_cylinder: 0", sp->file->name, sp->line);
+		fprintf(c->out, "%-34s # the same\n", "spare_tracks_per_zone: 0");
+		if (map == 1)
+			fprintf(c->out, "# %s:%d \"LBN-to-PBN mapping scheme\" = 1: odd cylinders are "
+				"numbered from the last surface back, so a cylinder switch stays on "
+				"its surface.  raidsim numbers surfaces in LBN order: LBNs, PBNs, "
+				"slips and skews are the same, and a cylinder switch costs "
+				"max(1-cylinder seek, head switch) either way.\n", mp->file->name,
+				mp->line);
+		emit_zones(c, zs, nz, heads);
+		rc = emit_slips(c, zs, nz, heads);
+	}
+	free(zs);
+	return rc;
+}
+
+static int do_model(struct ctx *c, const struct rs_dsim_param *mp)
+{
+	const struct rs_dsim_val *m = mp->val;
+	if (m->kind != RS_DSIM_BLOCK || strcmp(m->type, "dm_disk") != 0)
+		return err_val(c, m, "'Model' must be a dm_disk block (Model = source FILE)");
+	if (check_block(c, m, dm_disk_rules))
+		return -1;
+	uint64_t heads, cyls, blocks;
+	const struct rs_dsim_param *hp = take(m, "Number of data surfaces");
+	const struct rs_dsim_param *cp = take(m, "Number of cylinders");
+	const struct rs_dsim_param *bp = take(m, "Block count");
+	if (whole(c, hp, 1, 255, &heads) || whole(c, cp, 1, 4e9, &cyls) ||
+	    whole(c, bp, 1, 1e15, &blocks))
+		return -1;
+	char v[64];
+	snprintf(v, sizeof(v), "%" PRIu64 "B", blocks * 512);
+	line(c, "capacity", v, bp, "blocks x 512 B");
+	snprintf(v, sizeof(v), "%" PRIu64, heads);
+	line(c, "heads", v, hp, NULL);
+	snprintf(v, sizeof(v), "%" PRIu64, cyls);
+	line(c, "cylinders", v, cp, NULL);
+	if (do_mech(c, take(m, "Mechanical Model")))
+		return -1;
+	return do_layout(c, take(m, "Layout Model"), heads, cyls);
+}
+
+/* ---- the firmware ------------------------------------------------------ */
+
+static int overheads(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	static const char *const kinds[4] = { "read_hit", "read_miss", "write_hit", "write_miss" };
+	static const char *const names[4] = { "Read hit", "Read miss", "Write hit", "Write miss" };
+	fprintf(c->out, "overheads:                          # [after a read, after a write]\n");
+	for (int k = 0; k < 4; k++) {
+		char ka[64], kw[64], a[32], w[32], wa[300], ww[300];
+		snprintf(ka, sizeof(ka), "%s over. after read", names[k]);
+		snprintf(kw, sizeof(kw), "%s over. after write", names[k]);
+		const struct rs_dsim_param *pa = take(disk, ka), *pw = take(disk, kw);
+		double x, y;
+		if (msec(c, pa, &x) || msec(c, pw, &y))
+			return -1;
+		fmt_ms(a, sizeof(a), x);
+		fmt_ms(w, sizeof(w), y);
+		where(pa, wa, sizeof(wa));
+		where(pw, ww, sizeof(ww));
+		char kv[120];
+		snprintf(kv, sizeof(kv), "  %s: [%s, %s]", kinds[k], a, w);
+		fprintf(c->out, "%-34s # %s, %s \"%s over. after read/write\"\n", kv, wa, ww,
+			names[k]);
+	}
+	return 0;
+}
+
+/* The time per block on the way to the host: DiskSim moves data at the
+ * slowest of the drive's own rate and the buses' and controllers' on its
+ * path. */
+static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	const struct rs_dsim_param *dp = take(disk, "Bulk sector transfer time");
+	double best;
+	if (msec(c, dp, &best))
+		return -1;
+	const struct rs_dsim_param *src = dp;
+	for (size_t i = 0; i < c->ds->ntops; i++) {
+		const struct rs_dsim_val *b = c->ds->tops[i];
+		const struct rs_dsim_param *r = NULL, *w = NULL;
+		if (strcmp(b->type, "disksim_bus") == 0) {
+			r = rs_dsim_param(b, "Read block transfer time");
+			w = rs_dsim_param(b, "Write block transfer time");
+		} else if (strcmp(b->type, "disksim_ctlr") == 0) {
+			r = w = rs_dsim_param(b, "Bulk sector transfer time");
+		} else {
+			continue;
+		}
+		double x, y;
+		if (!r || !w || msec(c, r, &x) || msec(c, w, &y))
+			return r && w ? -1 : err_val(c, b, "the %s block has no block transfer time",
+						      b->type);
+		if (x != y)
+			return err_val(c, w->val, "a write block transfer time (%s ms) other than the "
+				       "read one (%s ms) is not modelled: raidsim has one time per "
+				       "block", w->val->text, r->val->text);
+		if (x > best) {
+			best = x;
+			src = r;
+		}
+	}
+	if (best <= 0)
+		return err_val(c, dp->val, "no block transfer time: the drive and every bus say "
+			       "0, and raidsim needs a rate");
+	char v[64];
+	fmt_ms(v, sizeof(v), best);
+	line(c, "interface_block_time", v, src, "the slowest per-block time on the path "
+	     "(drive, buses, controller)");
+	fprintf(c->out, "%-34s # per-request, completion, reselect and disconnect overheads "
+		"are 0 (checked)\n", "interface_overhead: 0s");
+	line(c, "interface_burst", "512B", take(disk, "Calc sector by sector"),
+	     "data moves block by block as the media delivers it");
+	return 0;
+}
+
+static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	uint64_t nseg, seg, wseg, mode, ramin, ramax, fast, qlen;
+	const struct rs_dsim_param *np = take(disk, "Number of buffer segments");
+	const struct rs_dsim_param *sp = take(disk, "Segment size (in blks)");
+	const struct rs_dsim_param *wp = take(disk, "Maximum number of write segments");
+	const struct rs_dsim_param *mp = take(disk, "Buffer continuous read");
+	const struct rs_dsim_param *minp = take(disk, "Minimum read-ahead (blks)");
+	const struct rs_dsim_param *maxp = take(disk, "Maximum read-ahead (blks)");
+	const struct rs_dsim_param *fp = take(disk, "Fast write level");
+	const struct rs_dsim_param *qp = take(disk, "Max queue length");
+	if (whole(c, np, 1, 1024, &nseg) || whole(c, sp, 1, 1 << 23, &seg) ||
+	    whole(c, wp, 0, 1024, &wseg) || whole(c, mp, 0, 4, &mode) ||
+	    whole(c, minp, 0, 1 << 23, &ramin) || whole(c, maxp, 0, 1 << 23, &ramax) ||
+	    whole(c, fp, 0, 2, &fast) || whole(c, qp, 1, 32, &qlen))
+		return -1;
+	char v[64];
+	snprintf(v, sizeof(v), "%" PRIu64 "B", nseg * seg * 512);
+	line(c, "cache_size", v, sp, "x \"Number of buffer segments\" x 512 B");
+	snprintf(v, sizeof(v), "%" PRIu64, nseg);
+	line(c, "segments", v, np, NULL);
+	static const char *const modes[] = { "none", "track", "cylinder", "segment",
+					     "next-track" };
+	line(c, "prefetch", modes[mode], mp, NULL);
+	snprintf(v, sizeof(v), "%" PRIu64 "B", ramax * 512);
+	line(c, "read_ahead", v, maxp, NULL);
+	snprintf(v, sizeof(v), "%" PRIu64 "B", ramin * 512);
+	line(c, "read_ahead_min", v, minp, NULL);
+	const struct rs_dsim_param *op = take(disk, "Read-ahead over requested");
+	double over;
+	if (num(c, op, &over))
+		return -1;
+	if (over != 0 && over != 1)
+		return err_val(c, op->val, "'Read-ahead over requested' = %s is not modelled "
+			       "(raidsim imports 0, the requested blocks stay in the segment, and 1, "
+			       "read-ahead may replace them)", op->val->text);
+	line(c, "read_ahead_over_request", over ? "true" : "false", op, NULL);
+	const struct rs_dsim_param *fr = take(disk, "Read any free blocks");
+	uint64_t any, stop;
+	if (whole(c, fr, 0, 1, &any))
+		return -1;
+	line(c, "read_any_free", any ? "true" : "false", fr, NULL);
+	const struct rs_dsim_param *hs = take(disk, "Write hit stop prefetch");
+	if (whole(c, hs, 0, 1, &stop))
+		return -1;
+	line(c, "read_ahead_stop_on_command", stop ? "true" : "false", hs, NULL);
+	if (fast == 1)
+		return err_val(c, fp->val, "'Fast write level' 1 is not modelled: raidsim's write "
+			       "cache takes every write (level 2) or none (level 0)");
+	line(c, "write_cache", fast ? "true" : "false", fp, fast ? "writes complete once in "
+	     "the buffer" : "writes complete on the media");
+	if (fast) {
+		if (wseg == 0 || wseg > nseg)
+			return err_val(c, wp->val, "the write segments must be from 1 to the number "
+				       "of segments (%" PRIu64 ")", nseg);
+		snprintf(v, sizeof(v), "%" PRIu64 "B", wseg * seg * 512);
+		line(c, "write_cache_size", v, wp, "segments x segment size x 512 B");
+		line(c, "destage_high", "0%", fp, "cached data goes to the media at once, before "
+		     "the next miss");
+	}
+	snprintf(v, sizeof(v), "%" PRIu64, qlen);
+	line(c, "queue_depth", v, qp, NULL);
+	const struct rs_dsim_param *sch = take(disk, "Scheduler");
+	if (sch->val->kind != RS_DSIM_BLOCK || strcmp(sch->val->type, "disksim_ioqueue") != 0)
+		return err_val(c, sch->val, "'Scheduler' must be a disksim_ioqueue block");
+	if (check_block(c, sch->val, ioqueue_rules))
+		return -1;
+	const struct rs_dsim_param *pol = take(sch->val, "Scheduling policy");
+	uint64_t policy;
+	if (whole(c, pol, 0, 100, &policy))
+		return -1;
+	if (policy != 1)
+		return err_val(c, pol->val, "scheduling policy %" PRIu64 " is not imported (only 1, "
+			       "FCFS; set `scheduler` in a scenario for others)", policy);
+	line(c, "scheduler", "fcfs", pol, NULL);
+	return 0;
+}
+
+/* ---- the set-up -------------------------------------------------------- */
+
+static int check_setup(struct ctx *c, const struct rs_dsim_val **disk)
+{
+	*disk = NULL;
+	const struct rs_dsim_val *inst = NULL;
+	for (size_t i = 0; i < c->ds->ntops; i++) {
+		const struct rs_dsim_val *b = c->ds->tops[i];
+		const struct rule *rules = NULL;
+		if (strcmp(b->type, "disksim_bus") == 0)
+			rules = bus_rules;
+		else if (strcmp(b->type, "disksim_ctlr") == 0)
+			rules = ctlr_rules;
+		else if (strcmp(b->type, "disksim_iodriver") == 0)
+			rules = driver_rules;
+		if (rules) {
+			if (check_block(c, b, rules))
+				return -1;
+			continue;
+		}
+		if (strcmp(b->type, "disksim_disk") == 0)
+			continue;
+		size_t k = 0, nk = sizeof(ignored_blocks) / sizeof(ignored_blocks[0]);
+		while (k < nk && strcmp(ignored_blocks[k].type, b->type) != 0)
+			k++;
+		if (k == nk)
+			return err_val(c, b, "a %s block is not imported (raidsim imports one "
+				       "disksim_disk with its buses, controller and driver)", b->type);
+		if (strcmp(b->type, "instantiate") == 0) {
+			const struct rs_dsim_val *spec = rs_dsim_find(c->ds, "disksim_disk", b->name);
+			if (!spec)
+				continue;
+			if (*disk || b->nitems != 1)
+				return err_val(c, b, "the set-up has more than one disk; raidsim "
+					       "imports one drive at a time");
+			*disk = spec;
+			inst = b;
+		} else if (b->name || strcmp(b->type, "topology") == 0) {
+			fprintf(c->ign, "#   %s:%d %s%s%s: %s\n", b->file->name, b->line, b->type,
+				b->name ? " " : "", b->name ? b->name : "", ignored_blocks[k].why);
+		}
+	}
+	if (!*disk)
+		return rs_diag_at(c->d, c->ds->files[0]->shown, 0, 0, "the set-up instantiates no "
+				  "disksim_disk");
+	(void)inst;
+	return 0;
+}
+
+int rs_import_disksim(const char *parv, FILE *out, struct rs_diag *d)
+{
+	struct rs_dsim ds;
+	struct ctx c = { .ds = &ds, .d = d };
+	char *body = NULL, *ign = NULL;
+	size_t body_len = 0, ign_len = 0;
+	int rc = rs_dsim_read(&ds, parv, d);
+	if (rc == 0) {
+		c.out = open_memstream(&body, &body_len);
+		c.ign = open_memstream(&ign, &ign_len);
+		RS_ASSERT(c.out && c.ign);
+		const struct rs_dsim_val *disk;
+		rc = check_setup(&c, &disk);
+		if (rc == 0)
+			rc = check_block(&c, disk, disk_rules);
+		if (rc == 0)
+			rc = do_model(&c, take(disk, "Model"));
+		if (rc == 0)
+			rc = overheads(&c, disk);
+		if (rc == 0)
+			rc = block_time(&c, disk);
+		if (rc == 0)
+			rc = buffer(&c, disk);
+		fclose(c.out);
+		fclose(c.ign);
+		if (rc == 0) {
+			const char *name = ds.files[0]->name;
+			fprintf(out, "# Generated by 'raidsim import disksim %s' from DiskSim 4.0's "
+				"parameter files\n# (Copyright Carnegie Mellon University; see COPYING "
+				"beside them).  Each value names\n# the file:line it comes from; do not "
+				"edit, regenerate.\n", name);
+			fprintf(out, "description: \"");
+			for (const char *p = disk->name; *p; p++)
+				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			fprintf(out, ", DiskSim 4.0 set-up %s\"\ntype: hdd\n", name);
+			fwrite(body, 1, body_len, out);
+			fprintf(out, "# Ignored, as they cannot change the drive's timing:\n");
+			fwrite(ign, 1, ign_len, out);
+		}
+		free(body);
+		free(ign);
+	}
+	rs_dsim_free(&ds);
+	return rc;
+}

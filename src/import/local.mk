@@ -1,0 +1,12 @@
+# raidsim import: DiskSim 4.0 set-ups as raidsim models.
+src_librs_a_SOURCES += \
+	src/import/dsim_parse.c src/import/dsim_parse.h \
+	src/import/dsim_hdd.c src/import/dsim_hdd.h
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_import
+TESTS += tests/unit/check_import
+tests_unit_check_import_SOURCES = tests/unit/check_import.c
+tests_unit_check_import_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_import_LDADD = $(UNIT_LDADD)
+endif

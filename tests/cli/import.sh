@@ -1,0 +1,48 @@
+#!/bin/sh
+# raidsim import disksim on the command line: a set-up it accepts gives the
+# shipped model on stdout and with -o; one it refuses exits 2 with the
+# file:line:column of the parameter and writes nothing; usage errors exit 2.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+src=$here/../../models/disks/disksim/source
+
+stdout_is_model() {
+	"$raidsim" import disksim "$src/atlas10k.parv" >"$tmp/a.yaml" 2>"$tmp/a.err" &&
+		cmp -s "$tmp/a.yaml" "$here/../../models/disks/disksim/atlas10k.yaml" &&
+		[ ! -s "$tmp/a.err" ]
+}
+check stdout_is_model stdout_is_model
+
+output_file() {
+	"$raidsim" import disksim "$src/cheetah9LP.parv" -o "$tmp/c.yaml" >"$tmp/c.out" &&
+		cmp -s "$tmp/c.yaml" "$here/../../models/disks/disksim/cheetah9LP.yaml" &&
+		[ ! -s "$tmp/c.out" ] && [ "$(ls -a "$tmp" | grep -c '\.tmp$')" -eq 0 ]
+}
+check output_file output_file
+
+refused() {
+	"$raidsim" import disksim "$src/ibm18es.parv" -o "$tmp/i.yaml" >"$tmp/i.out" 2>"$tmp/i.err"
+	[ $? -eq 2 ] && [ ! -e "$tmp/i.yaml" ] && [ ! -s "$tmp/i.out" ] &&
+		grep -q "ibm18es.diskspecs:12:36: error: 'Allow read hits on write data' = 0 is not modelled" \
+			"$tmp/i.err"
+}
+check refused refused
+
+usage() {
+	"$raidsim" import >/dev/null 2>&1
+	[ $? -eq 2 ] || return 1
+	"$raidsim" import yaml x.parv >/dev/null 2>&1
+	[ $? -eq 2 ] || return 1
+	"$raidsim" import disksim "$tmp/none.parv" >/dev/null 2>"$tmp/n.err"
+	[ $? -eq 2 ] && grep -q "none.parv:1:1: error: cannot read the set-up" "$tmp/n.err"
+}
+check usage usage
+
+help_mentions_import() {
+	"$raidsim" help import | grep -q 'raidsim import disksim SETUP.parv'
+}
+check help help_mentions_import
+
+summary import

@@ -1,0 +1,346 @@
+/* raidsim import disksim: the reader of DiskSim's parameter syntax, the
+ * confinement of the files it loads, the refusals, and the shipped models
+ * (models/disks/disksim/NAME.yaml), which must be exactly what the importer
+ * writes today from models/disks/disksim/source/ and must load and run. */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream, mkdtemp */
+#define TU_WANT_SCENARIO
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/diag.h"
+#include "config/limits.h"
+#include "import/dsim_hdd.h"
+#include "import/dsim_parse.h"
+#include "testutil.h"
+
+/* The set-ups the importer accepts; a model is shipped for each. */
+static const char *const shipped[] = { "atlas10k", "cheetah9LP" };
+#define NSHIPPED (sizeof(shipped) / sizeof(shipped[0]))
+
+/* The others, each with the first thing raidsim cannot express. */
+static const struct {
+	const char *parv, *diag;
+} refused[] = {
+	{ "atlas_III", "atlas_III.model:7:29: error: sparing scheme 7 is not modelled" },
+	{ "barracuda", "barracuda.model:7:29: error: sparing scheme 8 is not modelled" },
+	{ "cheetah4LP", "cheetah4LP.model:7:29: error: sparing scheme 8 is not modelled" },
+	{ "dec_rz26", "dec_rz26.diskspecs:6:32: error: 'Hold bus entire read xfer' = 1" },
+	{ "hp_c2247a", "hp_c2247a.diskspecs:6:32: error: 'Hold bus entire read xfer' = 1" },
+	{ "hp_c2490a", "hp_c2490a.diskspecs:6:32: error: 'Hold bus entire read xfer' = 1" },
+	{ "hp_c3323a", "hp_c3323a_validate.diskspecs:9:32: error: 'Hold bus entire read xfer'" },
+	{ "ibm18es", "ibm18es.diskspecs:12:36: error: 'Allow read hits on write data' = 0" },
+	{ "st41601n", "st41601n.diskspecs:47:29: error: 'Read-ahead on idle hit' = 1" },
+};
+
+static const char *top(void)
+{
+	const char *t = getenv("top_srcdir");
+	return t ? t : ".";
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	char *buf = NULL;
+	size_t cap = 0;
+	*len = 0;
+	for (;;) {
+		if (*len + 4096 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Import into memory: 0 with the text, or -1 with the diagnostic line. */
+static int import(const char *parv, char **text, char *diag, size_t dlen)
+{
+	size_t len;
+	FILE *mem = open_memstream(text, &len);
+	ck_assert_ptr_nonnull(mem);
+	struct rs_diag d;
+	rs_diag_init(&d);
+	int rc = rs_import_disksim(parv, mem, &d);
+	fclose(mem);
+	if (rc) {
+		FILE *e = fmemopen(diag, dlen, "w");
+		rs_diag_print(&d, e);
+		fclose(e);
+		ck_assert_uint_eq(len, 0);       /* nothing written */
+	}
+	return rc;
+}
+
+/* A scratch folder with files written from text. */
+static char scratch[256];
+
+static void scratch_new(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(scratch, sizeof(scratch), "%s/import-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(scratch));
+}
+
+static void put(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", scratch, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void scratch_rm(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* ---- the shipped models --------------------------------------------------- */
+
+START_TEST(shipped_models_are_regenerated_byte_for_byte)
+{
+	for (size_t i = 0; i < NSHIPPED; i++) {
+		char parv[1024], yaml[1024], diag[1024] = "";
+		snprintf(parv, sizeof(parv), "%s/models/disks/disksim/source/%s.parv", top(),
+			 shipped[i]);
+		snprintf(yaml, sizeof(yaml), "%s/models/disks/disksim/%s.yaml", top(), shipped[i]);
+		char *text = NULL;
+		ck_assert_msg(import(parv, &text, diag, sizeof(diag)) == 0, "%s", diag);
+		size_t len;
+		char *want = slurp(yaml, &len);
+		ck_assert_msg(strlen(text) == len && memcmp(text, want, len) == 0,
+			      "%s differs from what 'raidsim import disksim' writes now: "
+			      "regenerate it", yaml);
+		free(want);
+		free(text);
+	}
+}
+END_TEST
+
+START_TEST(refused_setups_name_the_parameter)
+{
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char parv[1024], diag[1024] = "";
+		snprintf(parv, sizeof(parv), "%s/models/disks/disksim/source/%s.parv", top(),
+			 refused[i].parv);
+		char *text = NULL;
+		ck_assert_int_eq(import(parv, &text, diag, sizeof(diag)), -1);
+		free(text);
+		ck_assert_msg(strstr(diag, refused[i].diag) != NULL, "%s: got %s", refused[i].parv,
+			      diag);
+	}
+}
+END_TEST
+
+/* Each shipped model loads and runs a short QD1 random-read workload, at a
+ * rate a 10,000 rpm drive can give (more than 80, fewer than 200 IOPS). */
+START_TEST(shipped_models_run)
+{
+	for (size_t i = 0; i < NSHIPPED; i++) {
+		struct tu_run r;
+		tu_run(&r, "device: {model: %s}\n"
+			   "workload:\n  iometer: {spec: default, size: 4KiB, read: 100%%, random: "
+			   "100%%, outstanding: 1, run: 2s}\n", shipped[i]);
+		ck_assert_msg(r.s.iops > 80 && r.s.iops < 200, "%s: %.1f IOPS", shipped[i],
+			      r.s.iops);
+		ck_assert_uint_eq(r.s.errors, 0);
+	}
+}
+END_TEST
+
+/* Every value of a generated model names its source line. */
+START_TEST(every_value_names_its_source)
+{
+	char parv[1024], diag[1024] = "";
+	snprintf(parv, sizeof(parv), "%s/models/disks/disksim/source/cheetah9LP.parv", top());
+	char *text = NULL;
+	ck_assert_int_eq(import(parv, &text, diag, sizeof(diag)), 0);
+	static const char *const want[] = {
+		"rpm: 10045rpm                      # cheetah9LP.model:",
+		"interface_block_time: 0.105ms      # cheetah9LP.diskspecs:5 ",
+		"write_cache_size: 861696B          # cheetah9LP.diskspecs:35 ",
+		"read_ahead_over_request: true      # cheetah9LP.diskspecs:46 ",
+		/* DiskSim's unmapped cylinder 847, added to zone 0 as spares */
+		"  - {first_cyl: 0, last_cyl: 847, sectors_per_track: 254, track_skew: 97, "
+		"cyl_skew: 133, spares: 4318}",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_msg(strstr(text, want[i]) != NULL, "missing: %s", want[i]);
+	free(text);
+}
+END_TEST
+
+/* ---- the reader and its confinement -------------------------------------- */
+
+static const char *import_scratch(const char *parv_name, char *diag, size_t dlen)
+{
+	char parv[512];
+	snprintf(parv, sizeof(parv), "%s/%s", scratch, parv_name);
+	char *text = NULL;
+	int rc = import(parv, &text, diag, dlen);
+	free(text);
+	ck_assert_int_eq(rc, -1);
+	const char *p = strstr(diag, parv_name);
+	return p ? p : diag;
+}
+
+START_TEST(source_outside_the_folder_is_refused)
+{
+	char diag[1024];
+	scratch_new();
+	put("a.parv", "# set-up\nsource ../../etc/passwd\n");
+	ck_assert_str_eq(import_scratch("a.parv", diag, sizeof(diag)),
+			 "a.parv:2:8: error: '../../etc/passwd' is outside the set-up's folder "
+			 "(only files beside the set-up file, or below it, are read)\n");
+	put("b.parv", "source /etc/passwd\n");
+	ck_assert_str_eq(import_scratch("b.parv", diag, sizeof(diag)),
+			 "b.parv:1:8: error: '/etc/passwd' is outside the set-up's folder (only "
+			 "files beside the set-up file, or below it, are read)\n");
+	/* A symbolic link that leads out is caught after resolving it. */
+	char link[512];
+	snprintf(link, sizeof(link), "%s/out.diskspecs", scratch);
+	ck_assert_int_eq(symlink("/etc/hostname", link), 0);
+	put("c.parv", "source out.diskspecs\n");
+	ck_assert_str_eq(import_scratch("c.parv", diag, sizeof(diag)),
+			 "c.parv:1:8: error: 'out.diskspecs' leads outside the set-up's folder (a "
+			 "symbolic link?)\n");
+	/* `..` that comes back inside is fine (and then the file is missing). */
+	put("d.parv", "source sub/../missing.diskspecs\n");
+	ck_assert_str_eq(import_scratch("d.parv", diag, sizeof(diag)),
+			 "d.parv:1:8: error: cannot read 'sub/../missing.diskspecs': No such file "
+			 "or directory\n");
+	scratch_rm();
+}
+END_TEST
+
+START_TEST(source_nesting_is_capped)
+{
+	char diag[1024];
+	scratch_new();
+	put("loop.parv", "source loop.parv\n");
+	ck_assert_str_eq(import_scratch("loop.parv", diag, sizeof(diag)),
+			 "loop.parv:1:1: error: 'source' nests more than 16 files deep (cap "
+			 "model_depth=16; raise it with --limit model_depth=N)\n");
+	scratch_rm();
+}
+END_TEST
+
+START_TEST(big_files_and_deep_brackets_are_refused)
+{
+	char diag[1024];
+	scratch_new();
+	char path[512];
+	snprintf(path, sizeof(path), "%s/big.model", scratch);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, (long)RS_DSIM_MAX_FILE, SEEK_SET), 0);
+	fputc('\n', f);
+	fclose(f);
+	put("big.parv", "disksim_disk D {\n  Model = source big.model\n}\n");
+	ck_assert_str_eq(import_scratch("big.parv", diag, sizeof(diag)),
+			 "big.parv:2:18: error: 'big.model' is 4194305 bytes, more than the "
+			 "4194304 a DiskSim parameter file may have\n");
+	char deep[4 * RS_DSIM_MAX_NEST + 64] = "x y { k = ";
+	for (int i = 0; i < RS_DSIM_MAX_NEST + 1; i++)
+		strcat(deep, "[");
+	put("deep.parv", deep);
+	ck_assert_str_eq(import_scratch("deep.parv", diag, sizeof(diag)),
+			 "deep.parv:1:74: error: brackets nest more than 64 deep\n");
+	scratch_rm();
+}
+END_TEST
+
+START_TEST(syntax_errors_have_positions)
+{
+	char diag[1024];
+	scratch_new();
+	put("s1.parv", "disksim_bus B {\n  type = 1,\n  Arbitration time 0.0\n}\n");
+	ck_assert_str_eq(import_scratch("s1.parv", diag, sizeof(diag)),
+			 "s1.parv:4:1: error: expected '=' after the parameter name, got '}'\n");
+	put("s2.parv", "disksim_bus B {\n  type = 1\n  Arbitration time = 0.0\n}\n");
+	ck_assert_str_eq(import_scratch("s2.parv", diag, sizeof(diag)),
+			 "s2.parv:3:3: error: expected ',' or '}', got 'Arbitration'\n");
+	put("s3.parv", "disksim_bus B {\n  type = [ 1, 2\n");
+	ck_assert_str_eq(import_scratch("s3.parv", diag, sizeof(diag)),
+			 "s3.parv:3:1: error: expected ']', got the end of the file\n");
+	scratch_rm();
+}
+END_TEST
+
+/* What the importer cannot express is refused at the value; unknown names
+ * too; what does not matter to timing is listed as ignored. */
+START_TEST(unmodelled_values_are_refused)
+{
+	char diag[1024];
+	scratch_new();
+	put("u1.parv", "disksim_bus B {\n  type = 1,\n  Arbitration time = 0.5\n}\n");
+	ck_assert_str_eq(import_scratch("u1.parv", diag, sizeof(diag)),
+			 "u1.parv:3:22: error: 'Arbitration time' = 0.5 is not modelled: raidsim "
+			 "can only import 0 (raidsim's links have no arbitration)\n");
+	put("u2.parv", "disksim_bus B {\n  type = 1,\n  Arbitration tyme = 1\n}\n");
+	ck_assert_str_eq(import_scratch("u2.parv", diag, sizeof(diag)),
+			 "u2.parv:3:3: error: unknown DiskSim parameter 'Arbitration tyme' in a "
+			 "disksim_bus block\n");
+	put("u3.parv", "disksim_global G { Init Seed = 1 }\n");
+	ck_assert_str_eq(import_scratch("u3.parv", diag, sizeof(diag)),
+			 "u3.parv:1:1: error: the set-up instantiates no disksim_disk\n");
+	put("u4.parv", "disksim_simpledisk S { Block count = 1 }\n");
+	ck_assert_str_eq(import_scratch("u4.parv", diag, sizeof(diag)),
+			 "u4.parv:1:1: error: a disksim_simpledisk block is not imported (raidsim "
+			 "imports one disksim_disk with its buses, controller and driver)\n");
+	scratch_rm();
+}
+END_TEST
+
+/* What cannot change the timing is listed, with the reason. */
+START_TEST(ignored_parameters_are_listed)
+{
+	char parv[1024], diag[1024] = "";
+	snprintf(parv, sizeof(parv), "%s/models/disks/disksim/source/atlas10k.parv", top());
+	char *text = NULL;
+	ck_assert_int_eq(import(parv, &text, diag, sizeof(diag)), 0);
+	ck_assert_ptr_nonnull(strstr(text, "#   atlas10k.diskspecs:17 \"Avg sectors per "
+					   "cylinder\": used by host-side schedulers"));
+	ck_assert_ptr_nonnull(strstr(text, "#   atlas10k.parv:162 disksim_synthio Synthio: the "
+					   "synthetic workload"));
+	free(text);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("import");
+	TCase *tc = tcase_create("disksim");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, shipped_models_are_regenerated_byte_for_byte);
+	tcase_add_test(tc, refused_setups_name_the_parameter);
+	tcase_add_test(tc, shipped_models_run);
+	tcase_add_test(tc, every_value_names_its_source);
+	tcase_add_test(tc, source_outside_the_folder_is_refused);
+	tcase_add_test(tc, source_nesting_is_capped);
+	tcase_add_test(tc, big_files_and_deep_brackets_are_refused);
+	tcase_add_test(tc, syntax_errors_have_positions);
+	tcase_add_test(tc, unmodelled_values_are_refused);
+	tcase_add_test(tc, ignored_parameters_are_listed);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

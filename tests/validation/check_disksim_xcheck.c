@@ -1,0 +1,121 @@
+/* Cross-checks against DiskSim 4.0's own simulation of the same drives
+ * (DiskSim's outputs with the same parameters, not measurements), run on
+ * the models 'raidsim import disksim' writes (models/disks/disksim/).
+ * Each figure within 3 % is asserted; the ones raidsim cannot reproduce
+ * yet are printed as "NOT reproduced" with the mechanism that is missing,
+ * so the gap stays visible.  Nothing here is fitted: the models come from
+ * DiskSim's parameter files alone. */
+#define TU_WANT_SCENARIO
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../unit/testutil.h"
+
+#define TOL 0.03
+
+/* QD1 random 4 KiB reads over the whole disk, 60 simulated seconds. */
+#define QD1 "device: {model: %s}\n" \
+	"workload:\n  iometer: {spec: default, size: 4KiB, align: 512B, read: 100%%, " \
+	"random: 100%%, outstanding: 1, run: 60s}\n"
+
+/* One drive behind a host queue (the driver's), drive queue 1. */
+#define HOSTQ "device:\n  type: controller\n  ports: 1\n  queue_depth: 1\n" \
+	"  queue_policy: %s\n  array:\n    type: array\n    level: single\n" \
+	"    disks: {model: atlas10k, count: 1}\n" \
+	"workload:\n  iometer: {spec: default, size: 4KiB, align: 512B, read: 100%%, " \
+	"random: 100%%, outstanding: 16, run: 60s}\n"
+
+static int check(const char *what, double ours, double theirs)
+{
+	double err = ours / theirs - 1;
+	printf("%-40s ours %8.3f  DiskSim %8.3f  (%+.1f%%)\n", what, ours, theirs, 100 * err);
+	return fabs(err) <= TOL;
+}
+
+START_TEST(atlas10k_qd1_random_reads)
+{
+	struct tu_run r;
+	tu_run(&r, QD1, "atlas10k");
+	ck_assert(check("Atlas 10K QD1 mean response (ms)", r.s.lat_mean_ms, 9.380));
+	ck_assert(check("Atlas 10K QD1 IOPS", r.s.iops, 106.6));
+	ck_assert(check("Atlas 10K QD1 p50 (ms)", r.s.lat_p50_ms, 9.35));
+	ck_assert(check("Atlas 10K QD1 p90 (ms)", r.s.lat_p90_ms, 12.79));
+	ck_assert(check("Atlas 10K QD1 p99 (ms)", r.s.lat_p99_ms, 15.26));
+}
+END_TEST
+
+START_TEST(cheetah9lp_qd1_random_reads)
+{
+	struct tu_run r;
+	tu_run(&r, QD1, "cheetah9LP");
+	ck_assert(check("Cheetah 9LP QD1 mean response (ms)", r.s.lat_mean_ms, 9.640));
+	ck_assert(check("Cheetah 9LP QD1 IOPS", r.s.iops, 103.7));
+}
+END_TEST
+
+START_TEST(host_side_fcfs_and_clook)
+{
+	struct tu_run r;
+	tu_run(&r, HOSTQ, "fifo");
+	ck_assert(check("Atlas 10K host FCFS, 16 outstanding IOPS", r.s.iops, 106.6));
+	tu_run(&r, HOSTQ, "elevator");
+	ck_assert(check("Atlas 10K host C-LOOK, 16 outstanding IOPS", r.s.iops, 148.6));
+}
+END_TEST
+
+/* Not reproduced yet; printed, not asserted.  The closest set-ups raidsim
+ * has today, and what they lack:
+ *   - SSTF and SPTF in the host's queue: a controller's port queue has only
+ *     fifo and elevator; the drive's own scheduler (queue_depth 16) is the
+ *     stand-in, which also overlaps the next command with the media work;
+ *   - RAID0 on one shared SCSI bus: a controller channel with several
+ *     drives serialises their commands (PATA master/slave), so the drives
+ *     get one port each, and the shared bus's contention is missing. */
+START_TEST(not_reproduced_yet)
+{
+	static const struct {
+		const char *what, *policy;
+		double theirs;
+	} drive_side[] = {
+		{ "host SSTF (drive-side stand-in) IOPS", "sstf", 150.7 },
+		{ "host SPTF (drive-side stand-in) IOPS", "sptf", 174.0 },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct tu_run r;
+		tu_run(&r, "device: {model: atlas10k, queue_depth: 16, scheduler: %s}\n"
+			   "workload:\n  iometer: {spec: default, size: 4KiB, align: 512B, read: "
+			   "100%%, random: 100%%, outstanding: 16, run: 60s}\n", drive_side[i].policy);
+		if (!check(drive_side[i].what, r.s.iops, drive_side[i].theirs))
+			printf("  NOT reproduced: raidsim has no host-side %s\n", drive_side[i].policy);
+	}
+	struct tu_run r;
+	tu_run(&r, "device:\n  type: controller\n  ports: 4\n  queue_depth: 1\n"
+		   "  array: {type: array, level: raid0, strip: 64KiB, disks: {model: atlas10k, "
+		   "count: 4}}\n"
+		   "workload:\n  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 100%%, "
+		   "random: 100%%, outstanding: 16, run: 60s}\n");
+	int ok = check("RAID0 4 x Atlas 10K, 16 outstanding IOPS", r.s.iops, 371.6);
+	ok &= check("RAID0 4 x Atlas 10K mean response (ms)", r.s.lat_mean_ms, 43.05);
+	if (!ok)
+		printf("  NOT reproduced: one port per drive, no shared SCSI bus\n");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("disksim_xcheck");
+	TCase *tc = tcase_create("xcheck");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, atlas10k_qd1_random_reads);
+	tcase_add_test(tc, cheetah9lp_qd1_random_reads);
+	tcase_add_test(tc, host_side_fcfs_and_clook);
+	tcase_add_test(tc, not_reproduced_yet);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
