@@ -1,3 +1,15 @@
+# The findings ledger (scenarios/STUDY/ledger.tsv) and how findings are
+# judged: across seeds, strict orderings, counts per class.  Quick: no study
+# is simulated.
+if HAVE_CHECK
+check_PROGRAMS += tests/validation/check_ledger
+TESTS += tests/validation/check_ledger
+tests_validation_check_ledger_SOURCES = tests/validation/check_ledger.c \
+	tests/validation/validation.h tests/validation/ledger.h tests/validation/points.h
+tests_validation_check_ledger_CFLAGS = $(UNIT_CFLAGS)
+tests_validation_check_ledger_LDADD = $(UNIT_LDADD)
+endif
+
 # The validation suite: one test per finding of the reference studies and
 # per datasheet check of the disk models (tests/validation/check_validation.c).
 # Each test prints "ID: reproduced|NOT reproduced: ..." and the program
@@ -20,7 +32,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_tx4000
 TESTS += tests/validation/check_tx4000
 tests_validation_check_tx4000_SOURCES = tests/validation/check_tx4000.c \
-	tests/validation/validation.h
+	tests/validation/validation.h tests/validation/ledger.h tests/validation/points.h
 tests_validation_check_tx4000_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_tx4000_LDADD = $(UNIT_LDADD)
 endif
@@ -33,7 +45,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_tx4200
 TESTS += tests/validation/check_tx4200
 tests_validation_check_tx4200_SOURCES = tests/validation/check_tx4200.c \
-	tests/validation/validation.h
+	tests/validation/validation.h tests/validation/ledger.h tests/validation/points.h
 tests_validation_check_tx4200_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_tx4200_LDADD = $(UNIT_LDADD)
 endif
@@ -47,7 +59,7 @@ if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_iscsi
 TESTS += tests/validation/check_iscsi
 tests_validation_check_iscsi_SOURCES = tests/validation/check_iscsi.c \
-	tests/validation/validation.h
+	tests/validation/validation.h tests/validation/ledger.h tests/validation/points.h
 tests_validation_check_iscsi_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_iscsi_LDADD = $(UNIT_LDADD)
 endif
@@ -73,8 +85,18 @@ if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_s3700
 TESTS += tests/validation/check_s3700
 tests_validation_check_s3700_SOURCES = tests/validation/check_s3700.c \
-	tests/validation/validation.h
+	tests/validation/validation.h tests/validation/ledger.h tests/validation/points.h
 tests_validation_check_s3700_CFLAGS = $(UNIT_CFLAGS)
 tests_validation_check_s3700_LDADD = $(UNIT_LDADD)
 endif
 CLEANFILES += tests/validation/findings-s3700.tsv
+
+# A study's scenario changed in a copy changes its verdict (follow.sh); the
+# READMEs' findings tables and counts agree with the ledgers
+# (ledger-table.sh; --update rewrites them).
+TESTS += tests/validation/follow.sh tests/validation/ledger-table.sh \
+	tests/validation/ledger-table-test.sh
+EXTRA_DIST += tests/validation/follow.sh tests/validation/ledger-table.sh \
+	tests/validation/ledger-table-test.sh
+CLEANFILES += tests/validation/findings-tx4000.counts tests/validation/findings-tx4200.counts \
+	tests/validation/findings-iscsi.counts tests/validation/findings-s3700.counts
