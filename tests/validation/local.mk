@@ -26,8 +26,10 @@ endif
 CLEANFILES += tests/validation/findings.tsv
 
 # The Promise FastTrak TX4000 study (iXBT, 2003): findings TX4000-C1..C15
-# (tests/validation/check_tx4000.c, scenarios/tx4000/), same mechanism,
-# results in tests/validation/findings-tx4000.tsv.  Tagged "slow" too.
+# (tests/validation/check_tx4000.c, scenarios/tx4000/), judged across seeds
+# and counted by class from scenarios/tx4000/ledger.tsv (ledger.h), results
+# in tests/validation/findings-tx4000.tsv and the counts in
+# findings-tx4000.counts.  The other studies below work the same way.
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_tx4000
 TESTS += tests/validation/check_tx4000
