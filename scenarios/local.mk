@@ -12,6 +12,7 @@ EXTRA_DIST += \
 	scenarios/tx4000/README.md \
 	scenarios/tx4000/run.sh \
 	scenarios/tx4000/figures.tsv \
+	scenarios/tx4000/ledger.tsv \
 	scenarios/tx4000/database.yaml \
 	scenarios/tx4000/sequential.yaml \
 	scenarios/tx4000/workstation.yaml \
@@ -20,6 +21,7 @@ EXTRA_DIST += \
 	scenarios/tx4200/README.md \
 	scenarios/tx4200/run.sh \
 	scenarios/tx4200/figures.tsv \
+	scenarios/tx4200/ledger.tsv \
 	scenarios/tx4200/database.yaml \
 	scenarios/tx4200/sequential.yaml \
 	scenarios/tx4200/workstation.yaml \
@@ -31,6 +33,7 @@ EXTRA_DIST += \
 	scenarios/iscsi/README.md \
 	scenarios/iscsi/run.sh \
 	scenarios/iscsi/figures.tsv \
+	scenarios/iscsi/ledger.tsv \
 	scenarios/iscsi/duplex.yaml \
 	scenarios/iscsi/read.yaml \
 	scenarios/iscsi/write.yaml \
@@ -62,4 +65,5 @@ EXTRA_DIST += \
 	scenarios/s3700/run.sh \
 	scenarios/s3700/cdm.yaml \
 	scenarios/s3700/atto.yaml \
-	scenarios/s3700/figures.tsv
+	scenarios/s3700/figures.tsv \
+	scenarios/s3700/ledger.tsv

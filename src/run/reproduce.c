@@ -248,6 +248,9 @@ static void run_study(struct rs_study *s, const struct rs_reproduce_opts *o)
 	snprintf(captions, sizeof(captions), "%s/figures.tsv", folder);
 	rs_study_find_figures(s, captions, study_dir);
 	drop_missing_figures(s, study_dir);
+	char ledger[4300];
+	snprintf(ledger, sizeof(ledger), "%s/ledger.tsv", folder);
+	rs_study_read_ledger(s, ledger);
 }
 
 static bool wanted(const struct rs_reproduce_opts *o, const char *name)
@@ -322,13 +325,15 @@ int rs_reproduce(const struct rs_reproduce_opts *o)
 			char a[32], b[32];
 			rs_progress_duration(a, sizeof(a), s->run_s);
 			rs_progress_duration(b, sizeof(b), s->validation_s);
+			char counts[256];
+			rs_class_counts_line(counts, sizeof(counts),
+					     s->label[0] ? s->label : s->name, &s->counts);
 			fprintf(stderr, "reproduce: %s: run.sh %s in %s, validation %s %s%s, "
-					"%zu of %zu findings reproduced, %zu figures\n",
+					"%zu figures; %s\n",
 				s->name, s->ran_ok ? "ok" : "FAILED", a,
 				!s->validation_ran ? "not run" : s->validation_ok ? "passed" : "FAILED",
 				s->validation_reused ? "(results of make check)" : "in ",
-				s->validation_reused ? "" : b, s->nreproduced, s->nfindings,
-				s->nfigures);
+				s->validation_reused ? "" : b, s->nfigures, counts);
 			if (s->note[0])
 				fprintf(stderr, "reproduce: %s: %s\n", s->name, s->note);
 		}

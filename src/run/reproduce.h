@@ -4,7 +4,9 @@
  *
  * The findings on the page are the lines the validation program wrote
  * into its findings*.tsv, the same program and file `make check` uses, so
- * the page cannot disagree with the tests. */
+ * the page cannot disagree with the tests; beside each, its class and what
+ * was set from the study for it, from the study's FOLDER/ledger.tsv, and in
+ * the summary the counts per class (only predictions count as reproduced). */
 #ifndef RS_RUN_REPRODUCE_H
 #define RS_RUN_REPRODUCE_H
 

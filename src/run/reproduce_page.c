@@ -35,7 +35,7 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:1em 0}\n"
 	"th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}\n"
 	"th{background:#f0f0f0}\n"
-	"td.yes{background:#dff0d8}td.no{background:#f8e0e0}\n"
+	"td.yes{background:#dff0d8}td.no{background:#f8e0e0}td.other{background:#eeeeee}\n"
 	".fig{display:flex;gap:1em;align-items:flex-start;margin:1em 0}\n"
 	".fig img{max-width:75%;border:1px solid #ddd}\n"
 	".fig p{max-width:25%;margin:0}\n"
@@ -43,8 +43,8 @@ static const char style[] =
 
 static void put_summary(FILE *f, const struct rs_study *s, size_t n)
 {
-	fputs("<table class=\"summary\">\n<tr><th>study</th><th>findings reproduced</th>"
-	      "<th>run.sh</th><th>validation</th></tr>\n", f);
+	fputs("<table class=\"summary\">\n<tr><th>study</th><th>predictions reproduced</th>"
+	      "<th>run.sh</th><th>validation</th><th>findings by class</th></tr>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		char a[32], b[32];
 		fputs("<tr><td>", f);
@@ -56,20 +56,27 @@ static void put_summary(FILE *f, const struct rs_study *s, size_t n)
 			esc(f, s[i].title);
 		}
 		if (!s[i].present) {
-			fputs("</td><td colspan=\"3\">not in this source tree</td></tr>\n", f);
+			fputs("</td><td colspan=\"3\">not in this source tree</td><td></td></tr>\n", f);
 			continue;
 		}
 		rs_progress_duration(a, sizeof(a), s[i].run_s);
 		rs_progress_duration(b, sizeof(b), s[i].validation_s);
 		fprintf(f, "</td><td>%zu of %zu</td><td class=\"%s\">%s in %s</td>",
-			s[i].nreproduced, s[i].nfindings, s[i].ran_ok ? "yes" : "no",
+			s[i].counts.reproduced, s[i].counts.n[RS_CLASS_PREDICTION],
+			s[i].ran_ok ? "yes" : "no",
 			s[i].ran_ok ? "ran" : "FAILED", a);
-		fprintf(f, "<td class=\"%s\">%s %s%s</td></tr>\n",
+		fprintf(f, "<td class=\"%s\">%s %s%s</td>",
 			s[i].validation_ok ? "yes" : "no",
 			!s[i].validation_ran ? "not run"
 			: s[i].validation_ok ? "passed" : "FAILED",
 			s[i].validation_reused ? "in the last make check" : "in ",
 			s[i].validation_reused ? "" : b);
+		char line[256];
+		rs_class_counts_line(line, sizeof(line), s[i].label[0] ? s[i].label : s[i].name,
+				     &s[i].counts);
+		fputs("<td>", f);
+		esc(f, line);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
 }
@@ -100,18 +107,32 @@ static void put_study(FILE *f, const struct rs_study *s)
 		fputs("</p></div>\n", f);
 	}
 	fputs("<table class=\"findings\">\n<tr><th>id</th><th>what the study reports</th>"
-	      "<th>what raidsim gives</th><th>reproduced</th></tr>\n", f);
+	      "<th>what raidsim gives</th><th>verdict</th><th>class: what was set from the "
+	      "study</th></tr>\n", f);
 	for (size_t i = 0; i < s->nfindings; i++) {
 		const struct rs_finding_row *r = &s->findings[i];
 		bool yes = strcmp(r->status, "reproduced") == 0;
+		bool no = strcmp(r->status, "not reproduced") == 0;
+		enum rs_finding_class k;
+		if (rs_status_class(r->status, &k) != 0)
+			k = RS_CLASS_PREDICTION;
 		fputs("<tr><td>", f);
 		esc(f, r->id);
 		fputs("</td><td>", f);
 		esc(f, r->study);
 		fputs("</td><td>", f);
 		esc(f, r->measured);
-		fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n", yes ? "yes" : "no",
-			yes ? "reproduced" : "not reproduced");
+		/* The status as the validation program wrote it: a prediction's
+		 * verdict, or the class of a finding that cannot count. */
+		fprintf(f, "</td><td class=\"%s\">", yes ? "yes" : no ? "no" : "other");
+		esc(f, r->status);
+		fputs("</td><td>", f);
+		esc(f, rs_class_name(k));
+		if (r->basis && r->basis[0]) {
+			fputs(": ", f);
+			esc(f, r->basis);
+		}
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n</section>\n", f);
 }
@@ -134,8 +155,10 @@ int rs_reproduce_page(const char *path, const struct rs_study *s, size_t n, unsi
 	fprintf(f, "<p>Written by <code>raidsim reproduce --jobs %u</code> (raidsim %s) in %s. "
 		   "Each study's figures are drawn by its <code>run.sh</code> from raidsim's "
 		   "tables; each finding is decided by the study's validation program, the "
-		   "one <code>make check</code> runs, and the table below is what that "
-		   "program wrote.</p>\n", jobs, PACKAGE_VERSION, t);
+		   "one <code>make check</code> runs, at several seeds, and the table below is what "
+		   "that program wrote.  Only predictions count as reproduced: a finding whose "
+		   "parameters were calibrated on its data, or whose setting was chosen from its "
+		   "own words, is shown under its class (the study's <code>ledger.tsv</code>).</p>\n", jobs, PACKAGE_VERSION, t);
 	put_summary(f, s, n);
 	for (size_t i = 0; i < n; i++)
 		if (s[i].present)

@@ -1,5 +1,8 @@
 /* The honesty mechanism shared by the validation programs (header-only:
- * each check_* program is one translation unit plus librs).
+ * each check_* program is one translation unit plus librs).  The datasheet
+ * checks (check_validation.c, check_s3700_drive.c) use it as described
+ * here; the studies' programs judge their findings with ledger.h, which
+ * builds on the text and tsv helpers below.
  *
  * A program lists every id it covers in a `struct finding` table with the
  * status we EXPECT (REPRODUCED or NOT_REPRODUCED) and one line saying why,
