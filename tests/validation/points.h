@@ -197,7 +197,7 @@ static inline struct rs_iostat_summary vd_scenario_series(const char *file, uint
 	struct rs_point_result r;
 	struct rs_diag d;
 	rs_diag_init(&d);
-	int rc = rs_scenario_run_point_series(&sc, 0, NULL, ts, &r, &d);
+	int rc = rs_scenario_run_point_series(&sc, 0, 0, NULL, ts, &r, &d);
 	if (rc != 0)
 		rs_diag_print(&d, stderr);
 	ck_assert_msg(rc == 0, "%s: the point did not run", path);
