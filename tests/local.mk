@@ -55,3 +55,8 @@ dist-hook:
 # Hostile but valid-looking scenarios (zero-time loops, open-loop overload,
 # endless traces, absurd sizes) end in seconds with status 1 or 2.
 TESTS += tests/cli/limits.sh
+
+# The test list, expanded (.ci/run picks the quick ones for distcheck).
+print-tests:
+	@echo $(TESTS)
+.PHONY: print-tests
