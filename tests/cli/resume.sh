@@ -41,11 +41,18 @@ for jobs in 1 2 2; do
 	sleep "$d"
 	kill -KILL -"$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	st=$?
 	saved=$(ls "$tmp/k$n/resume.points" 2>/dev/null | grep -c '^[0-9]')
 	echo "kill $n: SIGKILL after ${d}s with --jobs $jobs, $saved of 20 points saved"
 	sleep 0.2 # orphaned workers of the killed group are gone too
 	check "SIGKILL $n (-j $jobs) leaves only whole points" whole_points "$tmp/k$n"
-	check "SIGKILL $n (-j $jobs) leaves no table" test ! -e "$tmp/k$n/resume.tsv"
+	# On a fast machine the run may finish before the kill lands (status
+	# 0): then its table is whole and there is nothing to check here.
+	if [ "$st" -ne 0 ]; then
+		check "SIGKILL $n (-j $jobs) leaves no table" test ! -e "$tmp/k$n/resume.tsv"
+	else
+		echo "kill $n: the run had finished before the kill"
+	fi
 	"$raidsim" run "$scenario" -q -j 2 --resume -o "$tmp/k$n"
 	check "SIGKILL $n (-j $jobs) + --resume: same TSV" cmp "$tmp/ref/resume.tsv" "$tmp/k$n/resume.tsv"
 	check "SIGKILL $n (-j $jobs) + --resume: same JSON" cmp "$tmp/ref/resume.json" "$tmp/k$n/resume.json"
