@@ -47,7 +47,7 @@ if ENABLE_FUZZ
 fuzz: tests/fuzz/fuzz_scenario tests/fuzz/fuzz_model \
 		tests/fuzz/fuzz_trace_disksim tests/fuzz/fuzz_trace_validate
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) $(SHELL) $(srcdir)/tests/fuzz/run.sh \
-		$(srcdir) tests/fuzz/work $(FUZZ_TARGETS)
+		$(srcdir) tests/fuzz/campaign $(FUZZ_TARGETS)
 else
 fuzz:
 	@echo "make fuzz: configure with --enable-fuzz first (it needs clang)" >&2; exit 1
@@ -56,7 +56,7 @@ CLEANFILES += tests/fuzz/fuzz_scenario tests/fuzz/fuzz_model \
 	tests/fuzz/fuzz_trace_disksim tests/fuzz/fuzz_trace_validate tests/fuzz/librs-fuzz.a
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf tests/fuzz/work
+	rm -rf tests/fuzz/campaign
 .PHONY: clean-fuzz
 
 # The same harnesses with a plain main(), built and replayed by make check.
