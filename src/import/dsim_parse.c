@@ -388,8 +388,10 @@ static bool parse_number(const char *s, size_t n, double *out)
 	return true;
 }
 
-/* The one block a sourced file holds, as a value. */
-static struct rs_dsim_val *source_value(struct lexer *lx)
+/* `source FILE`, at the word 'source': the file, opened within the
+ * set-up's folder and the nesting cap, and where its name stands; NULL
+ * with the diagnostic set. */
+static const struct rs_dsim_file *open_sourced(struct lexer *lx, int *nline, int *ncol)
 {
 	int line = lx->tline, col = lx->tcol;
 	advance(lx);
@@ -398,7 +400,8 @@ static struct rs_dsim_val *source_value(struct lexer *lx)
 		return NULL;
 	}
 	char *name = xstrndup(lx->w, lx->wlen);
-	int nline = lx->tline, ncol = lx->tcol;
+	*nline = lx->tline;
+	*ncol = lx->tcol;
 	advance(lx);
 	if (lx->source_depth + 1 > (int)rs_limits()->model_depth) {
 		rs_diag_at(lx->d, lx->f->shown, line, col, "'source' nests more than %d files "
@@ -408,8 +411,16 @@ static struct rs_dsim_val *source_value(struct lexer *lx)
 		free(name);
 		return NULL;
 	}
-	const struct rs_dsim_file *f = rs_dsim_open(lx->ds, name, lx->f, nline, ncol, lx->d);
+	const struct rs_dsim_file *f = rs_dsim_open(lx->ds, name, lx->f, *nline, *ncol, lx->d);
 	free(name);
+	return f;
+}
+
+/* The one block a sourced file holds, as a value. */
+static struct rs_dsim_val *source_value(struct lexer *lx)
+{
+	int nline, ncol;
+	const struct rs_dsim_file *f = open_sourced(lx, &nline, &ncol);
 	if (!f)
 		return NULL;
 	struct rs_dsim_val **tops = NULL;
@@ -491,26 +502,8 @@ static struct rs_dsim_val *parse_statement(struct lexer *lx, struct rs_dsim_val 
 		return NULL;
 	}
 	if (is_word(lx, "source")) {
-		int line = lx->tline, col = lx->tcol;
-		advance(lx);
-		if (lx->t != T_WORD) {
-			expected(lx, "a file name after 'source'");
-			return NULL;
-		}
-		char *name = xstrndup(lx->w, lx->wlen);
-		int nline = lx->tline, ncol = lx->tcol;
-		advance(lx);
-		if (lx->source_depth + 1 > (int)rs_limits()->model_depth) {
-			rs_diag_at(lx->d, lx->f->shown, line, col, "'source' nests more than %d "
-				   "files deep (cap model_depth=%llu; raise it with --limit "
-				   "model_depth=N)", (int)rs_limits()->model_depth,
-				   (unsigned long long)rs_limits()->model_depth);
-			free(name);
-			return NULL;
-		}
-		const struct rs_dsim_file *f = rs_dsim_open(lx->ds, name, lx->f, nline, ncol,
-							     lx->d);
-		free(name);
+		int nline, ncol;
+		const struct rs_dsim_file *f = open_sourced(lx, &nline, &ncol);
 		if (!f || parse_file(lx->ds, f, lx->source_depth + 1, tops, ntops, lx->d))
 			return NULL;
 		*done = true;
