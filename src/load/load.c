@@ -87,7 +87,7 @@ struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum r
 {
 	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, ctx);
 	load->in_flight++;
-	if (sim->ios.live > load->queued_cap)
+	if (sim->ios.live > rs_limits()->queued_requests)
 		overloaded(sim, load);
 	rs_dev_submit(sim, load->target, io);
 	return io;
@@ -172,7 +172,6 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 	}
 	struct rs_load *load = calloc(1, sizeof(*load));
 	RS_ASSERT(load != NULL);
-	load->queued_cap = rs_limits()->queued_requests;
 	load->type = type;
 	load->target = target;
 	load->params = calloc(1, type->params_size);

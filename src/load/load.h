@@ -68,7 +68,6 @@ struct rs_load {
 	bool stopped;                 /* window over: issue nothing more */
 	rs_time_t t_measure_end;
 	uint64_t in_flight;
-	uint64_t queued_cap;          /* rs_limits()->queued_requests, read once */
 	struct rs_event *priv_close_ev;       /* the scheduled end of the window */
 
 	struct rs_iostat stats;
