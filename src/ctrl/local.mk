@@ -13,3 +13,11 @@ tests_unit_check_ctrl_SOURCES = tests/unit/check_ctrl.c
 tests_unit_check_ctrl_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ctrl_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_hostq
+TESTS += tests/unit/check_hostq
+tests_unit_check_hostq_SOURCES = tests/unit/check_hostq.c
+tests_unit_check_hostq_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hostq_LDADD = $(UNIT_LDADD)
+endif
