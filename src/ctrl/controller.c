@@ -8,7 +8,12 @@
  *   ports             channels (PATA channels, SATA ports)
  *   port_link         link section of each channel
  *   devices_per_port  1 (SATA) or 2 (PATA master and slave share their
- *                     channel, one command at a time)
+ *                     channel, one command at a time); up to 15 on SCSI
+ *   channel           ata | scsi: what the drives of a port share.  ata:
+ *                     the channel and its queue, one command at a time
+ *                     with two drives; scsi: only the bus (port_link,
+ *                     required), held for the command, data and status
+ *                     phases, while each drive has its own queue
  *   command_cost      processor time per host request (firmware or driver)
  *   cpu               host | card: where that time (and the RAID) runs
  *   cpus              processors that can run it in parallel
@@ -17,8 +22,8 @@
  *                     wait in the host, in order
  *   bus_overlap       host-bus transfers overlap the drive's work (cut-through)
  *                     instead of following a read / preceding a write
- *   queue_policy      fifo | elevator: order of the requests a port holds back
- *                     beyond its tags
+ *   queue_policy      fifo | elevator | sstf | sptf: order of the requests a
+ *                     port holds back beyond its tags (ctrl/hostq.h)
  *   host_service      the driver's reaction to a drive's service request
  *                     (legacy ATA TCQ), set on every hdd behind the ports
  *   queued_reads,     {read_policy, sequential_balance} the driver applies to
@@ -41,6 +46,7 @@
 
 #include "ctrl/bus.h"
 #include "ctrl/ctrl_priv.h"
+#include "ctrl/hostq.h"
 #include "disk/hdd.h"
 #include "raid/volume.h"
 #include "kernel/assert.h"
@@ -48,7 +54,7 @@
 static const char *const cpu_names[] = { "host", "card", NULL };
 static const char *const mode_names[] = { "none", "write-through", "write-back", NULL };
 static const char *const location_names[] = { "driver", "card", NULL };
-static const char *const queue_policy_names[] = { "fifo", "elevator", NULL };
+static const char *const channel_names[] = { "ata", "scsi", NULL };
 
 #define RANGE (RS_OPT_HAS_MIN | RS_OPT_HAS_MAX)
 #define MIN0 RS_OPT_HAS_MIN, 0, 0
@@ -61,8 +67,12 @@ static const struct rs_opt ctrl_opts[] = {
 	  "channels (PATA channels, SATA ports)" },
 	{ "port_link", RS_OPT_NODE, P(port_link), NULL, 0, 0, 0, NULL,
 	  "link of each channel: a bus model name or inline; absent = not modelled" },
-	{ "devices_per_port", RS_OPT_UINT, P(devices_per_port), "1", RANGE, 1, 2, NULL,
-	  "drives per channel; 2 = PATA master and slave, commands serialised" },
+	{ "devices_per_port", RS_OPT_UINT, P(devices_per_port), "1", RANGE, 1, 15, NULL,
+	  "drives per channel; 2 = PATA master and slave, commands serialised; up to 15 "
+	  "on a SCSI bus" },
+	{ "channel", RS_OPT_ENUM, P(channel), "ata", 0, 0, 0, channel_names,
+	  "ata: drives on a port share its queue, one command at a time; scsi: they share "
+	  "only the bus, held for command, data and status, each drive with its own queue" },
 	{ "command_cost", RS_OPT_TIME, P(command_cost_ns), "0s", MIN0, NULL,
 	  "processor time per host request (firmware or host driver)" },
 	{ "cpu", RS_OPT_ENUM, P(cpu), "host", 0, 0, 0, cpu_names,
@@ -77,8 +87,9 @@ static const struct rs_opt ctrl_opts[] = {
 	{ "bus_overlap", RS_OPT_BOOL, P(bus_overlap), "false", 0, 0, 0, NULL,
 	  "a drive's data crosses the host bus while the drive works (DMA streaming "
 	  "into host memory) instead of after a read / before a write" },
-	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, queue_policy_names,
-	  "order of requests waiting at a port beyond its tags: fifo or elevator (C-LOOK)" },
+	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, rs_hostq_policy_names,
+	  "order of requests waiting at a port beyond its tags: fifo, elevator (C-LOOK), "
+	  "sstf (nearest address) or sptf (shortest positioning, hdd members)" },
 	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,
 	  "legacy ATA TCQ: the driver's reaction to a drive's service request "
 	  "(interrupt, service routine, SERVICE command), per data phase" },
@@ -198,8 +209,9 @@ static struct rs_dev *member_hook(struct rs_build *b, struct rs_dev *member, siz
 	c->nwrapped++;
 	if (member->type == &rs_dev_hdd)
 		rs_hdd_set_host_service(member, c->p.host_service_ns);
-	return rs_port_wrap(member, &c->ch[index / c->p.devices_per_port], port_bus(c), index,
-			    b->sim ? rs_now(b->sim) : 0);
+	/* A SCSI drive has a queue of its own; ATA drives share their port's. */
+	size_t ch = c->p.channel == CHANNEL_SCSI ? index : index / c->p.devices_per_port;
+	return rs_port_wrap(member, &c->ch[ch], port_bus(c), index, b->sim ? rs_now(b->sim) : 0);
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -269,6 +281,59 @@ static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_di
 	return 0;
 }
 
+/* What the drives of a port share must be something they can share. */
+static int check_channel(const struct ctrl_params *p, const struct rs_link_params *lp,
+			 const struct rs_node *node, struct rs_diag *d)
+{
+	if (p->channel == CHANNEL_ATA) {
+		if (p->devices_per_port > 2)
+			return rs_diag_node(d, rs_node_get_or(node, "devices_per_port"),
+					    "an ATA channel has at most 2 devices (master and slave), "
+					    "got %llu: drives sharing a bus need 'channel: scsi'",
+					    (unsigned long long)p->devices_per_port);
+		return 0;
+	}
+	if (!p->port_link)
+		return rs_diag_node(d, rs_node_get_or(node, "channel"),
+				    "a SCSI channel needs 'port_link': the bus its drives share "
+				    "(rate, and arbitration time as its overhead)");
+	if (lp->full_duplex)
+		return rs_diag_node(d, p->port_link, "a SCSI bus is one half-duplex path its drives "
+				    "take turns on: expected a port_link with duplex: half");
+	return 0;
+}
+
+/* The channels: one per port (ATA), or one queue per drive slot sharing
+ * its port's bus (SCSI).  Returns the tags a channel has. */
+static uint32_t set_up_channels(struct ctrl *c, const struct rs_link_params *lp, rs_time_t now)
+{
+	const struct ctrl_params *p = &c->p;
+	bool scsi = p->channel == CHANNEL_SCSI;
+	/* Two drives on one PATA channel: one command on the channel at a
+	 * time (no ATA overlap), whatever the queue depth. */
+	uint32_t tags = !scsi && p->devices_per_port > 1 ? 1 : (uint32_t)p->queue_depth;
+	c->nch = scsi ? p->ports * p->devices_per_port : p->ports;
+	c->ch = calloc(c->nch, sizeof(*c->ch));
+	RS_ASSERT(c->ch);
+	if (scsi) {
+		c->scsi = calloc(p->ports, sizeof(*c->scsi));
+		RS_ASSERT(c->scsi);
+		for (size_t i = 0; i < p->ports; i++)
+			rs_link_init(&c->scsi[i], "scsi_bus", lp, now);
+	}
+	for (size_t i = 0; i < c->nch; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "channel%zu", i);
+		if (scsi)
+			rs_channel_init_scsi(&c->ch[i], name, &c->scsi[i / p->devices_per_port], tags,
+					     p->queue_policy, now);
+		else
+			rs_channel_init(&c->ch[i], name, lp, tags, p->queue_policy, now);
+		c->ch[i].bus_overlap = p->bus_overlap;
+	}
+	return tags;
+}
+
 static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		     const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
 {
@@ -304,19 +369,9 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	bool has_port_link = p->port_link != NULL;
 	if (has_port_link && rs_bus_params(b->models, p->port_link, "port_link", &lp, d))
 		return -1;
-	c->nch = p->ports;
-	c->ch = calloc(c->nch, sizeof(*c->ch));
-	RS_ASSERT(c->ch);
-	/* Two drives on one PATA channel: one command on the channel at a
-	 * time (no ATA overlap), whatever the queue depth. */
-	uint32_t tags = p->devices_per_port > 1 ? 1 : (uint32_t)p->queue_depth;
-	for (size_t i = 0; i < c->nch; i++) {
-		char name[32];
-		snprintf(name, sizeof(name), "channel%zu", i);
-		rs_channel_init(&c->ch[i], name, has_port_link ? &lp : NULL, tags,
-				p->queue_policy == 1, now);
-		c->ch[i].bus_overlap = p->bus_overlap;
-	}
+	if (check_channel(p, &lp, node, d))
+		return -1;
+	uint32_t tags = set_up_channels(c, has_port_link ? &lp : NULL, now);
 	rs_server_init(&c->cpu, p->cpu == CPU_CARD ? "card_cpu" : "host_cpu",
 		       (uint32_t)p->cpus, now);
 	if (set_up_cache(c, node, d))
@@ -357,6 +412,8 @@ static void ctrl_restart(struct rs_dev *dev, rs_time_t now)
 			rs_link_restart_stats(&c->ch[i].link, now);
 		rs_tavg_restart(&c->ch[i].q.depth, now);
 	}
+	for (size_t i = 0; c->scsi && i < c->p.ports; i++)
+		rs_link_restart_stats(&c->scsi[i], now);
 }
 
 static void ctrl_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
@@ -373,6 +430,7 @@ static void ctrl_destroy(struct rs_dev *dev)
 	if (c->cached)
 		rs_cache_fini(&c->cache);
 	free(c->ch);
+	free(c->scsi);
 	free(c);
 }
 
@@ -411,7 +469,7 @@ struct rs_link *rs_ctrl_channel_link(struct rs_dev *dev, size_t i)
 {
 	struct ctrl *c = dev->priv;
 	RS_ASSERT(i < c->nch);
-	return c->ch[i].has_link ? &c->ch[i].link : NULL;
+	return c->ch[i].bus;
 }
 
 void rs_ctrl_cache_fill_level(const struct rs_dev *dev, uint32_t *dirty, uint32_t *lines)

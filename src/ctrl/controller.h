@@ -38,7 +38,8 @@ const struct rs_ctrl_counters *rs_ctrl_counters(const struct rs_dev *dev);
 /* The host bus (NULL if none is modelled). */
 struct rs_link *rs_ctrl_host_bus(struct rs_dev *dev);
 size_t rs_ctrl_channel_count(const struct rs_dev *dev);
-/* Channel i's link (NULL if the channel link is not modelled). */
+/* The link channel i's transfers cross (NULL if not modelled); on SCSI,
+ * channel i is drive slot i and its link the bus it shares. */
 struct rs_link *rs_ctrl_channel_link(struct rs_dev *dev, size_t i);
 /* Dirty and being-destaged cache lines, and all lines. */
 void rs_ctrl_cache_fill_level(const struct rs_dev *dev, uint32_t *dirty, uint32_t *lines);

@@ -13,17 +13,19 @@
 enum ctrl_cache_mode { CACHE_NONE, CACHE_WT, CACHE_WB };
 enum ctrl_location { LOC_DRIVER, LOC_CARD };
 enum ctrl_cpu { CPU_HOST, CPU_CARD };
+enum ctrl_channel { CHANNEL_ATA, CHANNEL_SCSI };
 
 struct ctrl_params {
 	const struct rs_node *host_bus;
 	uint64_t ports;
 	const struct rs_node *port_link;
 	uint64_t devices_per_port;
+	int channel;                  /* enum ctrl_channel */
 	rs_time_t command_cost_ns;
 	int cpu;                      /* enum ctrl_cpu */
 	uint64_t cpus;
 	uint64_t queue_depth;
-	int queue_policy;             /* 0 fifo, 1 elevator */
+	int queue_policy;             /* enum rs_hostq_policy */
 	bool bus_overlap;
 	uint64_t max_commands;        /* host requests taken at once; 0 = no limit */
 	rs_time_t host_service_ns;
@@ -60,6 +62,7 @@ struct ctrl {
 	bool bus_at_top;
 	struct rs_channel *ch;
 	size_t nch;
+	struct rs_link *scsi;         /* SCSI: one shared bus per port */
 	size_t nwrapped;              /* ports the member hook made */
 	struct rs_dev *array;         /* where requests go (maybe a port) */
 

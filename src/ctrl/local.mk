@@ -1,6 +1,7 @@
 src_librs_a_SOURCES += \
 	src/ctrl/bus.c src/ctrl/bus.h \
 	src/ctrl/cache.c src/ctrl/cache.h \
+	src/ctrl/hostq.c src/ctrl/hostq.h \
 	src/ctrl/port.c src/ctrl/port.h \
 	src/ctrl/controller.c src/ctrl/controller.h \
 	src/ctrl/ctrl_io.c src/ctrl/ctrl_priv.h
@@ -11,4 +12,12 @@ TESTS += tests/unit/check_ctrl
 tests_unit_check_ctrl_SOURCES = tests/unit/check_ctrl.c
 tests_unit_check_ctrl_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ctrl_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_hostq
+TESTS += tests/unit/check_hostq
+tests_unit_check_hostq_SOURCES = tests/unit/check_hostq.c
+tests_unit_check_hostq_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hostq_LDADD = $(UNIT_LDADD)
 endif

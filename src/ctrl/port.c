@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrl/hostq.h"
+#include "disk/hdd.h"
 #include "kernel/assert.h"
 
 struct port {
@@ -17,18 +19,24 @@ struct port {
 static const struct rs_dev_type port_type;
 
 void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_link_params *lp,
-		     uint32_t tags, bool elevator, rs_time_t now)
+		     uint32_t tags, int policy, rs_time_t now)
 {
 	memset(ch, 0, sizeof(*ch));
 	snprintf(ch->name, sizeof(ch->name), "%s", name);
 	if (lp) {
 		ch->has_link = true;
 		rs_link_init(&ch->link, ch->name, lp, now);
+		ch->bus = &ch->link;
 	}
-	if (elevator)
-		rs_ioq_init(&ch->q, tags, &rs_ioq_elevator, &ch->elevator_lba, now);
-	else
-		rs_ioq_init(&ch->q, tags, &rs_ioq_fifo, NULL, now);
+	rs_ioq_init(&ch->q, tags, rs_hostq_policy(policy), &ch->last_lba, now);
+}
+
+void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_link *bus,
+			  uint32_t tags, int policy, rs_time_t now)
+{
+	rs_channel_init(ch, name, NULL, tags, policy, now);
+	ch->bus = bus;
+	ch->scsi = true;
 }
 
 /* ---- the request path --------------------------------------------------
@@ -75,20 +83,34 @@ static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *chil
 		finish(sim, pt, child, status);
 }
 
-static void chan_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
+static void status_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	command_over(sim, obj, arg, status);
+}
+
+/* On a SCSI bus the drive reselects once more to return the status. */
+static void status_phase(struct rs_sim *sim, struct port *pt, struct rs_io *child, int status)
+{
+	if (pt->ch->scsi && status == 0)
+		rs_link_xfer(sim, pt->ch->bus, RS_DIR_IN, 0, status_done, pt, child);
+	else
+		command_over(sim, pt, child, status);
+}
+
+static void chan_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	status_phase(sim, obj, arg, status);
 }
 
 static void member_done(struct rs_sim *sim, struct rs_io *child)
 {
 	struct port *pt = child->done_ctx;
 	if (child->status == 0 && child->op == RS_READ && !pt->drive_moves_data &&
-	    pt->ch->has_link && child->nblk)
-		rs_link_xfer(sim, &pt->ch->link, RS_DIR_IN, rs_io_bytes(child), chan_in_done, pt,
+	    pt->ch->bus && child->nblk)
+		rs_link_xfer(sim, pt->ch->bus, RS_DIR_IN, rs_io_bytes(child), chan_in_done, pt,
 			     child);
 	else
-		command_over(sim, pt, child, 0);
+		status_phase(sim, pt, child, 0);
 }
 
 static void to_member(struct rs_sim *sim, struct port *pt, struct rs_io *child)
@@ -114,8 +136,8 @@ static void bus_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct port *pt = obj;
 	struct rs_io *child = arg;
-	if (status == 0 && !pt->drive_moves_data && pt->ch->has_link) {
-		rs_link_xfer(sim, &pt->ch->link, RS_DIR_OUT, rs_io_bytes(child), chan_out_done,
+	if (status == 0 && !pt->drive_moves_data && pt->ch->bus) {
+		rs_link_xfer(sim, pt->ch->bus, RS_DIR_OUT, rs_io_bytes(child), chan_out_done,
 			     pt, child);
 		return;
 	}
@@ -137,8 +159,6 @@ static void overlap_bus_done(struct rs_sim *sim, void *obj, void *arg, int statu
 
 static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 {
-	pt->ch->commands++;
-	child->t_issue = sim->now;
 	if (pt->ch->bus_overlap && pt->host_bus && child->nblk && child->op != RS_FLUSH) {
 		struct rs_io *xfer = rs_io_child(sim, child->parent, child->op, child->lba,
 						 child->nblk, overlap_child_done, pt);
@@ -161,11 +181,32 @@ static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 		bus_out_done(sim, pt, child, 0);
 }
 
+static void command_sent(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct rs_io *child = arg;
+	if (status) {
+		child->done = member_done;
+		child->done_ctx = obj;
+		rs_io_complete(sim, child, status);
+		return;
+	}
+	start(sim, obj, child);
+}
+
 static void dispatch(struct rs_sim *sim, struct rs_channel *ch)
 {
 	struct rs_io *child;
-	while ((child = rs_ioq_dispatch(sim, &ch->q)))
-		start(sim, child->layer, child);
+	while ((child = rs_ioq_dispatch(sim, &ch->q))) {
+		struct port *pt = child->layer;
+		ch->commands++;
+		child->t_issue = sim->now;
+		/* The command phase: arbitration (the bus's overhead), the
+		 * command, then the drive disconnects. */
+		if (ch->scsi)
+			rs_link_xfer(sim, ch->bus, RS_DIR_OUT, 0, command_sent, pt, child);
+		else
+			start(sim, pt, child);
+	}
 }
 
 static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
@@ -205,8 +246,15 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 	dev->priv = pt;
 	rs_tavg_init(&dev->inflight, now, 0);
 	*pt = (struct port){ .dev = dev, .member = member, .ch = ch, .host_bus = host_bus };
-	if (ch->has_link && member->type->use_link) {
-		member->type->use_link(member, &ch->link);
+	if (ch->scsi && member->type == &rs_dev_hdd) {
+		/* A transfer goes at the slowest per-block time on its path
+		 * (DiskSim's rule): a drive's own interface slows the bus. */
+		const struct rs_link *own = rs_hdd_link(member);
+		if (own->p.rate_bytes_s < ch->bus->p.rate_bytes_s)
+			ch->bus->p.rate_bytes_s = own->p.rate_bytes_s;
+	}
+	if (ch->bus && member->type->use_link) {
+		member->type->use_link(member, ch->bus);
 		pt->drive_moves_data = true;
 	}
 	return dev;
@@ -215,4 +263,9 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 struct rs_dev *rs_port_member(struct rs_dev *dev)
 {
 	return dev->type == &port_type ? ((struct port *)dev->priv)->member : dev;
+}
+
+struct rs_dev *rs_port_member_of(const struct rs_io *waiting)
+{
+	return ((const struct port *)waiting->layer)->member;
 }

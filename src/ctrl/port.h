@@ -9,6 +9,9 @@
  * time, since without the ATA overlap feature the host serialises
  * commands to master and slave.
  *
+ * On a SCSI bus several drives share one link but each has its own queue
+ * (a channel of its own whose `bus` is the shared link): see `scsi`.
+ *
  * A port is one drive on a channel.  Its request waits in the channel
  * queue, crosses the host bus (writes before the command, reads after the
  * drive returns the data) unless the data stays on the card, and reaches
@@ -27,15 +30,28 @@
 struct rs_channel {
 	char name[32];
 	bool has_link;                /* false: the interface is not modelled */
-	struct rs_link link;
+	struct rs_link link;          /* the channel's own link (ATA, SATA) */
+	/* The link its transfers cross: &link, a SCSI bus it shares with the
+	 * other drives on that bus, or NULL. */
+	struct rs_link *bus;
+	/* SCSI: each command arbitrates for the bus to be sent and again to
+	 * return its status, and the drive disconnects in between (seek,
+	 * rotation) and reselects to move data, so the bus is held only for
+	 * those phases. */
+	bool scsi;
 	struct rs_ioq q;              /* commands waiting for, and holding, a tag */
-	uint64_t elevator_lba;        /* the elevator policy's position */
+	uint64_t last_lba;            /* the queue policy's position (ctrl/hostq.h) */
 	bool bus_overlap;             /* host-bus data moves while the drive works */
 	uint64_t commands;            /* dispatched to a drive, whole run */
 };
 
+/* A channel with its own link (lp, or none when NULL); policy is an enum
+ * rs_hostq_policy. */
 void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_link_params *lp,
-		     uint32_t tags, bool elevator, rs_time_t now);
+		     uint32_t tags, int policy, rs_time_t now);
+/* A drive's queue on a SCSI bus shared with others. */
+void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_link *bus,
+			  uint32_t tags, int policy, rs_time_t now);
 
 /* Wrap `member` in a port on `ch`.  host_bus is the link the port's data
  * crosses, or NULL when it does not (data kept on the card).  The port
@@ -45,5 +61,7 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 
 /* The drive behind a port, or dev itself if it is not a port. */
 struct rs_dev *rs_port_member(struct rs_dev *dev);
+/* The drive a request waiting in a channel queue is bound for. */
+struct rs_dev *rs_port_member_of(const struct rs_io *waiting);
 
 #endif

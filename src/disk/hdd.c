@@ -804,6 +804,17 @@ void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns)
 	((struct hdd *)dev->priv)->host_service_ns = ns;
 }
 
+rs_time_t rs_hdd_positioning_estimate(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
+				      bool is_write, rs_time_t now)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	const struct hdd *h = dev->priv;
+	struct rs_hdd_pos pos;
+	int w = is_write ? 1 : 0;
+	return rs_hdd_mech_position(&h->mech, now, h->sched.overhead_ns[w], lba, nblk, w, &pos) -
+	       now;
+}
+
 void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)
 {
 	RS_ASSERT(dev->type == &rs_dev_hdd);

@@ -17,6 +17,7 @@
 #ifndef RS_DISK_HDD_H
 #define RS_DISK_HDD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "dev/dev.h"
@@ -49,5 +50,12 @@ void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link);
 /* The host in front of the drive answers service requests (legacy TCQ)
  * after `ns`: a controller sets its own reaction time. */
 void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns);
+/* How long after `now` the media access of a command for [lba, lba+nblk)
+ * would start if the drive took it now: its firmware overhead, then seek
+ * and rotation from where the head is (or the running read-ahead stream,
+ * if that serves it).  A query only: nothing in the drive changes.  For a
+ * host-side SPTF queue, which asks it of every waiting command. */
+rs_time_t rs_hdd_positioning_estimate(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
+				      bool is_write, rs_time_t now);
 
 #endif

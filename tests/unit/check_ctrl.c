@@ -735,8 +735,8 @@ static const struct bad_case bad_cases[] = {
 	  "type: controller\nports: 1\n"
 	  "array: {type: array, level: raid0, disks: {type: ideal, count: 2}}\n", 3, 8, "port(s)" },
 	{ "bad array", "type: controller\narray: {type: idael}\n", 2, 15, "ideal" },
-	{ "bad queue policy", "type: controller\nqueue_policy: sstf\narray: {type: ideal}\n", 2,
-	  15, "elevator" },
+	{ "bad queue policy", "type: controller\nqueue_policy: sptff\narray: {type: ideal}\n", 2,
+	  15, "sstf, sptf" },
 	{ "bad queued read policy",
 	  "type: controller\nqueued_reads: {read_policy: nearest}\narray: {type: ideal}\n", 2,
 	  29, "nearest-head" },

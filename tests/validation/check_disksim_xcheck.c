@@ -65,41 +65,48 @@ START_TEST(host_side_fcfs_and_clook)
 }
 END_TEST
 
-/* Not reproduced yet; printed, not asserted.  The closest set-ups raidsim
- * has today, and what they lack:
- *   - SSTF and SPTF in the host's queue: a controller's port queue has only
- *     fifo and elevator; the drive's own scheduler (queue_depth 16) is the
- *     stand-in, which also overlaps the next command with the media work;
- *   - RAID0 on one shared SCSI bus: a controller channel with several
- *     drives serialises their commands (PATA master/slave), so the drives
- *     get one port each, and the shared bus's contention is missing. */
-START_TEST(not_reproduced_yet)
+/* DiskSim's driver SSTF_LBN: the nearest block number to where the last
+ * dispatched request ended. */
+START_TEST(host_side_sstf)
 {
-	static const struct {
-		const char *what, *policy;
-		double theirs;
-	} drive_side[] = {
-		{ "host SSTF (drive-side stand-in) IOPS", "sstf", 150.7 },
-		{ "host SPTF (drive-side stand-in) IOPS", "sptf", 174.0 },
-	};
-	for (size_t i = 0; i < 2; i++) {
-		struct tu_run r;
-		tu_run(&r, "device: {model: atlas10k, queue_depth: 16, scheduler: %s}\n"
-			   "workload:\n  iometer: {spec: default, size: 4KiB, align: 512B, read: "
-			   "100%%, random: 100%%, outstanding: 16, run: 60s}\n", drive_side[i].policy);
-		if (!check(drive_side[i].what, r.s.iops, drive_side[i].theirs))
-			printf("  NOT reproduced: raidsim has no host-side %s\n", drive_side[i].policy);
-	}
 	struct tu_run r;
-	tu_run(&r, "device:\n  type: controller\n  ports: 4\n  queue_depth: 1\n"
+	tu_run(&r, HOSTQ, "sstf");
+	ck_assert(check("Atlas 10K host SSTF, 16 outstanding IOPS", r.s.iops, 150.7));
+}
+END_TEST
+
+/* RAID0 of four drives on ONE SCSI bus (atlas10k.parv's BUS1: arbitration
+ * time 0, block transfer times 0, so no limit of its own and the drives'
+ * 0.099 ms per block governs; the bus is half duplex and held only for the
+ * command, data and status phases), driver FCFS, drive queue 1. */
+START_TEST(raid0_on_one_scsi_bus)
+{
+	struct tu_run r;
+	tu_run(&r, "device:\n  type: controller\n  ports: 1\n  channel: scsi\n"
+		   "  devices_per_port: 4\n  port_link: {rate: 10GB/s, overhead: 0s}\n"
+		   "  queue_depth: 1\n"
 		   "  array: {type: array, level: raid0, strip: 64KiB, disks: {model: atlas10k, "
 		   "count: 4}}\n"
 		   "workload:\n  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 100%%, "
 		   "random: 100%%, outstanding: 16, run: 60s}\n");
-	int ok = check("RAID0 4 x Atlas 10K, 16 outstanding IOPS", r.s.iops, 371.6);
-	ok &= check("RAID0 4 x Atlas 10K mean response (ms)", r.s.lat_mean_ms, 43.05);
-	if (!ok)
-		printf("  NOT reproduced: one port per drive, no shared SCSI bus\n");
+	ck_assert(check("RAID0 4 x Atlas 10K, one SCSI bus, IOPS", r.s.iops, 371.6));
+	ck_assert(check("RAID0 4 x Atlas 10K, one SCSI bus, mean (ms)", r.s.lat_mean_ms, 43.05));
+}
+END_TEST
+
+/* Not reproduced yet; printed, not asserted.  Host SPTF (DiskSim's driver
+ * SPTF_OPT, which asks the disk model for each queued request's seek and
+ * rotation) comes out 3.4 % above DiskSim.  raidsim's estimate is exactly
+ * the time its drive then takes (the drive checks every prediction), so
+ * the gap is in what DiskSim's estimate (disk_buffer_estimate_servtime)
+ * leaves out against what its disk then does, most likely around the
+ * read-ahead that is running when the driver picks; not pinned down. */
+START_TEST(not_reproduced_yet)
+{
+	struct tu_run r;
+	tu_run(&r, HOSTQ, "sptf");
+	if (!check("Atlas 10K host SPTF, 16 outstanding IOPS", r.s.iops, 174.0))
+		printf("  NOT reproduced: DiskSim's driver SPTF estimate is not raidsim's exact one\n");
 }
 END_TEST
 
@@ -111,6 +118,8 @@ int main(void)
 	tcase_add_test(tc, atlas10k_qd1_random_reads);
 	tcase_add_test(tc, cheetah9lp_qd1_random_reads);
 	tcase_add_test(tc, host_side_fcfs_and_clook);
+	tcase_add_test(tc, host_side_sstf);
+	tcase_add_test(tc, raid0_on_one_scsi_bus);
 	tcase_add_test(tc, not_reproduced_yet);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

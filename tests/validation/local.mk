@@ -106,8 +106,9 @@ endif
 
 # Cross-checks against DiskSim 4.0's own simulation of the imported Atlas
 # 10K and Cheetah 9LP (tests/validation/check_disksim_xcheck.c): QD1 random
-# reads and host-side FCFS / C-LOOK asserted within 3 %; the figures not
-# reproduced yet are printed beside DiskSim's.
+# reads, host-side FCFS / C-LOOK / SSTF and RAID0 on one shared SCSI bus
+# asserted within 3 %; the figures not reproduced yet (host SPTF) are
+# printed beside DiskSim's.
 if HAVE_CHECK
 check_PROGRAMS += tests/validation/check_disksim_xcheck
 TESTS += tests/validation/check_disksim_xcheck
