@@ -174,9 +174,48 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 	complete_cmd(sim, h, io, io->status ? io->status : -RS_ERR_ERANGE);
 }
 
+static void completed_later(struct rs_sim *sim, void *obj, void *arg)
+{
+	complete_cmd(sim, obj, arg, 0);
+}
+
+/* A read or write whose work is done reports it after the firmware's
+ * completion overhead; the head is already free for other work. */
+static void finish_cmd(struct rs_sim *sim, struct hdd *h, struct rs_io *io, int status)
+{
+	rs_time_t t = io->op == RS_READ ? h->p.completion_read_ns
+		: io->op == RS_WRITE ? h->p.completion_write_ns : 0;
+	if (status || t <= 0)
+		complete_cmd(sim, h, io, status);
+	else
+		rs_sched(sim, t, completed_later, h, io);
+}
+
+/* read_drop_request: a read's blocks leave the buffer once delivered, and
+ * only what was read ahead after them stays -- in the stream's segment too,
+ * whose data below the stream's reach the lookup takes from s_valid_from. */
+static void drop_delivered(struct hdd *h, const struct rs_io *io)
+{
+	uint64_t end = io->lba + io->nblk;
+	struct rs_hdd_mech *m = &h->mech;
+	if (h->live_seg >= 0 && m->streaming && io->lba >= m->s_valid_from &&
+	    io->lba < m->s_limit) {
+		if (end > m->s_valid_from) {
+			m->s_valid_from = end;
+			h->buf.seg[h->live_seg].start = end;
+		}
+		return;
+	}
+	rs_hdd_buffer_drop_through(&h->buf, io->lba, end, h->live_seg);
+}
+
 static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status)
 {
-	complete_cmd(sim, obj, arg, status);
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	if (h->p.read_drop_request && status == 0 && io->op == RS_READ)
+		drop_delivered(h, io);
+	finish_cmd(sim, h, io, status);
 }
 
 /* ---- buffer hits, cached writes, flushes (firmware + interface) ------- */
@@ -223,7 +262,7 @@ static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 		rs_hdd_buffer_dirty_add(&h->buf, io->lba, io->nblk, rs_now(sim));
 		h->c.cached_writes++;
 	}
-	complete_cmd(sim, h, io, status);
+	finish_cmd(sim, h, io, status);
 	kick(sim, h);
 	check_flushes(sim, h);
 }
@@ -332,7 +371,7 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 		io->tag |= READ_MEDIA_DONE;
 		read_try_finish(sim, h, io);
 	} else {
-		complete_cmd(sim, h, io, 0);
+		finish_cmd(sim, h, io, 0);
 	}
 	kick(sim, h);
 }
@@ -346,6 +385,24 @@ static uint64_t free_behind(const struct hdd *h, uint64_t lba, uint64_t limit,
 		return 0;
 	return rs_hdd_fw_free_behind(&h->g.layout, rs_spindle_period_ns(&h->g.spindle), lba,
 				     pos->pos.rot_ns, h->buf.seg_blk - (limit - lba));
+}
+
+/* When a read's data may start over the interface: as the media delivers
+ * its first block, or, with a water mark, once that share of the read (at
+ * most a segment, at least a block) is in the buffer.  The stream is set
+ * up for the read, from its first block or before. */
+static rs_time_t read_data_start(const struct hdd *h, const struct rs_io *io, rs_time_t start)
+{
+	if (h->p.read_watermark <= 0)
+		return start;
+	uint64_t k = (uint64_t)((double)min_u64(h->buf.seg_blk, io->nblk) * h->p.read_watermark);
+	uint64_t at = io->lba + (k ? k : 1);
+	const struct rs_hdd_mech *m = &h->mech;
+	rs_time_t t = at > m->s_lba
+		? m->s_t0_ns + rs_disk_media_time(&h->g.layout, &h->g.seek, &h->g.spindle,
+						  m->s_lba, (uint32_t)(at - m->s_lba), 0)
+		: m->s_t0_ns;
+	return t > start ? t : start;
 }
 
 static void start_host(struct rs_sim *sim, struct hdd *h)
@@ -402,9 +459,9 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 		}
 	}
 	if (!w) {
+		rs_time_t go = read_data_start(h, io, pos.start_ns > now ? pos.start_ns : now);
 		if (rs_io_bytes(io) > h->p.interface_burst_bytes)
-			rs_sched_at(sim, pos.start_ns > now ? pos.start_ns : now, read_first_go,
-				    h, io);
+			rs_sched_at(sim, go, read_first_go, h, io);
 		else
 			io->tag |= READ_FIRST_DONE;
 	}
@@ -566,6 +623,35 @@ static void invalidate(struct hdd *h, const struct rs_io *io)
 	}
 }
 
+/* Read-ahead on an idle hit: when a read is served from the buffer while
+ * the head has nothing to do (no command waiting, no read-ahead running),
+ * the drive goes on reading after the data of the hit's segment, as far as
+ * read-ahead after a miss of the same read would have gone.  The head
+ * positions from where it is; the stream is lazy as any other. */
+static void idle_hit_read_ahead(struct rs_sim *sim, struct hdd *h, uint32_t seg,
+				const struct rs_io *io)
+{
+	rs_time_t now = rs_now(sim);
+	struct rs_hdd_mech *m = &h->mech;
+	if (h->busy || h->mq.len > 0 || (m->streaming && now < m->s_end_ns))
+		return;
+	stop_stream(sim, h);
+	const struct rs_hdd_seg *s = &h->buf.seg[seg];
+	uint64_t from = s->end;
+	uint64_t limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, s->start, io->lba, io->nblk,
+					    h->cap_blk, h->buf.seg_blk);
+	if (limit <= from)
+		return;
+	struct rs_hdd_pos pos;
+	rs_hdd_mech_position(m, now, 0, from, (uint32_t)(limit - from), false, &pos);
+	h->live_seg = (int)seg;
+	m->streaming = true;
+	m->s_lba = from;
+	m->s_valid_from = s->start;
+	m->s_t0_ns = pos.start_ns;
+	rs_hdd_mech_set_limit(m, limit);
+}
+
 /* Overheads that depend on the previous command: set for this one. */
 static void note_command(struct hdd *h, const struct rs_io *io)
 {
@@ -602,9 +688,13 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 		    io->lba + io->nblk <= h->mech.s_limit)
 			live_end = h->mech.s_lba + rs_hdd_mech_stream_done(&h->mech, now);
 		int seg = rs_hdd_buffer_lookup(&h->buf, io->lba, io->nblk, h->live_seg, live_end);
-		if (seg >= 0 || rs_hdd_buffer_dirty_covers(&h->buf, io->lba, io->nblk)) {
-			if (seg >= 0)
+		if (seg >= 0 || (h->p.read_hits_on_write_data &&
+				 rs_hdd_buffer_dirty_covers(&h->buf, io->lba, io->nblk))) {
+			if (seg >= 0) {
 				rs_hdd_buffer_touch(&h->buf, (uint32_t)seg);
+				if (h->p.read_ahead_on_idle_hit)
+					idle_hit_read_ahead(sim, h, (uint32_t)seg, io);
+			}
 			h->c.hits++;
 			rs_server_submit(sim, &h->fw, h->ovh_hit, hit_fw_done, h, io);
 			return;
@@ -732,6 +822,7 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	h->mech = (struct rs_hdd_mech){
 		.l = &h->g.layout, .s = &h->g.seek, .sp = &h->g.spindle,
 		.stop_on_command = p->read_ahead_stop_on_command,
+		.finish_sector = !p->read_ahead_stop_in_sector,
 		.head = { 0, 0, now },
 	};
 	double rate = p->interface_block_ns > 0

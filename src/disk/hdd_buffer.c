@@ -81,6 +81,16 @@ void rs_hdd_buffer_invalidate(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nb
 	}
 }
 
+void rs_hdd_buffer_drop_through(struct rs_hdd_buffer *b, uint64_t lba, uint64_t end,
+				int skip)
+{
+	for (uint32_t i = 0; i < b->nseg; i++) {
+		struct rs_hdd_seg *s = &b->seg[i];
+		if ((int)i != skip && s->start <= lba && lba < s->end && end <= s->end)
+			s->start = end;
+	}
+}
+
 bool rs_hdd_buffer_dirty_covers(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk)
 {
 	for (size_t i = 0; i < b->next; i++)

@@ -58,6 +58,10 @@ void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start, uint
  * larger. */
 void rs_hdd_buffer_invalidate(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk, int keep);
 
+/* The segment holding [lba, end) (except `skip`) keeps only what follows
+ * end: the data up to end has been used. */
+void rs_hdd_buffer_drop_through(struct rs_hdd_buffer *b, uint64_t lba, uint64_t end,
+				int skip);
 /* Is [lba, lba+nblk) inside one dirty extent? */
 bool rs_hdd_buffer_dirty_covers(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk);
 /* Add dirty data, merging; returns how much dirty_blk grew (<= nblk). */

@@ -169,6 +169,22 @@ bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uint32_t n
 	return lba + nblk <= m->s_limit || ready_ns <= m->s_end_ns;
 }
 
+/* When the head may leave for a command ready at `ready`, the head being
+ * free from free_at: with finish_sector, read-ahead still running then
+ * first reads the sector under the head to its end (between sectors, in a
+ * switch or skew, it stops at once). */
+static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_time_t ready)
+{
+	rs_time_t t = free_at < ready ? ready : free_at;
+	if (!m->finish_sector || !m->streaming || t >= m->s_end_ns)
+		return t;
+	uint64_t done = rs_hdd_mech_stream_done(m, t);
+	uint64_t at = m->s_lba + done;
+	if (at < m->s_limit && rs_hdd_mech_stream_time(m, at) < t)
+		return m->s_t0_ns + mt(m, m->s_lba, done + 1);
+	return t;
+}
+
 rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 			       rs_time_t overhead_ns, uint64_t lba, uint32_t nblk,
 			       int is_write, struct rs_hdd_pos *out)
@@ -187,8 +203,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 	}
 	struct rs_head_state hs;
 	rs_hdd_mech_head_at(m, now, &hs);
-	if (hs.free_at_ns < ready)
-		hs.free_at_ns = ready;
+	hs.free_at_ns = head_free(m, hs.free_at_ns, ready);
 	out->cont = false;
 	out->free_ns = hs.free_at_ns;
 	position_time(m, &hs, lba, is_write, &out->pos);
@@ -219,7 +234,7 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 	/* Reads and writes differ in overhead, so in when the head is free. */
 	int k = is_write ? 1 : 0;
 	if (!v->at[k].ok || v->at[k].overhead_ns != overhead_ns) {
-		rs_time_t free_ns = v->hs.free_at_ns < ready ? ready : v->hs.free_at_ns;
+		rs_time_t free_ns = head_free(m, v->hs.free_at_ns, ready);
 		v->at[k].ok = true;
 		v->at[k].overhead_ns = overhead_ns;
 		v->at[k].free_ns = free_ns;

@@ -30,6 +30,7 @@ struct rs_hdd_mech {
 	const struct rs_seek *s;
 	const struct rs_spindle *sp;
 	bool stop_on_command;         /* read-ahead yields at once to other work */
+	bool finish_sector;           /* stopped, it first reads the sector under the head */
 	struct rs_head_state head;    /* valid when not streaming */
 	bool streaming;
 	uint64_t s_lba;               /* stream origin (rebased as it goes) */

@@ -90,6 +90,31 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "replaces overhead_read/_write/_hit for the kinds it names" },
 	{ "read_ahead_stop_on_command", RS_OPT_BOOL, P(read_ahead_stop_on_command), "true",
 	  0, 0, 0, NULL, "a new command stops read-ahead (false: read-ahead finishes first)" },
+	{ "read_ahead_stop_in_sector", RS_OPT_BOOL, P(read_ahead_stop_in_sector), "true", 0, 0,
+	  0, NULL, "read-ahead stopped for a command may leave the sector under the head "
+	  "half read (false: the head is free once that sector is read; DiskSim's \"Stop "
+	  "prefetch in sector\")" },
+	{ "read_drop_request", RS_OPT_BOOL, P(read_drop_request), "false", 0, 0, 0, NULL,
+	  "once a read's data has gone to the host its blocks leave the segment and only "
+	  "the read-ahead after them stays (DiskSim's \"Read-ahead over requested\" = -1)" },
+	{ "read_ahead_on_idle_hit", RS_OPT_BOOL, P(read_ahead_on_idle_hit), "false", 0, 0, 0,
+	  NULL, "a read served wholly from the buffer while the head is idle starts "
+	  "read-ahead after its segment's data, as a miss would (DiskSim's \"Read-ahead "
+	  "on idle hit\")" },
+	{ "read_watermark", RS_OPT_DOUBLE, P(read_watermark), "0", RANGE, 0, 1, NULL,
+	  "share of a read (at most a segment) that must be in the buffer before its "
+	  "data starts over the interface (0: from the first block, as the media delivers "
+	  "it; 1: store and forward; DiskSim's \"High (read) water mark\" by request "
+	  "size)" },
+	{ "read_hits_on_write_data", RS_OPT_BOOL, P(read_hits_on_write_data), "true", 0, 0, 0,
+	  NULL, "a read of data a cached write left in the buffer is a hit (false: it goes "
+	  "to the media; DiskSim's \"Allow read hits on write data\")" },
+	{ "completion_read", RS_OPT_TIME, P(completion_read_ns), "0s", MIN0, NULL,
+	  "firmware time between a read's last data and its completion (DiskSim's \"Read "
+	  "completion overhead\")" },
+	{ "completion_write", RS_OPT_TIME, P(completion_write_ns), "0s", MIN0, NULL,
+	  "firmware time between a write's end (media, or buffer when cached) and its "
+	  "completion (DiskSim's \"Write completion overhead\")" },
 	{ "write_cache", RS_OPT_BOOL, P(write_cache), "false", 0, 0, 0, NULL,
 	  "deferred writing: a write completes once its data is in the buffer" },
 	{ "write_cache_size", RS_OPT_SIZE, P(write_cache_bytes), "1MiB", RANGE, 512,

@@ -54,6 +54,13 @@ struct rs_hdd_params {
 	bool read_ahead_over_request;   /* read-ahead may push the request out of its segment */
 	const struct rs_node *overheads;  /* by hit/miss and previous command */
 	bool read_ahead_stop_on_command;
+	bool read_ahead_stop_in_sector;   /* false: a stopped read-ahead finishes its sector */
+	bool read_drop_request;           /* a read's blocks leave the buffer once delivered */
+	bool read_ahead_on_idle_hit;      /* a hit on an idle drive restarts read-ahead */
+	double read_watermark;            /* share of a read in the buffer before data moves */
+	bool read_hits_on_write_data;     /* cached write data serves reads */
+	rs_time_t completion_read_ns;     /* after a read's last data, before its status */
+	rs_time_t completion_write_ns;
 	bool write_cache;
 	uint64_t write_cache_bytes;
 	double destage_high_pct;

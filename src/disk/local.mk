@@ -26,6 +26,12 @@ tests_unit_check_hdd_SOURCES = tests/unit/check_hdd.c
 tests_unit_check_hdd_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hdd_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/unit/check_hdd_dsim_fw
+TESTS += tests/unit/check_hdd_dsim_fw
+tests_unit_check_hdd_dsim_fw_SOURCES = tests/unit/check_hdd_dsim_fw.c
+tests_unit_check_hdd_dsim_fw_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hdd_dsim_fw_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/unit/check_disksim_models
 TESTS += tests/unit/check_disksim_models
 tests_unit_check_disksim_models_SOURCES = tests/unit/check_disksim_models.c

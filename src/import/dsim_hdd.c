@@ -34,9 +34,8 @@ static const struct rule disk_rules[] = {
 	  "the command overheads" },
 	{ "Time scale for overheads", EQ, 1, "overheads are taken as written" },
 	{ "Bulk sector transfer time", TAKE, 0, NULL },
-	{ "Hold bus entire read xfer", EQ, 0, "the drive moves read data block by block as the "
-	  "media delivers it" },
-	{ "Hold bus entire write xfer", EQ, 0, "the drive takes write data block by block" },
+	{ "Hold bus entire read xfer", TAKE, 0, NULL },
+	{ "Hold bus entire write xfer", TAKE, 0, NULL },
 	{ "Allow almost read hits", EQ, 0, "raidsim serves only reads wholly in the buffer as hits" },
 	{ "Allow sneaky full read hits", EQ, 0, "raidsim serves only reads wholly in the buffer "
 	  "as hits" },
@@ -44,10 +43,10 @@ static const struct rule disk_rules[] = {
 	  "buffer as hits" },
 	{ "Allow sneaky intermediate read hits", EQ, 0, "raidsim serves only reads wholly in the "
 	  "buffer as hits" },
-	{ "Allow read hits on write data", EQ, 1, "a read of cached write data is a hit in raidsim" },
+	{ "Allow read hits on write data", TAKE, 0, NULL },
 	{ "Allow write prebuffering", EQ, 0, "raidsim takes a write's data when it runs" },
 	{ "Preseeking level", EQ, 0, "raidsim seeks when a command reaches the head" },
-	{ "Never disconnect", EQ, 0, "raidsim drives release the bus between data phases" },
+	{ "Never disconnect", TAKE, 0, NULL },
 	{ "Print stats", IGNORE, 0, "statistics output" },
 	{ "Avg sectors per cylinder", IGNORE, 0, "used by host-side schedulers that estimate "
 	  "cylinders, not by the drive" },
@@ -56,21 +55,20 @@ static const struct rule disk_rules[] = {
 	{ "Number of buffer segments", TAKE, 0, NULL },
 	{ "Maximum number of write segments", TAKE, 0, NULL },
 	{ "Segment size (in blks)", TAKE, 0, NULL },
-	{ "Use separate write segment", EQ, 0, "raidsim's dirty data shares the read segments' "
-	  "buffer" },
-	{ "Low (write) water mark", EQ, 0, "raidsim moves data block by block, no reconnection "
-	  "thresholds" },
-	{ "High (read) water mark", EQ, 0, "raidsim moves data block by block, no reconnection "
-	  "thresholds" },
-	{ "Set watermark by reqsize", IGNORE, 0, "scales the water marks, which are 0" },
+	{ "Use separate write segment", TAKE, 0, NULL },
+	{ "Low (write) water mark", EQ, 0, "raidsim takes a write's whole data before its media "
+	  "access, so a drive that takes more of a write larger than a segment whenever the "
+	  "segment has drained to a mark is not modelled" },
+	{ "High (read) water mark", TAKE, 0, NULL },
+	{ "Set watermark by reqsize", TAKE, 0, NULL },
 	{ "Calc sector by sector", EQ, 1, "raidsim moves interface data block by block "
 	  "(interface_burst 512B)" },
-	{ "Enable caching in buffer", EQ, 1, "raidsim keeps read data in the buffer for hits" },
+	{ "Enable caching in buffer", TAKE, 0, NULL },
 	{ "Buffer continuous read", TAKE, 0, NULL },
 	{ "Minimum read-ahead (blks)", TAKE, 0, NULL },
 	{ "Maximum read-ahead (blks)", TAKE, 0, NULL },
 	{ "Read-ahead over requested", TAKE, 0, NULL },
-	{ "Read-ahead on idle hit", EQ, 0, "raidsim starts read-ahead only after a miss" },
+	{ "Read-ahead on idle hit", TAKE, 0, NULL },
 	{ "Read any free blocks", TAKE, 0, NULL },
 	{ "Fast write level", TAKE, 0, NULL },
 	{ "Immediate buffer read", IGNORE, 0, "whether a hit reconnects before its data is "
@@ -80,7 +78,7 @@ static const struct rule disk_rules[] = {
 	  "in; the set-up's disconnect and arbitration times are 0 (checked), so no time "
 	  "differs" },
 	{ "Combine seq writes", EQ, 1, "raidsim merges cached writes that touch" },
-	{ "Stop prefetch in sector", EQ, 0, "raidsim stops read-ahead at once for a new command" },
+	{ "Stop prefetch in sector", TAKE, 0, NULL },
 	{ "Disconnect write if seek", EQ, 0, "raidsim takes a write's data before it seeks" },
 	{ "Write hit stop prefetch", TAKE, 0, NULL },
 	{ "Read directly to buffer", EQ, 1, "raidsim reads through the buffer" },
@@ -94,8 +92,8 @@ static const struct rule disk_rules[] = {
 	{ "Write hit over. after write", TAKE, 0, NULL },
 	{ "Write miss over. after read", TAKE, 0, NULL },
 	{ "Write miss over. after write", TAKE, 0, NULL },
-	{ "Read completion overhead", EQ, 0, "raidsim has no completion overhead" },
-	{ "Write completion overhead", EQ, 0, "raidsim has no completion overhead" },
+	{ "Read completion overhead", TAKE, 0, NULL },
+	{ "Write completion overhead", TAKE, 0, NULL },
 	{ "Data preparation overhead", EQ, 0, "raidsim has no data preparation overhead" },
 	{ "First reselect overhead", EQ, 0, "raidsim has no reselect overhead at queue depth 1" },
 	{ "Other reselect overhead", EQ, 0, "raidsim has no reselect overhead at queue depth 1" },
@@ -725,11 +723,126 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 	fmt_ms(v, sizeof(v), best);
 	line(c, "interface_block_time", v, src, "the slowest per-block time on the path "
 	     "(drive, buses, controller)");
-	fprintf(c->out, "%-34s # per-request, completion, reselect and disconnect overheads "
-		"are 0 (checked)\n", "interface_overhead: 0s");
+	fprintf(c->out, "%-34s # per-request, reselect and disconnect overheads are 0 "
+		"(checked)\n", "interface_overhead: 0s");
 	line(c, "interface_burst", "512B", take(disk, "Calc sector by sector"),
 	     "data moves block by block as the media delivers it");
 	return 0;
+}
+
+/* DiskSim asks only whether caching is on (0 or not); raidsim always keeps
+ * read data for hits. */
+static int caching(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	const struct rs_dsim_param *p = take(disk, "Enable caching in buffer");
+	uint64_t on;
+	if (whole(c, p, 0, 2, &on))
+		return -1;
+	if (!on)
+		return err_val(c, p->val, "'Enable caching in buffer' = 0 is not modelled: raidsim "
+			       "keeps read data in the buffer for hits");
+	char w[300];
+	where(p, w, sizeof(w));
+	fprintf(c->ign, "#   %s \"%s\" = %" PRIu64 ": DiskSim asks only whether it is 0; "
+		"read data stays in the buffer for hits\n", w, p->key, on);
+	return 0;
+}
+
+static int flag(struct ctx *c, const struct rs_dsim_val *disk, const char *key, bool *out)
+{
+	uint64_t x;
+	if (whole(c, take(disk, key), 0, 1, &x))
+		return -1;
+	*out = x != 0;
+	return 0;
+}
+
+/* Holding the bus: whether the drive keeps the bus while it waits for the
+ * media (during a read, a write, or always).  The set-up's bus is owned by
+ * this one drive (type 1, one disk) and the reselect and disconnect
+ * overheads are 0 (checked), so holding it delays nothing: the read's data
+ * starts at the same time either way -- as the media delivers the first
+ * block, or at the read water mark, which with a hold is the one
+ * reconnection.  Without the hold a water mark above a block would
+ * reconnect at every mark, which raidsim does not model. */
+static int bus_holding(struct ctx *c, const struct rs_dsim_val *disk, double readwater)
+{
+	static const char *const keys[] = { "Hold bus entire read xfer",
+					    "Hold bus entire write xfer", "Never disconnect" };
+	bool on[3];
+	for (int i = 0; i < 3; i++) {
+		if (flag(c, disk, keys[i], &on[i]))
+			return -1;
+		char w[300];
+		const struct rs_dsim_param *p = take(disk, keys[i]);
+		where(p, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\" = %d: the bus carries this drive alone and "
+			"the reselect and disconnect overheads are 0 (checked), so holding it "
+			"delays nothing\n", w, p->key, on[i]);
+	}
+	if (readwater > 0 && !on[0] && !on[2])
+		return err_val(c, take(disk, "Hold bus entire read xfer")->val, "a read water mark "
+			       "without 'Hold bus entire read xfer' is not modelled: raidsim starts "
+			       "a read's data once, at the mark, and keeps it going");
+	return 0;
+}
+
+/* When a read's data starts over the bus: DiskSim reconnects once the
+ * segment holds the water mark's share of the request (at least a block),
+ * or of the segment when not "by reqsize". */
+static int read_watermark(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	const struct rs_dsim_param *hp = take(disk, "High (read) water mark");
+	const struct rs_dsim_param *rp = take(disk, "Set watermark by reqsize");
+	double mark;
+	bool by_req;
+	if (num(c, hp, &mark) || flag(c, disk, rp->key, &by_req))
+		return -1;
+	if (mark < 0 || mark > 1)
+		return err_val(c, hp->val, "'%s' must be from 0 to 1, got %s", hp->key, hp->val->text);
+	if (mark > 0 && !by_req)
+		return err_val(c, rp->val, "'Set watermark by reqsize' = 0 with a read water mark is "
+			       "not modelled: raidsim sets the mark as a share of the request");
+	if (mark == 0) {
+		char w[300];
+		where(rp, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": scales the water marks, which are 0\n", w, rp->key);
+	}
+	if (bus_holding(c, disk, mark))
+		return -1;
+	char v[64];
+	snprintf(v, sizeof(v), "%.10g", mark);
+	line(c, "read_watermark", v, hp, mark > 0 ? "a share of the request, at most a segment "
+	     "(\"Set watermark by reqsize\" = 1)" : "data moves as the media delivers it");
+	return 0;
+}
+
+/* The firmware rules of reads and completions. */
+static int command_rules(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	static const char *const flags[][2] = {
+		{ "Read-ahead on idle hit", "read_ahead_on_idle_hit" },
+		{ "Stop prefetch in sector", "read_ahead_stop_in_sector" },
+		{ "Allow read hits on write data", "read_hits_on_write_data" },
+	};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		bool on;
+		if (flag(c, disk, flags[i][0], &on))
+			return -1;
+		line(c, flags[i][1], on ? "true" : "false", take(disk, flags[i][0]), NULL);
+	}
+	static const char *const comp[2][2] = { { "Read completion overhead", "completion_read" },
+						{ "Write completion overhead", "completion_write" } };
+	for (int i = 0; i < 2; i++) {
+		const struct rs_dsim_param *p = take(disk, comp[i][0]);
+		double t;
+		char v[64];
+		if (msec(c, p, &t))
+			return -1;
+		fmt_ms(v, sizeof(v), t);
+		line(c, comp[i][1], v, p, NULL);
+	}
+	return read_watermark(c, disk);
 }
 
 static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
@@ -748,11 +861,21 @@ static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
 	    whole(c, minp, 0, 1 << 23, &ramin) || whole(c, maxp, 0, 1 << 23, &ramax) ||
 	    whole(c, fp, 0, 2, &fast) || whole(c, qp, 1, 32, &qlen))
 		return -1;
+	/* DiskSim keeps one of the segments for writes alone when asked to and
+	 * there is more than one; the reads share the others. */
+	const struct rs_dsim_param *dp = take(disk, "Use separate write segment");
+	uint64_t dedicated;
+	if (whole(c, dp, 0, 1, &dedicated) || caching(c, disk))
+		return -1;
+	dedicated = dedicated && nseg > 1;
+	uint64_t rseg = dedicated ? nseg - 1 : nseg;
 	char v[64];
-	snprintf(v, sizeof(v), "%" PRIu64 "B", nseg * seg * 512);
-	line(c, "cache_size", v, sp, "x \"Number of buffer segments\" x 512 B");
-	snprintf(v, sizeof(v), "%" PRIu64, nseg);
-	line(c, "segments", v, np, NULL);
+	snprintf(v, sizeof(v), "%" PRIu64 "B", rseg * seg * 512);
+	line(c, "cache_size", v, sp, dedicated ? "x the read segments x 512 B" :
+	     "x \"Number of buffer segments\" x 512 B");
+	snprintf(v, sizeof(v), "%" PRIu64, rseg);
+	line(c, "segments", v, np, dedicated ? "less the write segment (\"Use separate write "
+	     "segment\" = 1)" : NULL);
 	static const char *const modes[] = { "none", "track", "cylinder", "segment",
 					     "next-track" };
 	line(c, "prefetch", modes[mode], mp, NULL);
@@ -764,11 +887,14 @@ static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
 	double over;
 	if (num(c, op, &over))
 		return -1;
-	if (over != 0 && over != 1)
+	if (over != 0 && over != 1 && over != -1)
 		return err_val(c, op->val, "'Read-ahead over requested' = %s is not modelled "
-			       "(raidsim imports 0, the requested blocks stay in the segment, and 1, "
-			       "read-ahead may replace them)", op->val->text);
-	line(c, "read_ahead_over_request", over ? "true" : "false", op, NULL);
+			       "(raidsim imports 0, the requested blocks stay in the segment, 1, "
+			       "read-ahead may replace them, and -1, they stay until delivered)",
+			       op->val->text);
+	line(c, "read_ahead_over_request", over == 1 ? "true" : "false", op, NULL);
+	line(c, "read_drop_request", over == -1 ? "true" : "false", op, over == -1 ? "-1: the "
+	     "requested blocks leave the segment once delivered" : NULL);
 	const struct rs_dsim_param *fr = take(disk, "Read any free blocks");
 	uint64_t any, stop;
 	if (whole(c, fr, 0, 1, &any))
@@ -783,12 +909,17 @@ static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
 			       "cache takes every write (level 2) or none (level 0)");
 	line(c, "write_cache", fast ? "true" : "false", fp, fast ? "writes complete once in "
 	     "the buffer" : "writes complete on the media");
-	if (fast) {
+	if (fast && dedicated) {
+		snprintf(v, sizeof(v), "%" PRIu64 "B", seg * 512);
+		line(c, "write_cache_size", v, dp, "the write segment: segment size x 512 B");
+	} else if (fast) {
 		if (wseg == 0 || wseg > nseg)
 			return err_val(c, wp->val, "the write segments must be from 1 to the number "
 				       "of segments (%" PRIu64 ")", nseg);
 		snprintf(v, sizeof(v), "%" PRIu64 "B", wseg * seg * 512);
 		line(c, "write_cache_size", v, wp, "segments x segment size x 512 B");
+	}
+	if (fast) {
 		line(c, "destage_high", "0%", fp, "cached data goes to the media at once, before "
 		     "the next miss");
 	}
@@ -882,6 +1013,8 @@ int rs_import_disksim(const char *parv, FILE *out, struct rs_diag *d)
 			rc = block_time(&c, disk);
 		if (rc == 0)
 			rc = buffer(&c, disk);
+		if (rc == 0)
+			rc = command_rules(&c, disk);
 		fclose(c.out);
 		fclose(c.ign);
 		if (rc == 0) {

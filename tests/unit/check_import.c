@@ -28,12 +28,12 @@ static const struct {
 	{ "atlas_III", "atlas_III.model:7:29: error: sparing scheme 7 is not modelled" },
 	{ "barracuda", "barracuda.model:7:29: error: sparing scheme 8 is not modelled" },
 	{ "cheetah4LP", "cheetah4LP.model:7:29: error: sparing scheme 8 is not modelled" },
-	{ "dec_rz26", "dec_rz26.diskspecs:6:32: error: 'Hold bus entire read xfer' = 1" },
-	{ "hp_c2247a", "hp_c2247a.diskspecs:6:32: error: 'Hold bus entire read xfer' = 1" },
-	{ "hp_c2490a", "hp_c2490a.diskspecs:6:32: error: 'Hold bus entire read xfer' = 1" },
-	{ "hp_c3323a", "hp_c3323a_validate.diskspecs:9:32: error: 'Hold bus entire read xfer'" },
-	{ "ibm18es", "ibm18es.diskspecs:12:36: error: 'Allow read hits on write data' = 0" },
-	{ "st41601n", "st41601n.diskspecs:47:29: error: 'Read-ahead on idle hit' = 1" },
+	{ "dec_rz26", "dec_rz26_validate.model:30:35: error: a negative write settling delay" },
+	{ "hp_c2247a", "hp_c2247a.diskspecs:38:29: error: 'Low (write) water mark' = 0.750000" },
+	{ "hp_c2490a", "hp_c2490a_validate.model:183:35: error: a negative write settling delay" },
+	{ "hp_c3323a", "hp_c3323a_validate.diskspecs:41:29: error: 'Low (write) water mark'" },
+	{ "ibm18es", "ibm18es.model:828:35: error: 'Single cylinder seek time' 1.086000 differs" },
+	{ "st41601n", "st41601n_validate.model:216:35: error: 'Single cylinder seek time'" },
 };
 
 static const char *top(void)
@@ -307,6 +307,118 @@ START_TEST(unmodelled_values_are_refused)
 }
 END_TEST
 
+/* ---- the firmware and bus rules ----------------------------------------------
+ *
+ * The Atlas 10K set-up with one or two values of its .diskspecs changed:
+ * what the importer writes for them, or where it refuses them. */
+
+/* Import the Atlas 10K set-up with `from` replaced by `to` in its
+ * .diskspecs (and `from2` by `to2`, when given); 0 with the model text, or
+ * -1 with the diagnostic. */
+static int import_atlas_with(const char *from, const char *to, const char *from2,
+			     const char *to2, char **text, char *diag, size_t dlen)
+{
+	static const char *const files[] = { "atlas10k.parv", "atlas10k.model",
+					     "atlas10k.seek", "atlas10k.diskspecs" };
+	scratch_new();
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[1024];
+		size_t len;
+		snprintf(path, sizeof(path), "%s/models/disks/disksim/source/%s", top(), files[i]);
+		char *buf = slurp(path, &len);
+		buf = realloc(buf, len + 1);
+		ck_assert_ptr_nonnull(buf);
+		buf[len] = '\0';
+		for (int k = 0; i == 3 && k < 2; k++) {
+			const char *f = k ? from2 : from, *t = k ? to2 : to;
+			if (!f)
+				continue;
+			char *at = strstr(buf, f);
+			ck_assert_msg(at != NULL, "'%s' not in the .diskspecs", f);
+			size_t head = (size_t)(at - buf), fl = strlen(f), tl = strlen(t);
+			char *nb = malloc(len - fl + tl + 1);
+			ck_assert_ptr_nonnull(nb);
+			memcpy(nb, buf, head);
+			memcpy(nb + head, t, tl);
+			memcpy(nb + head + tl, at + fl, len - head - fl + 1);
+			free(buf);
+			buf = nb;
+			len = len - fl + tl;
+		}
+		put(files[i], buf);
+		free(buf);
+	}
+	char parv[512];
+	snprintf(parv, sizeof(parv), "%s/atlas10k.parv", scratch);
+	int rc = import(parv, text, diag, dlen);
+	scratch_rm();
+	return rc;
+}
+
+static void atlas_refused(const char *from, const char *to, const char *from2, const char *to2,
+			  const char *want)
+{
+	char *text = NULL, diag[1024] = "";
+	ck_assert_int_eq(import_atlas_with(from, to, from2, to2, &text, diag, sizeof(diag)), -1);
+	ck_assert_msg(strstr(diag, want) != NULL, "got %s", diag);
+	free(text);
+}
+
+static void atlas_writes(const char *from, const char *to, const char *from2, const char *to2,
+			 const char *want)
+{
+	char *text = NULL, diag[1024] = "";
+	ck_assert_msg(import_atlas_with(from, to, from2, to2, &text, diag, sizeof(diag)) == 0,
+		      "%s", diag);
+	ck_assert_msg(strstr(text, want) != NULL, "no '%s' in the model", want);
+	free(text);
+}
+
+START_TEST(firmware_rules_are_imported)
+{
+	/* A read water mark, with the bus held for the transfer. */
+	atlas_writes("High (read) water mark = 0.000000", "High (read) water mark = 0.75",
+		     "Hold bus entire read xfer = 0", "Hold bus entire read xfer = 1",
+		     "read_watermark: 0.75 ");
+	atlas_refused("High (read) water mark = 0.000000", "High (read) water mark = 0.75",
+		      NULL, NULL, "atlas10k.diskspecs:6:31: error: a read water mark without "
+		      "'Hold bus entire read xfer' is not modelled");
+	atlas_refused("High (read) water mark = 0.000000", "High (read) water mark = 1",
+		      "Set watermark by reqsize = 1", "Set watermark by reqsize = 0",
+		      "atlas10k.diskspecs:40:30: error: 'Set watermark by reqsize' = 0 with a read "
+		      "water mark is not modelled");
+	atlas_refused("Low (write) water mark = 0.000000", "Low (write) water mark = 0.5",
+		      NULL, NULL, "atlas10k.diskspecs:38:28: error: 'Low (write) water mark' = "
+		      "0.5 is not modelled");
+	/* One segment kept for writes: the reads have the others. */
+	atlas_writes("Use separate write segment = 0", "Use separate write segment = 1", NULL,
+		     NULL, "segments: 9 ");
+	atlas_writes("Use separate write segment = 0", "Use separate write segment = 1", NULL,
+		     NULL, "atlas10k.diskspecs:37 \"Use separate write segment\"; the write segment");
+	/* Requested blocks that leave the buffer once delivered. */
+	atlas_writes("Read-ahead over requested = 0", "Read-ahead over requested = -1", NULL, NULL,
+		     "read_drop_request: true ");
+	atlas_refused("Read-ahead over requested = 0", "Read-ahead over requested = 2", NULL,
+		      NULL, "atlas10k.diskspecs:46:31: error: 'Read-ahead over requested' = 2 is "
+		      "not modelled");
+	atlas_writes("Enable caching in buffer = 1", "Enable caching in buffer = 2", NULL, NULL,
+		     "\"Enable caching in buffer\" = 2: DiskSim asks only whether it is 0");
+	atlas_refused("Enable caching in buffer = 1", "Enable caching in buffer = 0", NULL, NULL,
+		      "atlas10k.diskspecs:42:30: error: 'Enable caching in buffer' = 0 is not "
+		      "modelled");
+	atlas_writes("Read completion overhead = 0.000000", "Read completion overhead = 0.241",
+		     NULL, NULL, "completion_read: 0.241ms");
+	atlas_writes("Read-ahead on idle hit = 0", "Read-ahead on idle hit = 1", NULL, NULL,
+		     "read_ahead_on_idle_hit: true");
+	atlas_writes("Stop prefetch in sector = 0", "Stop prefetch in sector = 1", NULL, NULL,
+		     "read_ahead_stop_in_sector: true");
+	atlas_writes("Allow read hits on write data = 1", "Allow read hits on write data = 0",
+		     NULL, NULL, "read_hits_on_write_data: false");
+	atlas_writes("Never disconnect = 0", "Never disconnect = 1", NULL, NULL,
+		     "\"Never disconnect\" = 1: the bus carries this drive alone");
+}
+END_TEST
+
 /* What cannot change the timing is listed, with the reason. */
 START_TEST(ignored_parameters_are_listed)
 {
@@ -336,6 +448,7 @@ int main(void)
 	tcase_add_test(tc, big_files_and_deep_brackets_are_refused);
 	tcase_add_test(tc, syntax_errors_have_positions);
 	tcase_add_test(tc, unmodelled_values_are_refused);
+	tcase_add_test(tc, firmware_rules_are_imported);
 	tcase_add_test(tc, ignored_parameters_are_listed);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
