@@ -46,6 +46,7 @@ struct rs_measured_row {
 	enum rs_measured_pick pick;
 	char *metric;                 /* the column */
 	double value;
+	char *value_text;             /* as written: shown as the study prints it */
 	char *unit, *source;
 	/* From the scenario (rs_measured_check): its axis columns. */
 	char **axes;
@@ -80,6 +81,8 @@ size_t rs_measured_eval(struct rs_measured *m, const char *study_dir);
 
 /* Error of a row: simulated / measured - 1. */
 double rs_measured_error(const struct rs_measured_row *r);
+/* The error in % with one decimal ("-4.2"; never "-0.0"). */
+void rs_measured_error_text(char *buf, size_t n, const struct rs_measured_row *r);
 
 struct rs_measured_summary {
 	size_t n;                     /* rows with a simulated value */

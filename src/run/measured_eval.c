@@ -226,6 +226,12 @@ double rs_measured_error(const struct rs_measured_row *r)
 	return r->sim / r->value - 1;
 }
 
+void rs_measured_error_text(char *buf, size_t n, const struct rs_measured_row *r)
+{
+	double pct = 100 * rs_measured_error(r);
+	snprintf(buf, n, "%.1f", fabs(pct) < 0.05 ? 0.0 : pct);
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -258,14 +264,13 @@ int rs_measured_write_errors(const struct rs_measured *m, const char *path)
 	fputs("table\tpoint\tmetric\tmeasured\tsimulated\terror_pct\tunit\tsource\n", f);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct rs_measured_row *r = &m->rows[i];
-		char meas[32], sim[32] = "", err[32] = "";
-		rs_fmt_double(meas, sizeof(meas), r->value);
+		char sim[32] = "", err[32] = "";
 		if (r->have_sim) {
 			rs_fmt_double(sim, sizeof(sim), r->sim);
-			snprintf(err, sizeof(err), "%.1f", 100 * rs_measured_error(r));
+			rs_measured_error_text(err, sizeof(err), r);
 		}
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r->table_text, r->point_text,
-			r->metric_text, meas, sim, err, r->unit, r->source);
+			r->metric_text, r->value_text, sim, err, r->unit, r->source);
 	}
 	int rc = ferror(f) ? -1 : 0;
 	if (fclose(f) != 0)

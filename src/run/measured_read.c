@@ -148,6 +148,7 @@ static int parse_line(struct rs_measured_row *r, char *line, const char *path,
 	r->table_text = dup(f[0]);
 	r->point_text = dup(f[1]);
 	r->metric_text = dup(f[2]);
+	r->value_text = dup(f[3]);
 	r->unit = dup(f[4]);
 	r->source = dup(f[5]);
 	if (!rs_table_number(f[3], &r->value) || r->value == 0 || !isfinite(r->value))
@@ -400,7 +401,7 @@ void rs_measured_free(struct rs_measured *m)
 		struct rs_measured_row *r = &m->rows[i];
 		free(r->table_text), free(r->point_text), free(r->metric_text);
 		free(r->table), free(r->den_table), free(r->metric);
-		free(r->unit), free(r->source), free(r->why);
+		free(r->value_text), free(r->unit), free(r->source), free(r->why);
 		for (size_t j = 0; j < r->npairs; j++)
 			free(r->pairs[j].col), free(r->pairs[j].val), free(r->pairs[j].den);
 		free(r->pairs);

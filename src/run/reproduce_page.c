@@ -74,19 +74,20 @@ static void put_measured(FILE *f, const struct rs_study *s)
 	      "<th>unit</th><th>where in the study</th></tr>\n", f);
 	for (size_t i = 0; i < s->measured.n; i++) {
 		const struct rs_measured_row *r = &s->measured.rows[i];
-		char meas[32], sim[32];
-		rs_fmt_double(meas, sizeof(meas), r->value);
+		char sim[32], err[32];
 		fputs("<tr class=\"m\"><td>", f);
 		esc(f, r->table_text);
 		fputs("<br>", f);
 		esc(f, r->point_text);
 		fputs(" ", f);
 		esc(f, r->metric_text);
-		fprintf(f, "</td><td class=\"num\">%s</td>", meas);
+		fputs("</td><td class=\"num\">", f);
+		esc(f, r->value_text);
+		fputs("</td>", f);
 		if (r->have_sim) {
 			rs_fmt_double(sim, sizeof(sim), r->sim);
-			fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%+.1f %%</td>", sim,
-				100 * rs_measured_error(r));
+			rs_measured_error_text(err, sizeof(err), r);
+			fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%s %%</td>", sim, err);
 		} else {
 			fputs("<td colspan=\"2\" class=\"no\">", f);
 			esc(f, r->why ? r->why : "not computed");
