@@ -1,6 +1,7 @@
 /* DIR/index.html: one self-contained page (inline style, images by
  * relative path, no script, nothing remote), so it works opened from disk
  * and copied elsewhere together with its folders. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,9 +65,11 @@ static void put_measured(FILE *f, const struct rs_study *s)
 {
 	fputs("<h3>The study's own numbers against the simulation</h3>\n<p>", f);
 	put_error_summary(f, s);
-	fputs(".  Error = simulated / measured &minus; 1.  The same table: <code>", f);
+	fputs(".  Error = simulated / measured &minus; 1.  The same table: <a href=\"", f);
 	esc(f, s->name);
-	fputs("/errors.tsv</code>; the numbers and where in the study they are printed: "
+	fputs("/errors.tsv\"><code>", f);
+	esc(f, s->name);
+	fputs("/errors.tsv</code></a>; the numbers and where in the study they are printed: "
 	      "<code>", f);
 	esc(f, s->folder);
 	fputs("/measured.tsv</code>.</p>\n<table class=\"measured\">\n<tr><th>point (table, "
@@ -87,7 +90,9 @@ static void put_measured(FILE *f, const struct rs_study *s)
 		if (r->have_sim) {
 			rs_fmt_double(sim, sizeof(sim), r->sim);
 			rs_measured_error_text(err, sizeof(err), r);
-			fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%s %%</td>", sim, err);
+			bool up = err[0] != '-' && strcmp(err, "0.0") != 0;
+			fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%s%s %%</td>", sim,
+				up ? "+" : "", err);
 		} else {
 			fputs("<td colspan=\"2\" class=\"no\">", f);
 			esc(f, r->why ? r->why : "not computed");

@@ -40,6 +40,8 @@ check "errors.tsv: the key and source columns" grep -q "^on/tiny.tsv / off/tiny.
 # |errors| 0 4 20 25 25 50: median 22.5, max 50.
 check "page: per-study summary" grep -q "6 points: median 22.5 %, max 50.0 %" "$tmp/a/index.html"
 check "page: a row of the table" grep -q '<td class="num">400</td><td class="num">-20.0 %</td>' "$tmp/a/index.html"
+check "page: a gain is signed" grep -q '<td class="num">3</td><td class="num">+50.0 %</td>' "$tmp/a/index.html"
+check "page: links errors.tsv" grep -q '<a href="errs/errors.tsv">' "$tmp/a/index.html"
 check "page: findings table untouched" "$here/page.sh" "$tmp/a"
 
 # A table run.sh did not write: the row says so and reproduce fails.
