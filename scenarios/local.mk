@@ -13,6 +13,7 @@ EXTRA_DIST += \
 	scenarios/tx4000/run.sh \
 	scenarios/tx4000/figures.tsv \
 	scenarios/tx4000/ledger.tsv \
+	scenarios/tx4000/measured.tsv \
 	scenarios/tx4000/database.yaml \
 	scenarios/tx4000/sequential.yaml \
 	scenarios/tx4000/workstation.yaml \
@@ -22,6 +23,7 @@ EXTRA_DIST += \
 	scenarios/tx4200/run.sh \
 	scenarios/tx4200/figures.tsv \
 	scenarios/tx4200/ledger.tsv \
+	scenarios/tx4200/measured.tsv \
 	scenarios/tx4200/database.yaml \
 	scenarios/tx4200/sequential.yaml \
 	scenarios/tx4200/workstation.yaml \
@@ -34,6 +36,7 @@ EXTRA_DIST += \
 	scenarios/iscsi/run.sh \
 	scenarios/iscsi/figures.tsv \
 	scenarios/iscsi/ledger.tsv \
+	scenarios/iscsi/measured.tsv \
 	scenarios/iscsi/duplex.yaml \
 	scenarios/iscsi/read.yaml \
 	scenarios/iscsi/write.yaml \
@@ -66,4 +69,5 @@ EXTRA_DIST += \
 	scenarios/s3700/cdm.yaml \
 	scenarios/s3700/atto.yaml \
 	scenarios/s3700/figures.tsv \
-	scenarios/s3700/ledger.tsv
+	scenarios/s3700/ledger.tsv \
+	scenarios/s3700/measured.tsv

@@ -120,6 +120,9 @@ static const char usage_reproduce[] =
 	"(the findings, written to DIR/NAME/findings*.tsv exactly as under 'make\n"
 	"check'); then write DIR/index.html with each study's figures, captions\n"
 	"and findings table.  'make reproduce' builds what is needed and runs this.\n"
+	"A study's own numbers (FOLDER/measured.tsv) are checked against its\n"
+	"scenarios before anything runs, then compared with the simulated tables:\n"
+	"the page and DIR/NAME/errors.tsv give each one's error.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR   where to write (default: out/reproduce)\n"
@@ -133,8 +136,9 @@ static const char usage_reproduce[] =
 	"                     newer than the program; by default those are shown\n"
 	"  -q, --quiet        print nothing but errors\n"
 	"\n"
-	"Exit status 1 when a study's script or validation program failed (the\n"
-	"page is still written and says which).\n";
+	"Exit status 1 when a study's script or validation program failed, or a\n"
+	"number of measured.tsv has no simulated value (the page is still written\n"
+	"and says which); 2 on a bad study list, option or measured.tsv.\n";
 
 static const char usage_models[] =
 	"Usage: raidsim models [-M DIR]... [--types]\n"

@@ -29,6 +29,9 @@ TESTS += tests/cli/confined.sh
 TESTS += tests/cli/import.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
+# A study's own numbers (measured.tsv) against its tables on a fake study:
+# the error table, and malformed files refused before anything runs.
+TESTS += tests/reproduce/measured.sh
 EXTRA_DIST += tests/reproduce
 # Run by .ci/run (they need root): a Slurm job array; the reproduce page
 # in headless Chromium (tests/reproduce/chromium.sh).

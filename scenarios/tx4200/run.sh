@@ -15,7 +15,9 @@
 #   ratings.tsv             server-pattern averages off, on and efficiency
 #   filecopy-eff.tsv        FC-Test MB/s off, on and efficiency
 #   pcix/pcix.tsv, .png     RAID0 sequential MB/s on PCI 32/66 vs PCI-X (D12)
-#   *.png                   the figures (needs gnuplot; --no-plot skips them)
+#   *.png                   the figures (needs gnuplot; --no-plot skips them); the
+#                           study's own efficiencies at one cell (measured.tsv) are
+#                           circled on the Database maps, "measured (study)"
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -148,6 +150,7 @@ anames='single raid0x2 raid0x3 raid0x4 raid1 raid10'
 titles='"JBOD" "RAID0 x2" "RAID0 x3" "RAID0 x4" "RAID1" "RAID10"'
 
 # TCQ efficiency heat map per array: x = read share column, y = load row.
+withm=
 for a in $anames; do
 	awk -F'\t' -v a=$a '
 	NR == 1 { next }
@@ -155,6 +158,19 @@ for a in $anames; do
 		if (!($2 in row)) { row[$2] = nrow++ }
 		print $3 / 10, row[$2], $6
 	}' "$out/database-eff.tsv" >"$p/eff-$a.dat"
+	# The study's own efficiencies at one cell (measured.tsv), as x y value.
+	awk -F'\t' -v a=$a -v t="raw/$a/on/database.tsv / raw/$a/off/database.tsv" '
+	FNR == NR { if (FNR > 1 && $1 == a && !($2 in row)) row[$2] = nrow++; next }
+	/^#/ || $1 != t || $3 != "iops" { next }
+	{
+		n = split($2, kv, " "); q = ""; r = ""
+		for (i = 1; i <= n; i++) {
+			if (kv[i] ~ /^workload\.iometer\.outstanding=/) q = substr(kv[i], 30)
+			if (kv[i] ~ /^workload\.iometer\.read=/) r = substr(kv[i], 23)
+		}
+		if (q in row && r != "") print r / 10, row[q], $4
+	}' "$out/database-eff.tsv" "$here/measured.tsv" >"$p/measured-eff-$a.dat"
+	if [ -s "$p/measured-eff-$a.dat" ]; then withm="$withm $a"; fi
 done
 # Sequential: MB/s vs block size in KiB, one block per (spec, tcq, array).
 for spec in seqread seqwrite; do
@@ -195,8 +211,17 @@ do for [i = 1:6] {
 	set cbrange [0.5:1.5]
 	set palette defined (0.5 "#c00000", 1.0 "white", 1.5 "#0040c0")
 	set cblabel "TCQ on / off"
-	plot sprintf("$p/eff-%s.dat", a) using 1:2:3 with image notitle, \
-	     "" using 1:2:(sprintf("%.2f", \$3)) with labels notitle
+	if (strstrt(" $withm ", " " . a . " ") > 0) {
+		set key at screen 0.99, 0.02 right bottom
+		plot sprintf("$p/eff-%s.dat", a) using 1:2:3 with image notitle, \
+		     "" using 1:2:(sprintf("%.2f", \$3)) with labels notitle, \
+		     sprintf("$p/measured-eff-%s.dat", a) using 1:2 with points pt 6 ps 4 lw 2 \
+			lc rgb "black" title "measured (study)", \
+		     "" using 1:2:(sprintf("study %.2f", \$3)) with labels offset 0,-1.3 notitle
+	} else {
+		plot sprintf("$p/eff-%s.dat", a) using 1:2:3 with image notitle, \
+		     "" using 1:2:(sprintf("%.2f", \$3)) with labels notitle
+	}
 }
 
 set terminal pngcairo size 1200,480 font ",10"

@@ -11,7 +11,8 @@ src_librs_a_SOURCES += \
 	src/run/shard.c src/run/shard.h \
 	src/run/study.c src/run/study.h \
 	src/run/reproduce.c src/run/reproduce.h \
-	src/run/reproduce_page.c
+	src/run/reproduce_page.c \
+	src/run/measured.h src/run/measured_read.c src/run/measured_eval.c
 
 # `make reproduce`: every study of scenarios/studies.list, its figures and
 # its findings (decided by the validation programs `make check` runs) on

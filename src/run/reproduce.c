@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config/diag.h"
+#include "config/models.h"
 #include "kernel/assert.h"
 #include "run/progress.h"
 #include "run/results.h"
@@ -26,6 +28,12 @@ static bool is_file(const char *path, int mode)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, mode) == 0;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Start argv[0] with extra environment (NAME=VALUE strings, NULL-ended),
@@ -161,6 +169,55 @@ static bool reuse_check_results(struct rs_study *s, const struct rs_reproduce_op
 	return true;
 }
 
+/* The study's own numbers against the tables run.sh wrote: the error
+ * table beside them (errors.tsv) and on the page. */
+static void compare_measured(struct rs_study *s, const char *study_dir)
+{
+	s->measured_missing = rs_measured_eval(&s->measured, study_dir);
+	char errors[4300];
+	snprintf(errors, sizeof(errors), "%s/errors.tsv", study_dir);
+	size_t len = strlen(s->note);
+	if (rs_measured_write_errors(&s->measured, errors) != 0)
+		snprintf(s->note + len, sizeof(s->note) - len, "%scannot write %s/errors.tsv: %s",
+			 len ? "; " : "", s->name, strerror(errno));
+	else if (s->measured_missing)
+		snprintf(s->note + len, sizeof(s->note) - len,
+			 "%s%zu of the study's numbers have no simulated value (see %s/errors.tsv)",
+			 len ? "; " : "", s->measured_missing, s->name);
+}
+
+/* Every study's FOLDER/measured.tsv, read and checked against its
+ * scenarios before anything runs: a mistake there is bad input, not a
+ * failed run.  0, or -1 with the diagnostic printed. */
+static int read_measured(struct rs_study *all, size_t n, const struct rs_reproduce_opts *o)
+{
+	struct rs_model_path mp;
+	struct rs_diag d;
+	char models[4200];
+	rs_model_path_init(&mp);
+	rs_diag_init(&d);
+	snprintf(models, sizeof(models), "%s/models", o->srcdir);
+	int rc = 0;
+	if (is_dir(models) && rs_model_path_add(&mp, models, &d) != 0)
+		rc = -1;
+	rs_model_path_add_defaults(&mp);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char folder[4096], path[4200];
+		folder_path(folder, sizeof(folder), o, &all[i]);
+		snprintf(path, sizeof(path), "%s/measured.tsv", folder);
+		if (!is_file(path, F_OK))
+			continue;
+		all[i].has_measured = true;
+		if (rs_measured_read(path, &all[i].measured, &d) != 0 ||
+		    rs_measured_check(&all[i].measured, folder, &mp, &d) != 0)
+			rc = -1;
+	}
+	if (rc != 0)
+		rs_diag_print(&d, stderr);
+	rs_model_path_free(&mp);
+	return rc;
+}
+
 static void run_study(struct rs_study *s, const struct rs_reproduce_opts *o)
 {
 	char folder[4096], script[4200], study_dir[4200], vroot[4300], vdir[4400];
@@ -251,6 +308,8 @@ static void run_study(struct rs_study *s, const struct rs_reproduce_opts *o)
 	char ledger[4300];
 	snprintf(ledger, sizeof(ledger), "%s/ledger.tsv", folder);
 	rs_study_read_ledger(s, ledger);
+	if (s->has_measured)
+		compare_measured(s, study_dir);
 }
 
 static bool wanted(const struct rs_reproduce_opts *o, const char *name)
@@ -296,6 +355,10 @@ int rs_reproduce(const struct rs_reproduce_opts *o)
 			all[i] = tmp;
 		}
 	}
+	if (read_measured(all, kept, o) != 0) {
+		rs_studies_free(all, n);
+		return 2;
+	}
 	if (rs_make_dir(o->out_dir) != 0) {
 		fprintf(stderr, "raidsim: cannot create '%s': %s\n", o->out_dir, strerror(errno));
 		rs_studies_free(all, n);
@@ -319,7 +382,7 @@ int rs_reproduce(const struct rs_reproduce_opts *o)
 			fprintf(stderr, "reproduce: %s: running %s/run.sh (--jobs %u)...\n", s->name,
 				s->folder, o->jobs);
 		run_study(s, o);
-		if (!s->ran_ok || !s->validation_ok)
+		if (!s->ran_ok || !s->validation_ok || s->measured_missing)
 			rc = 1;
 		if (!o->quiet) {
 			char a[32], b[32];

@@ -1,10 +1,12 @@
 /* DIR/index.html: one self-contained page (inline style, images by
  * relative path, no script, nothing remote), so it works opened from disk
  * and copied elsewhere together with its folders. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/out.h"
+#include "report/table.h"
 #include "run/progress.h"
 #include "run/study.h"
 
@@ -35,16 +37,81 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:1em 0}\n"
 	"th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}\n"
 	"th{background:#f0f0f0}\n"
+	"td.num{text-align:right}\n"
 	"td.yes{background:#dff0d8}td.no{background:#f8e0e0}td.other{background:#eeeeee}\n"
 	".fig{display:flex;gap:1em;align-items:flex-start;margin:1em 0}\n"
 	".fig img{max-width:75%;border:1px solid #ddd}\n"
 	".fig p{max-width:25%;margin:0}\n"
 	".note{color:#a00}\n";
 
+/* "12 points: median 3.1 %, max 18.0 %", or nothing without numbers. */
+static void put_error_summary(FILE *f, const struct rs_study *s)
+{
+	if (!s->has_measured)
+		return;
+	struct rs_measured_summary sum;
+	rs_measured_summarize(&s->measured, &sum);
+	fprintf(f, "%zu point%s", sum.n, sum.n == 1 ? "" : "s");
+	if (sum.n)
+		fprintf(f, ": median %.1f %%, max %.1f %%", 100 * sum.median_abs,
+			100 * sum.max_abs);
+	if (s->measured_missing)
+		fprintf(f, " (%zu without a simulated value)", s->measured_missing);
+}
+
+/* The study's own numbers beside raidsim's, one row each (class "m", so
+ * they are not taken for findings rows). */
+static void put_measured(FILE *f, const struct rs_study *s)
+{
+	fputs("<h3>The study's own numbers against the simulation</h3>\n<p>", f);
+	put_error_summary(f, s);
+	fputs(".  Error = simulated / measured &minus; 1.  The same table: <a href=\"", f);
+	esc(f, s->name);
+	fputs("/errors.tsv\"><code>", f);
+	esc(f, s->name);
+	fputs("/errors.tsv</code></a>; the numbers and where in the study they are printed: "
+	      "<code>", f);
+	esc(f, s->folder);
+	fputs("/measured.tsv</code>.</p>\n<table class=\"measured\">\n<tr><th>point (table, "
+	      "point, metric)</th><th>measured</th><th>simulated</th><th>error</th>"
+	      "<th>unit</th><th>where in the study</th></tr>\n", f);
+	for (size_t i = 0; i < s->measured.n; i++) {
+		const struct rs_measured_row *r = &s->measured.rows[i];
+		char sim[32], err[32];
+		fputs("<tr class=\"m\"><td>", f);
+		esc(f, r->table_text);
+		fputs("<br>", f);
+		esc(f, r->point_text);
+		fputs(" ", f);
+		esc(f, r->metric_text);
+		fputs("</td><td class=\"num\">", f);
+		esc(f, r->value_text);
+		fputs("</td>", f);
+		if (r->have_sim) {
+			rs_fmt_double(sim, sizeof(sim), r->sim);
+			rs_measured_error_text(err, sizeof(err), r);
+			bool up = err[0] != '-' && strcmp(err, "0.0") != 0;
+			fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%s%s %%</td>", sim,
+				up ? "+" : "", err);
+		} else {
+			fputs("<td colspan=\"2\" class=\"no\">", f);
+			esc(f, r->why ? r->why : "not computed");
+			fputs("</td>", f);
+		}
+		fputs("<td>", f);
+		esc(f, r->unit);
+		fputs("</td><td>", f);
+		esc(f, r->source);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void put_summary(FILE *f, const struct rs_study *s, size_t n)
 {
 	fputs("<table class=\"summary\">\n<tr><th>study</th><th>predictions reproduced</th>"
-	      "<th>run.sh</th><th>validation</th><th>findings by class</th></tr>\n", f);
+	      "<th>run.sh</th><th>validation</th><th>findings by class</th>"
+	      "<th>the study's numbers: median, max |error|</th></tr>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		char a[32], b[32];
 		fputs("<tr><td>", f);
@@ -56,7 +123,8 @@ static void put_summary(FILE *f, const struct rs_study *s, size_t n)
 			esc(f, s[i].title);
 		}
 		if (!s[i].present) {
-			fputs("</td><td colspan=\"3\">not in this source tree</td><td></td></tr>\n", f);
+			fputs("</td><td colspan=\"3\">not in this source tree</td><td></td><td></td>"
+			      "</tr>\n", f);
 			continue;
 		}
 		rs_progress_duration(a, sizeof(a), s[i].run_s);
@@ -76,6 +144,8 @@ static void put_summary(FILE *f, const struct rs_study *s, size_t n)
 				     &s[i].counts);
 		fputs("<td>", f);
 		esc(f, line);
+		fputs("</td><td>", f);
+		put_error_summary(f, &s[i]);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -134,7 +204,10 @@ static void put_study(FILE *f, const struct rs_study *s)
 		}
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n</section>\n", f);
+	fputs("</table>\n", f);
+	if (s->has_measured)
+		put_measured(f, s);
+	fputs("</section>\n", f);
 }
 
 int rs_reproduce_page(const char *path, const struct rs_study *s, size_t n, unsigned jobs,

@@ -80,6 +80,8 @@ void rs_studies_free(struct rs_study *s, size_t n)
 			free(r->basis);
 		}
 		free(s[i].findings);
+		if (s[i].has_measured)
+			rs_measured_free(&s[i].measured);
 	}
 	free(s);
 }

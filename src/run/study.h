@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "run/measured.h"
+
 struct rs_figure {
 	char *file;                   /* PNG name inside the study's folder */
 	char *caption;
@@ -93,6 +95,11 @@ struct rs_study {
 	struct rs_finding_row *findings;
 	size_t nfindings, nreproduced;
 	struct rs_class_counts counts;
+	/* FOLDER/measured.tsv (has_measured): the study's own numbers, with
+	 * their simulated values once run.sh has run. */
+	bool has_measured;
+	struct rs_measured measured;
+	size_t measured_missing;      /* rows with no simulated value */
 	char label[32];               /* the ids' prefix, e.g. "TX4000" */
 	char note[512];               /* why something is missing */
 };
