@@ -30,6 +30,7 @@ struct flash_op;
 struct flash_die {
 	uint32_t index, channel;
 	bool busy;
+	bool held;                    /* between the halves of a GC copy: data in the controller */
 	uint32_t reg_page;            /* multi-plane page in the registers, or UINT32_MAX */
 	/* the running operation */
 	rs_time_t post_ns;

@@ -2,10 +2,16 @@
  *
  * A step either picks a victim (the die's full block with the fewest
  * valid units), or copies one multi-plane page worth of its valid units
- * into the die's GC frontier (tR for each page they come from, the data
- * out to the controller and back, tPROG), or, when nothing valid is left,
- * erases it (tBERS) and returns it to the free list.  Each step holds the
- * die, so collection competes with host reads and programs for it. */
+ * into the die's GC frontier, or, when nothing valid is left, erases it
+ * (tBERS) and returns it to the free list.  A copy is done as the device
+ * does it, through the controller rather than by the die's copy-back
+ * (which would carry bit errors along uncorrected): tR for each page the
+ * units come from and the data out over the channel; then the controller
+ * checks and re-encodes it (its data path, bytes / controller_rate) and
+ * its firmware issues the program (program_cost), queued with the host's
+ * commands; then the data back over the channel and tPROG.  The die is
+ * held from the first half to the second, so collection competes with
+ * host reads and programs for the die, the channel and the controller. */
 #include "kernel/assert.h"
 #include "ssd/ssd_priv.h"
 
@@ -21,6 +27,25 @@ static void step_done(struct rs_sim *sim, void *obj, void *arg)
 	}
 	ssd_die_kick(sim, s, die);
 	ssd_kick_idle(sim, s);
+}
+
+static void copy_in_controller(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct ssd *s = obj;
+	struct flash_die *die = arg;
+	die->held = false;
+	flash_run(sim, &s->fa, die, 0, (uint64_t)die->batch * RS_SSD_UNIT_BYTES, RS_DIR_OUT,
+		  s->p.t_prog_ns, UINT32_MAX, step_done, s, die);
+}
+
+static void copy_read(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	struct flash_die *die = arg;
+	die->held = true;
+	rs_time_t cost = s->p.program_cost_ns +
+			 (rs_time_t)(s->ns_per_byte * (double)die->batch * RS_SSD_UNIT_BYTES);
+	rs_server_submit(sim, &s->ctrl, cost, copy_in_controller, s, die);
 }
 
 static void erased(struct rs_sim *sim, void *obj, void *arg)
@@ -48,6 +73,8 @@ bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 	if (n == 0) {
 		die->victim_scan = scan;
 		s->fa.erases++;
+		if (s->p.program_cost_ns > 0)
+			rs_server_submit(sim, &s->ctrl, s->p.program_cost_ns, ssd_ctrl_noop, s, NULL);
 		flash_run(sim, &s->fa, die, s->p.t_erase_ns, 0, RS_DIR_IN, 0, UINT32_MAX, erased,
 			  s, die);
 		return true;
@@ -69,7 +96,6 @@ bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 	die->batch_gc = true;
 	s->fa.copies++;
 	flash_run(sim, &s->fa, die, (rs_time_t)pages * s->p.t_read_ns,
-		  2ull * n * RS_SSD_UNIT_BYTES, RS_DIR_IN, s->p.t_prog_ns, UINT32_MAX, step_done,
-		  s, die);
+		  (uint64_t)n * RS_SSD_UNIT_BYTES, RS_DIR_IN, 0, UINT32_MAX, copy_read, s, die);
 	return true;
 }

@@ -60,6 +60,9 @@ void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */
 void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s);
 
+/* ssd_sched.c: controller work nobody waits for (firmware bookkeeping). */
+void ssd_ctrl_noop(struct rs_sim *sim, void *obj, void *arg, int status);
+
 /* ssd_gc.c: one step of the die's collection (pick a victim, copy a page
  * of its valid units, or erase it).  False when there is nothing to do. */
 bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die);

@@ -78,6 +78,10 @@ static bool start_program(struct rs_sim *sim, struct ssd *s, struct flash_die *d
 	die->batch = n;
 	die->batch_gc = false;
 	s->fa.programs++;
+	/* The firmware's share of a program (allocating the page, mapping its
+	 * units) loads the controller; the die need not wait for it. */
+	if (s->p.program_cost_ns > 0)
+		rs_server_submit(sim, &s->ctrl, s->p.program_cost_ns, ssd_ctrl_noop, s, NULL);
 	flash_run(sim, &s->fa, die, 0, (uint64_t)n * RS_SSD_UNIT_BYTES, RS_DIR_OUT,
 		  s->p.t_prog_ns, UINT32_MAX, program_done, s, die);
 	return true;
@@ -120,9 +124,17 @@ static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 	return false;
 }
 
+void ssd_ctrl_noop(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)sim;
+	(void)obj;
+	(void)arg;
+	(void)status;
+}
+
 void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 {
-	if (die->busy)
+	if (die->busy || die->held)
 		return;
 	if (try_start(sim, s, die))
 		note_busy(s);
@@ -133,7 +145,7 @@ void ssd_kick_idle(struct rs_sim *sim, struct ssd *s)
 	uint32_t n = s->fa.ndies;
 	for (uint32_t i = 0; i < n && s->buf.count >= s->g.units_per_page; i++) {
 		struct flash_die *die = &s->fa.die[(s->next_die + i) % n];
-		if (die->busy)
+		if (die->busy || die->held)
 			continue;
 		ssd_die_kick(sim, s, die);
 		if (die->busy)
