@@ -106,7 +106,7 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	 * units are handed out. */
 	io->tag = 1;
 	for (uint32_t u = first_unit(io), end = end_unit(io); u < end; u++) {
-		uint32_t e = s->ftl.map[u];
+		uint32_t e = ftl_map_get(&s->ftl, u);
 		struct flash_op *op = rs_pool_get_raw(&s->ops);
 		op->io = io;
 		op->ppn = e;
@@ -135,7 +135,7 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 	struct ftl *f = &s->ftl;
 	uint32_t end = end_unit(io);
 	for (uint32_t u = (uint32_t)io->aux; u < end; u++) {
-		uint32_t e = f->map[u];
+		uint32_t e = ftl_map_get(f, u);
 		if (e != FTL_NONE && (e & FTL_BUF)) {
 			s->c.coalesced++;
 		} else {
@@ -144,7 +144,7 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 				return false;
 			}
 			ftl_invalidate(f, u);
-			f->map[u] = FTL_BUF | wbuf_push(&s->buf, u);
+			ftl_map_set(f, u, FTL_BUF | wbuf_push(&s->buf, u));
 		}
 		s->c.host_units_written++;
 	}

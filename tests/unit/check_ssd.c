@@ -55,7 +55,7 @@ static void inspect(struct srun *out, const struct rs_dev *dev)
 	out->max_busy = rs_ssd_max_busy_dies(dev);
 	out->mapped = 0;
 	for (uint64_t u = 0; u < f->g.logical_units; u++)
-		out->mapped += f->map[u] != FTL_NONE;
+		out->mapped += ftl_map_get(f, (uint32_t)u) != FTL_NONE;
 	out->min_free = UINT64_MAX;
 	for (uint32_t d = 0; d < f->g.ndies; d++)
 		if (f->die[d].nfree < out->min_free)
