@@ -159,11 +159,18 @@ static uint32_t base_rmap(const struct ftl *f, uint32_t ppn)
 
 /* ---- the maps ------------------------------------------------------------ */
 
+/* A leaf entry not written since the start: the layout's formula holds.
+ * (FTL_BUF | 0x7ffffffe: no buffer has that many slots.) */
+#define MAP_AS_STARTED 0xfffffffeu
+
 uint32_t ftl_map_get(const struct ftl *f, uint32_t lpn)
 {
 	uint32_t id = f->map_dir[lpn / FTL_MAP_LEAF];
-	if (id)
-		return leaf_at(&f->map_leaves, id)[lpn % FTL_MAP_LEAF];
+	if (id) {
+		uint32_t e = leaf_at(&f->map_leaves, id)[lpn % FTL_MAP_LEAF];
+		if (e != MAP_AS_STARTED)
+			return e;
+	}
 	return base_map(f, lpn);
 }
 
@@ -171,12 +178,10 @@ void ftl_map_set(struct ftl *f, uint32_t lpn, uint32_t e)
 {
 	uint32_t *id = &f->map_dir[lpn / FTL_MAP_LEAF];
 	if (!*id) {
-		uint32_t first = lpn - lpn % FTL_MAP_LEAF;
 		*id = leaf_get(&f->map_leaves);
 		uint32_t *leaf = leaf_at(&f->map_leaves, *id);
 		for (uint32_t i = 0; i < FTL_MAP_LEAF; i++)
-			leaf[i] = first + i < f->g.logical_units ? base_map(f, first + i)
-								  : FTL_NONE;
+			leaf[i] = MAP_AS_STARTED;
 	}
 	leaf_at(&f->map_leaves, *id)[lpn % FTL_MAP_LEAF] = e;
 }
