@@ -72,6 +72,7 @@ static void unit_through_controller(struct rs_sim *sim, void *obj, void *arg, in
 {
 	struct ssd *s = obj;
 	struct flash_op *op = arg;
+	ssd_ctrl_idle(sim, s);
 	if (s->has_link)
 		rs_link_xfer(sim, s->link, RS_DIR_IN, op->bytes, unit_sent, s, op);
 	else
@@ -102,6 +103,7 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ssd *s = obj;
 	struct rs_io *io = arg;
+	ssd_ctrl_idle(sim, s);
 	/* The extra count held here keeps the read from finishing while its
 	 * units are handed out. */
 	io->tag = 1;
@@ -202,6 +204,7 @@ static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 {
 	struct ssd *s = obj;
 	struct rs_io *io = arg;
+	ssd_ctrl_idle(sim, s);
 	if (s->has_link)
 		rs_link_xfer(sim, s->link, RS_DIR_OUT, rs_io_bytes(io), write_data_in, s, io);
 	else
@@ -210,6 +213,7 @@ static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 
 static void flush_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
+	ssd_ctrl_idle(sim, obj);
 	complete_cmd(sim, obj, arg, 0);
 }
 
