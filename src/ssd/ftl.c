@@ -163,27 +163,90 @@ static uint32_t base_rmap(const struct ftl *f, uint32_t ppn)
  * (FTL_BUF | 0x7ffffffe: no buffer has that many slots.) */
 #define MAP_AS_STARTED 0xfffffffeu
 
+#define MOVED_EMPTY UINT32_MAX
+#define MOVED_FIRST_CAP 4096u
+
+static inline uint64_t moved_slot(const struct ftl *f, uint32_t lpn)
+{
+	return ((uint64_t)lpn * 0x9e3779b97f4a7c15ull >> 20) & (f->moved_cap - 1);
+}
+
 uint32_t ftl_map_get(const struct ftl *f, uint32_t lpn)
 {
-	uint32_t id = f->map_dir[lpn / FTL_MAP_LEAF];
-	if (id) {
-		uint32_t e = leaf_at(&f->map_leaves, id)[lpn % FTL_MAP_LEAF];
-		if (e != MAP_AS_STARTED)
-			return e;
+	uint32_t e = MAP_AS_STARTED;
+	if (f->flat) {
+		e = f->flat[lpn];
+	} else if (f->moved_count) {
+		for (uint64_t i = moved_slot(f, lpn);; i = (i + 1) & (f->moved_cap - 1)) {
+			if (f->moved_key[i] == lpn) {
+				e = f->moved_val[i];
+				break;
+			}
+			if (f->moved_key[i] == MOVED_EMPTY)
+				break;
+		}
 	}
-	return base_map(f, lpn);
+	return e != MAP_AS_STARTED ? e : base_map(f, lpn);
+}
+
+static void moved_put(struct ftl *f, uint32_t lpn, uint32_t e)
+{
+	uint64_t i = moved_slot(f, lpn);
+	while (f->moved_key[i] != MOVED_EMPTY && f->moved_key[i] != lpn)
+		i = (i + 1) & (f->moved_cap - 1);
+	if (f->moved_key[i] == MOVED_EMPTY) {
+		f->moved_key[i] = lpn;
+		f->moved_count++;
+	}
+	f->moved_val[i] = e;
+}
+
+static void moved_alloc(struct ftl *f, uint64_t cap)
+{
+	f->moved_cap = cap;
+	f->moved_count = 0;
+	f->moved_key = alloc_or_die(cap, sizeof(uint32_t));
+	f->moved_val = alloc_or_die(cap, sizeof(uint32_t));
+	memset(f->moved_key, 0xff, cap * sizeof(uint32_t));
+}
+
+/* The table is full to 70 %: double it, or, if a flat table of every unit
+ * would be no larger, turn into that. */
+static void moved_grow(struct ftl *f)
+{
+	uint32_t *key = f->moved_key, *val = f->moved_val;
+	uint64_t cap = f->moved_cap;
+	if (2 * cap * 2 * sizeof(uint32_t) >= f->g.logical_units * sizeof(uint32_t)) {
+		f->flat = alloc_or_die(f->g.logical_units, sizeof(uint32_t));
+		for (uint64_t u = 0; u < f->g.logical_units; u++)
+			f->flat[u] = MAP_AS_STARTED;
+		for (uint64_t i = 0; i < cap; i++)
+			if (key[i] != MOVED_EMPTY)
+				f->flat[key[i]] = val[i];
+		f->moved_key = f->moved_val = NULL;
+		f->moved_cap = f->moved_count = 0;
+	} else {
+		moved_alloc(f, 2 * cap);
+		for (uint64_t i = 0; i < cap; i++)
+			if (key[i] != MOVED_EMPTY)
+				moved_put(f, key[i], val[i]);
+	}
+	free(key);
+	free(val);
 }
 
 void ftl_map_set(struct ftl *f, uint32_t lpn, uint32_t e)
 {
-	uint32_t *id = &f->map_dir[lpn / FTL_MAP_LEAF];
-	if (!*id) {
-		*id = leaf_get(&f->map_leaves);
-		uint32_t *leaf = leaf_at(&f->map_leaves, *id);
-		for (uint32_t i = 0; i < FTL_MAP_LEAF; i++)
-			leaf[i] = MAP_AS_STARTED;
+	if (f->flat) {
+		f->flat[lpn] = e;
+		return;
 	}
-	leaf_at(&f->map_leaves, *id)[lpn % FTL_MAP_LEAF] = e;
+	if (10 * (f->moved_count + 1) > 7 * f->moved_cap)
+		moved_grow(f);
+	if (f->flat)
+		f->flat[lpn] = e;
+	else
+		moved_put(f, lpn, e);
 }
 
 uint32_t ftl_rmap_get(const struct ftl *f, uint32_t ppn)
@@ -215,11 +278,10 @@ uint64_t ftl_heap_bytes(const struct ftl *f)
 {
 	const struct rs_ssd_geom *g = &f->g;
 	uint64_t nblocks = (uint64_t)g->ndies * g->blocks_per_die;
-	uint64_t dirs = (g->logical_units + FTL_MAP_LEAF - 1) / FTL_MAP_LEAF * 4 + nblocks * 4;
+	uint64_t dirs = nblocks * 4 + f->moved_cap * 8 + (f->flat ? g->logical_units * 4 : 0);
 	uint64_t blocks = nblocks * (sizeof(*f->valid) + sizeof(*f->state) + 1 + 4);
 	uint64_t prefix = f->steady_prefix ? (uint64_t)g->ndies * (f->steady_used + 1) * 4 : 0;
-	return dirs + blocks + prefix + leaves_bytes(&f->map_leaves) +
-	       leaves_bytes(&f->rmap_leaves);
+	return dirs + blocks + prefix + leaves_bytes(&f->rmap_leaves);
 }
 
 void ftl_init(struct ftl *f, const struct rs_ssd_geom *g)
@@ -227,11 +289,9 @@ void ftl_init(struct ftl *f, const struct rs_ssd_geom *g)
 	memset(f, 0, sizeof(*f));
 	f->g = *g;
 	uint64_t nblocks = (uint64_t)g->ndies * g->blocks_per_die;
-	f->map_dir = zalloc_or_die((g->logical_units + FTL_MAP_LEAF - 1) / FTL_MAP_LEAF,
-				   sizeof(*f->map_dir));
+	moved_alloc(f, MOVED_FIRST_CAP);
 	f->rmap_dir = zalloc_or_die(nblocks, sizeof(*f->rmap_dir));
 	f->orig = zalloc_or_die(nblocks, sizeof(*f->orig));
-	leaves_init(&f->map_leaves, FTL_MAP_LEAF);
 	leaves_init(&f->rmap_leaves, g->units_per_block);
 	f->valid = alloc_or_die(nblocks, sizeof(*f->valid));
 	f->state = alloc_or_die(nblocks, sizeof(*f->state));
@@ -246,11 +306,12 @@ void ftl_free(struct ftl *f)
 		for (uint32_t d = 0; d < f->g.ndies; d++)
 			free(f->die[d].free_blocks);
 	free(f->die);
-	free(f->map_dir);
+	free(f->moved_key);
+	free(f->moved_val);
+	free(f->flat);
 	free(f->rmap_dir);
 	free(f->orig);
 	free(f->steady_prefix);
-	leaves_free(&f->map_leaves);
 	leaves_free(&f->rmap_leaves);
 	free(f->valid);
 	free(f->state);
@@ -281,12 +342,13 @@ static void reset(struct ftl *f)
 {
 	const struct rs_ssd_geom *g = &f->g;
 	uint64_t nblocks = (uint64_t)g->ndies * g->blocks_per_die;
-	leaves_free(&f->map_leaves);
 	leaves_free(&f->rmap_leaves);
-	leaves_init(&f->map_leaves, FTL_MAP_LEAF);
 	leaves_init(&f->rmap_leaves, g->units_per_block);
-	memset(f->map_dir, 0,
-	       (g->logical_units + FTL_MAP_LEAF - 1) / FTL_MAP_LEAF * sizeof(*f->map_dir));
+	free(f->moved_key);
+	free(f->moved_val);
+	free(f->flat);
+	f->flat = NULL;
+	moved_alloc(f, MOVED_FIRST_CAP);
 	memset(f->rmap_dir, 0, nblocks * sizeof(*f->rmap_dir));
 	memset(f->orig, 0, nblocks);
 	free(f->steady_prefix);

@@ -10,13 +10,17 @@
  * flat tables would take 1.8 GB): both maps start as a formula, the
  * starting state's layout (fresh: nothing; full: the sequential stripe;
  * steady: an affine permutation over blocks of known valid counts), and
- * keep in memory only what was written since.  The map is a directory of
- * leaves of FTL_MAP_LEAF units, a leaf allocated (from the starting
- * layout) on the first write into its range; the reverse map has a leaf
- * per block written since the start, taken when the block opens and
- * returned when it is erased, so in steady state leaves are reused.  Leaves
- * come from slabs: allocation happens only on the first write of a region
- * and is bounded by the drive's size.  Each die owns its blocks, its free
+ * keep in memory only what was written since.  The map keeps the units
+ * moved since the start in a hash table (about 16 bytes per unit moved,
+ * which beats any table of fixed-size leaves under random writes, where
+ * every write lands in a leaf of its own); once that would take more
+ * than a flat table of every unit (4 bytes each), it becomes one.  The
+ * reverse map has a leaf per block written since the start, taken when
+ * the block opens and returned when it is erased, so in steady state
+ * leaves are reused.  Allocation happens only when a unit is moved for the
+ * first time (the table doubles, or turns flat, once) or a block is
+ * opened with no leaf free, so it is bounded by the drive's size; a drive
+ * that is only read allocates nothing.  Each die owns its blocks, its free
  * list and two write frontiers (host data, GC relocations), so dies
  * collect garbage independently, as the controller does per die.
  *
@@ -44,8 +48,6 @@ struct ftl_die {
 	uint32_t gc_blk, gc_next;     /* open block for relocated data */
 };
 
-#define FTL_MAP_LEAF 64u
-
 /* Fixed-size leaves of uint32_t, numbered from 1 (0 = no leaf), carved
  * from slabs; freed leaves are kept on a list for reuse. */
 struct ftl_leaves {
@@ -68,9 +70,11 @@ struct ftl {
 	uint32_t steady_used;         /* steady: blocks per die filled */
 	uint32_t *steady_prefix;      /* steady: per die, used + 1 running sums of valid units */
 	/* what was written since */
-	uint32_t *map_dir;            /* leaf per FTL_MAP_LEAF logical units, or 0 */
+	uint32_t *moved_key, *moved_val;  /* hash table of units moved: lpn -> entry */
+	uint64_t moved_cap, moved_count;  /* slots (a power of two), entries */
+	uint32_t *flat;               /* or, past that, every unit's entry */
 	uint32_t *rmap_dir;           /* leaf per block, or 0 */
-	struct ftl_leaves map_leaves, rmap_leaves;
+	struct ftl_leaves rmap_leaves;
 	uint16_t *valid;              /* valid units per block (global block number) */
 	uint8_t *state;               /* enum ftl_block_state per block */
 	struct ftl_die *die;
