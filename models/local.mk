@@ -38,7 +38,11 @@ nobase_dist_pkgdata_DATA += \
 	models/adapters/alacritech-ses1001t.yaml \
 	models/adapters/intel-pro1000t-ipsa.yaml \
 	models/targets/mcdata-ips3300-lsi-df4000r.yaml \
-	models/ssds/intel-dc-s3700-100g.yaml
+	models/ssds/intel-dc-s3700-family.yaml \
+	models/ssds/intel-dc-s3700-100g.yaml \
+	models/ssds/intel-dc-s3700-200g.yaml \
+	models/ssds/intel-dc-s3700-400g.yaml \
+	models/ssds/intel-dc-s3700-800g.yaml
 # Drive models written by 'raidsim import disksim' from the set-ups below
 # (tests/unit/check_import regenerates them and compares).
 nobase_dist_pkgdata_DATA += \

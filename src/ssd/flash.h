@@ -30,6 +30,7 @@ struct flash_op;
 struct flash_die {
 	uint32_t index, channel;
 	bool busy;
+	bool held;                    /* between the halves of a GC copy: data in the controller */
 	uint32_t reg_page;            /* multi-plane page in the registers, or UINT32_MAX */
 	/* the running operation */
 	rs_time_t post_ns;
@@ -39,7 +40,10 @@ struct flash_die {
 	void *fn_obj, *fn_arg;
 	/* the device's per-die scheduling state */
 	struct flash_op *rq_head, *rq_tail;   /* host reads waiting for this die */
-	bool gc_turn;                 /* below gc_high: collection's turn next */
+	bool gc_background;           /* the running GC step is idle-time work */
+	struct flash_die *bg_next;    /* waiting for an idle controller (held) */
+	double gc_debt;               /* units GC owes for the host's programs below gc_high */
+	double gc_ratio;              /* copies per unit freed of the current victim */
 	uint32_t victim, victim_scan; /* block being collected, or UINT32_MAX */
 	uint32_t batch;               /* units in the running program or copy */
 	bool batch_gc;

@@ -1,10 +1,26 @@
 /* The flash translation layer's state: page-mapped, greedy GC.
  *
- * `map` gives every logical 4 KiB unit its place: a physical unit number
+ * The map gives every logical 4 KiB unit its place: a physical unit number
  * (ppn), a slot of the write buffer (FTL_BUF | slot), or FTL_NONE (never
- * written).  `rmap` is what the spare area of each physical unit says:
- * the logical unit written there, or FTL_NONE once it is stale; GC reads it
- * to find a victim block's valid data.  Each die owns its blocks, its free
+ * written).  The reverse map is what the spare area of each physical unit
+ * says: the logical unit written there (stale once the map points
+ * elsewhere); GC reads it to find a victim block's valid data.
+ *
+ * Memory follows the data written, not the capacity (an 800 GB drive's
+ * flat tables would take 1.8 GB): both maps start as a formula, the
+ * starting state's layout (fresh: nothing; full: the sequential stripe;
+ * steady: an affine permutation over blocks of known valid counts), and
+ * keep in memory only what was written since.  The map keeps the units
+ * moved since the start in a hash table (about 16 bytes per unit moved,
+ * which beats any table of fixed-size leaves under random writes, where
+ * every write lands in a leaf of its own); once that would take more
+ * than a flat table of every unit (4 bytes each), it becomes one.  The
+ * reverse map has a leaf per block written since the start, taken when
+ * the block opens and returned when it is erased, so in steady state
+ * leaves are reused.  Allocation happens only when a unit is moved for the
+ * first time (the table doubles, or turns flat, once) or a block is
+ * opened with no leaf free, so it is bounded by the drive's size; a drive
+ * that is only read allocates nothing.  Each die owns its blocks, its free
  * list and two write frontiers (host data, GC relocations), so dies
  * collect garbage independently, as the controller does per die.
  *
@@ -32,10 +48,33 @@ struct ftl_die {
 	uint32_t gc_blk, gc_next;     /* open block for relocated data */
 };
 
+/* Fixed-size leaves of uint32_t, numbered from 1 (0 = no leaf), carved
+ * from slabs; freed leaves are kept on a list for reuse. */
+struct ftl_leaves {
+	uint32_t len;                 /* entries per leaf */
+	uint32_t **slab;
+	uint32_t nslab, slab_cap;
+	uint32_t next;                /* leaves handed out so far */
+	uint32_t free_head;           /* freed leaf to reuse first, or 0 */
+	uint64_t live;                /* leaves in use */
+};
+
+enum ftl_layout { FTL_LAYOUT_NONE, FTL_LAYOUT_SEQ, FTL_LAYOUT_STEADY };
+
 struct ftl {
 	struct rs_ssd_geom g;
-	uint32_t *map;                /* logical_units entries */
-	uint32_t *rmap;               /* physical_units entries */
+	/* the starting state's layout */
+	int layout;                   /* enum ftl_layout */
+	uint8_t *orig;                /* per block: still holds its starting contents */
+	uint64_t perm_a, perm_c, perm_ainv;   /* steady: lpn = (a k + c) mod L */
+	uint32_t steady_used;         /* steady: blocks per die filled */
+	uint32_t *steady_prefix;      /* steady: per die, used + 1 running sums of valid units */
+	/* what was written since */
+	uint32_t *moved_key, *moved_val;  /* hash table of units moved: lpn -> entry */
+	uint64_t moved_cap, moved_count;  /* slots (a power of two), entries */
+	uint32_t *flat;               /* or, past that, every unit's entry */
+	uint32_t *rmap_dir;           /* leaf per block, or 0 */
+	struct ftl_leaves rmap_leaves;
 	uint16_t *valid;              /* valid units per block (global block number) */
 	uint8_t *state;               /* enum ftl_block_state per block */
 	struct ftl_die *die;
@@ -69,6 +108,16 @@ static inline uint32_t ftl_ppn_block(const struct ftl *f, uint32_t ppn)
 	return ppn / f->g.units_per_block;
 }
 static inline bool ftl_is_flash(uint32_t e) { return e != FTL_NONE && !(e & FTL_BUF); }
+
+/* Where the logical unit is (ppn, FTL_BUF | slot or FTL_NONE). */
+uint32_t ftl_map_get(const struct ftl *f, uint32_t lpn);
+/* Set it (allocating the leaf of its range on the first write there). */
+void ftl_map_set(struct ftl *f, uint32_t lpn, uint32_t e);
+/* The logical unit last written at ppn since its block's erase, or
+ * FTL_NONE; stale unless the map points back. */
+uint32_t ftl_rmap_get(const struct ftl *f, uint32_t ppn);
+/* Bytes of heap the maps and block tables hold now. */
+uint64_t ftl_heap_bytes(const struct ftl *f);
 
 /* The logical unit's flash copy (if any) becomes stale. */
 void ftl_invalidate(struct ftl *f, uint32_t lpn);

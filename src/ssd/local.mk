@@ -14,3 +14,11 @@ tests_unit_check_ssd_SOURCES = tests/unit/check_ssd.c
 tests_unit_check_ssd_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ssd_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_ssd_family
+TESTS += tests/unit/check_ssd_family
+tests_unit_check_ssd_family_SOURCES = tests/unit/check_ssd_family.c
+tests_unit_check_ssd_family_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ssd_family_LDADD = $(UNIT_LDADD)
+endif

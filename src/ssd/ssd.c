@@ -72,6 +72,7 @@ static void unit_through_controller(struct rs_sim *sim, void *obj, void *arg, in
 {
 	struct ssd *s = obj;
 	struct flash_op *op = arg;
+	ssd_ctrl_idle(sim, s);
 	if (s->has_link)
 		rs_link_xfer(sim, s->link, RS_DIR_IN, op->bytes, unit_sent, s, op);
 	else
@@ -102,11 +103,12 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ssd *s = obj;
 	struct rs_io *io = arg;
+	ssd_ctrl_idle(sim, s);
 	/* The extra count held here keeps the read from finishing while its
 	 * units are handed out. */
 	io->tag = 1;
 	for (uint32_t u = first_unit(io), end = end_unit(io); u < end; u++) {
-		uint32_t e = s->ftl.map[u];
+		uint32_t e = ftl_map_get(&s->ftl, u);
 		struct flash_op *op = rs_pool_get_raw(&s->ops);
 		op->io = io;
 		op->ppn = e;
@@ -135,7 +137,7 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 	struct ftl *f = &s->ftl;
 	uint32_t end = end_unit(io);
 	for (uint32_t u = (uint32_t)io->aux; u < end; u++) {
-		uint32_t e = f->map[u];
+		uint32_t e = ftl_map_get(f, u);
 		if (e != FTL_NONE && (e & FTL_BUF)) {
 			s->c.coalesced++;
 		} else {
@@ -144,7 +146,7 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 				return false;
 			}
 			ftl_invalidate(f, u);
-			f->map[u] = FTL_BUF | wbuf_push(&s->buf, u);
+			ftl_map_set(f, u, FTL_BUF | wbuf_push(&s->buf, u));
 		}
 		s->c.host_units_written++;
 	}
@@ -202,6 +204,7 @@ static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 {
 	struct ssd *s = obj;
 	struct rs_io *io = arg;
+	ssd_ctrl_idle(sim, s);
 	if (s->has_link)
 		rs_link_xfer(sim, s->link, RS_DIR_OUT, rs_io_bytes(io), write_data_in, s, io);
 	else
@@ -210,6 +213,7 @@ static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 
 static void flush_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
+	ssd_ctrl_idle(sim, obj);
 	complete_cmd(sim, obj, arg, 0);
 }
 

@@ -38,6 +38,9 @@ const struct rs_opt rs_ssd_opts[] = {
 	  "command and address cycles of one bus transfer" },
 	{ "command_cost", RS_OPT_TIME, P(command_cost_ns), "10us", MIN0, NULL,
 	  "controller firmware time per host command" },
+	{ "program_cost", RS_OPT_TIME, P(program_cost_ns), "0s", MIN0, NULL,
+	  "controller firmware time per flash program or erase it issues (page allocation, "
+	  "map and valid-count updates), for host data and garbage collection alike" },
 	{ "controller_rate", RS_OPT_RATE, P(controller_rate), "0B/s", MIN0, NULL,
 	  "the controller's data path: bytes/rate more of its time per unit read and per "
 	  "write (0 = none)" },

@@ -35,6 +35,7 @@ struct rs_ssd_params {
 	double channel_rate;          /* bytes/s on one flash bus */
 	rs_time_t channel_overhead_ns;/* command and address cycles per transfer */
 	rs_time_t command_cost_ns;    /* controller firmware, per command */
+	rs_time_t program_cost_ns;    /* controller firmware, per flash program or erase issued */
 	double controller_rate;       /* bytes/s the controller's data path adds per command; 0 = none */
 	uint64_t controller_cores;
 	uint64_t queue_depth;

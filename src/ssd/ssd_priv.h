@@ -41,6 +41,8 @@ struct ssd {
 	uint32_t held_max;
 	struct rs_pool ops;           /* struct flash_op */
 	struct rs_io *stall_head, *stall_tail;  /* writes waiting for buffer room */
+	struct flash_die *bg_head, *bg_tail;    /* background GC copies waiting for an idle
+						 * controller */
 	uint32_t next_die;            /* where an idle-die search starts (striping) */
 	double ns_per_byte;
 	uint32_t busy_dies, max_busy_dies;
@@ -60,8 +62,18 @@ void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */
 void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s);
 
+/* ssd_sched.c: controller work nobody waits for (firmware bookkeeping). */
+void ssd_ctrl_noop(struct rs_sim *sim, void *obj, void *arg, int status);
+
+/* ssd_gc.c: make sure the die has a victim (the greedy choice); false if
+ * no block is worth collecting. */
+bool ssd_gc_victim(struct ssd *s, struct flash_die *die);
 /* ssd_gc.c: one step of the die's collection (pick a victim, copy a page
  * of its valid units, or erase it).  False when there is nothing to do. */
-bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
+bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die, bool background);
+/* ssd_gc.c: give the controller, if idle, to the oldest background copy. */
+void ssd_ctrl_idle(struct rs_sim *sim, struct ssd *s);
+/* ssd_gc.c: a host read wants the die: its background copy waits no more. */
+void ssd_gc_promote(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
 
 #endif

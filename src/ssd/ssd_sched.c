@@ -46,6 +46,8 @@ void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
 		die->rq_head = op;
 	die->rq_tail = op;
 	s->c.units_read_flash++;
+	if (die->held)
+		ssd_gc_promote(sim, s, die);
 	ssd_die_kick(sim, s, die);
 }
 
@@ -78,6 +80,10 @@ static bool start_program(struct rs_sim *sim, struct ssd *s, struct flash_die *d
 	die->batch = n;
 	die->batch_gc = false;
 	s->fa.programs++;
+	/* The firmware's share of a program (allocating the page, mapping its
+	 * units) loads the controller; the die need not wait for it. */
+	if (s->p.program_cost_ns > 0)
+		rs_server_submit(sim, &s->ctrl, s->p.program_cost_ns, ssd_ctrl_noop, s, NULL);
 	flash_run(sim, &s->fa, die, 0, (uint64_t)n * RS_SSD_UNIT_BYTES, RS_DIR_OUT,
 		  s->p.t_prog_ns, UINT32_MAX, program_done, s, die);
 	return true;
@@ -91,12 +97,14 @@ static void note_busy(struct ssd *s)
 		s->max_busy_dies = s->busy_dies;
 }
 
-/* Collection is paced by the free blocks: below gc_low it goes first (the
- * host is about to have no block to write); below gc_high it takes turns
- * with host programs, one step each, so it keeps up (a victim frees a
- * block in fewer steps than the host needs pages to fill one) without
- * stalling the host for a whole victim; at gc_high or above it runs only
- * when the die has nothing else to do. */
+/* Collection is paced by the free blocks.  Below gc_low it goes first (the
+ * host is about to have no block to write).  Below gc_high it is paced to
+ * keep up: each unit the host programs puts the die in debt by the
+ * victim's copies per unit it frees (valid / (block - valid)), and GC goes
+ * first while the die owes; so a die neither falls to gc_low under a
+ * steady load nor stalls the host for a whole victim (the steady progress
+ * Intel designed the S3700's consistency around, S21).  At gc_high or
+ * above it runs only when the die has nothing else to do. */
 static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 {
 	if (die->rq_head) {
@@ -104,25 +112,34 @@ static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 		return true;
 	}
 	uint32_t nfree = s->ftl.die[die->index].nfree;
-	bool gc_turn = nfree < s->p.gc_low || (nfree < s->p.gc_high && die->gc_turn);
-	if (gc_turn && ssd_gc_step(sim, s, die)) {
-		die->gc_turn = false;
+	if (nfree >= s->p.gc_high)
+		die->gc_debt = 0;
+	bool gc_first = nfree < s->p.gc_low || (nfree < s->p.gc_high && die->gc_debt > 0);
+	if (gc_first && ssd_gc_step(sim, s, die, false))
 		return true;
-	}
 	if (start_program(sim, s, die)) {
-		die->gc_turn = true;
+		if (nfree < s->p.gc_high && ssd_gc_victim(s, die))
+			die->gc_debt += die->gc_ratio * die->batch;
 		return true;
 	}
 	/* Idle: collect ahead of need, and finish a victim half collected so
 	 * its erase is not left pending. */
-	if ((nfree < s->p.gc_high || die->victim != FTL_NONE) && ssd_gc_step(sim, s, die))
+	if ((nfree < s->p.gc_high || die->victim != FTL_NONE) &&
+	    ssd_gc_step(sim, s, die, true))
 		return true;
 	return false;
 }
 
+void ssd_ctrl_noop(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)arg;
+	(void)status;
+	ssd_ctrl_idle(sim, obj);
+}
+
 void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 {
-	if (die->busy)
+	if (die->busy || die->held)
 		return;
 	if (try_start(sim, s, die))
 		note_busy(s);
@@ -133,7 +150,7 @@ void ssd_kick_idle(struct rs_sim *sim, struct ssd *s)
 	uint32_t n = s->fa.ndies;
 	for (uint32_t i = 0; i < n && s->buf.count >= s->g.units_per_page; i++) {
 		struct flash_die *die = &s->fa.die[(s->next_die + i) % n];
-		if (die->busy)
+		if (die->busy || die->held)
 			continue;
 		ssd_die_kick(sim, s, die);
 		if (die->busy)
