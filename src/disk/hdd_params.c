@@ -39,6 +39,9 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "zone table: spare sectors at the end of every cylinder" },
 	{ "spare_tracks_per_zone", RS_OPT_UINT, P(spare_tracks_per_zone), "0", MIN0, NULL,
 	  "zone table: spare tracks at the end of every zone" },
+	{ "spare_group_tracks", RS_OPT_UINT, P(spare_group_tracks), "0", RANGE, 0, UINT32_MAX,
+	  NULL, "zone table: zone spares are per group of this many tracks, slips move data "
+	  "only inside their group (0 = at the end of the zone)" },
 	{ "slips", RS_OPT_NODE, P(slips), NULL, 0, 0, 0, NULL,
 	  "zone table: slipped (defective) sectors, list of absolute PBNs, increasing" },
 	{ "seek", RS_OPT_NODE, P(seek), NULL, 0, 0, 0, NULL,
@@ -47,6 +50,9 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "measured seek curve: list of [distance, time], distances increasing from 1" },
 	{ "write_settle", RS_OPT_TIME, P(write_settle_ns), "0s", MIN0, NULL,
 	  "extra settling before a write, on every nonzero seek and head switch" },
+	{ "write_settle_early", RS_OPT_TIME, P(write_settle_early_ns), "0s", MIN0, NULL,
+	  "a write may start this much before a read's seek or head switch would end (DiskSim's "
+	  "negative write settling delay; never before the move began); excludes write_settle" },
 	{ "head_switch", RS_OPT_TIME, P(head_switch_ns), "0.8ms", MIN0, NULL,
 	  "time to switch to another surface (read)" },
 	{ "overhead_read", RS_OPT_TIME, P(overhead_read_ns), "0.2ms", MIN0, NULL,
@@ -157,6 +163,7 @@ static const struct rs_opt zones_opts[] = {
 
 struct zone_row {
 	uint64_t first_cyl, last_cyl, spt, track_skew, cyl_skew, spares;
+	uint64_t empty_front, first_offset, spare_tracks;
 };
 
 static const struct rs_opt zone_row_opts[] = {
@@ -171,7 +178,13 @@ static const struct rs_opt zone_row_opts[] = {
 	{ "cyl_skew", RS_OPT_UINT, offsetof(struct zone_row, cyl_skew), "0", MIN0, NULL,
 	  "sectors" },
 	{ "spares", RS_OPT_UINT, offsetof(struct zone_row, spares), "0", MIN0, NULL,
-	  "spare sectors at the end of the zone" },
+	  "spare sectors at the end of the zone (of each group with spare_group_tracks)" },
+	{ "empty_front", RS_OPT_UINT, offsetof(struct zone_row, empty_front), "0", RANGE, 0,
+	  UINT32_MAX, NULL, "sectors at the zone's front that would hold LBAs but stay empty" },
+	{ "first_offset", RS_OPT_UINT, offsetof(struct zone_row, first_offset), "0", RANGE, 0,
+	  UINT32_MAX, NULL, "sectors from angle 0 to the zone's first sector" },
+	{ "spare_tracks", RS_OPT_UINT, offsetof(struct zone_row, spare_tracks), "0", RANGE, 0,
+	  UINT32_MAX, NULL, "whole tracks at the end of the zone that hold no data" },
 	RS_OPT_END
 };
 
@@ -283,7 +296,9 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		}
 		zones[i] = (struct rs_zone){ (uint32_t)r.first_cyl, (uint32_t)r.last_cyl,
 					     (uint32_t)r.spt, (uint32_t)r.track_skew,
-					     (uint32_t)r.cyl_skew, (uint32_t)r.spares, 0 };
+					     (uint32_t)r.cyl_skew, (uint32_t)r.spares, 0,
+					     (uint32_t)r.empty_front, (uint32_t)r.first_offset,
+					     (uint32_t)r.spare_tracks };
 		next = r.last_cyl + 1;
 	}
 	uint64_t cyls = p->cylinders ? p->cylinders : next;
@@ -317,6 +332,7 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		.nzones = (uint32_t)t->len,
 		.spare_sect_per_cyl = (uint32_t)p->spare_sect_per_cyl,
 		.spare_tracks_per_zone = (uint32_t)p->spare_tracks_per_zone,
+		.spare_group_tracks = (uint32_t)p->spare_group_tracks,
 		.slips = slips,
 		.nslips = nslips,
 		.capacity_blk = 0,
@@ -406,10 +422,13 @@ static int build_seek(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 	struct rs_seek_params sp = {
 		.cylinders = g->layout.cylinders,
 		.settle_read_ns = 0,
-		.write_extra_ns = p->write_settle_ns,
+		.write_extra_ns = p->write_settle_ns - p->write_settle_early_ns,
 		.head_switch_ns = p->head_switch_ns,
 	};
 	char err[256];
+	if (p->write_settle_ns && p->write_settle_early_ns)
+		return rs_diag_node(d, p->seek ? p->seek : p->seek_table, "give 'write_settle' "
+				    "or 'write_settle_early', not both");
 	if (p->seek) {
 		struct seek_fit_params f;
 		if (rs_schema_bind(seek_fit_opts, p->seek, &f, p->seek, "device.seek", NULL, d))

@@ -15,7 +15,9 @@
  *
  * All times are read seeks.  A write adds write_extra_ns to every nonzero
  * seek and head switch (the head must settle more precisely before it may
- * write).  settle_read_ns is added to every nonzero seek on top of the curve
+ * write).  A negative write_extra_ns (DiskSim's negative write settling
+ * delay) lets a write start that much earlier, but never before the move
+ * began: the result is at least 0.  settle_read_ns is added to every nonzero seek on top of the curve
  * or table; leave it 0 when the figures already include settling, as
  * datasheet figures and DiskSim's measured curves do.
  *
@@ -98,6 +100,13 @@ void rs_seek_destroy(struct rs_seek *s);
  * holds when there is one. */
 rs_time_t rs_seek_model_ns(const struct rs_seek *s, uint32_t distance);
 
+/* A nonzero read move t as a write: the write settle added, floored at 0. */
+static inline rs_time_t rs_seek_add_write(const struct rs_seek *s, rs_time_t t)
+{
+	t += s->write_extra_ns;
+	return t > 0 ? t : 0;
+}
+
 /* Read seek for distance < cylinders (0 for distance 0), plus
  * write_extra_ns for a nonzero write seek.  Inline: SPTF asks it for every
  * queued command at every dispatch. */
@@ -107,7 +116,7 @@ static inline rs_time_t rs_seek_time(const struct rs_seek *s, uint32_t distance,
 	if (distance == 0)
 		return 0;
 	rs_time_t t = s->lut_ns ? (rs_time_t)s->lut_ns[distance] : rs_seek_model_ns(s, distance);
-	return is_write ? t + s->write_extra_ns : t;
+	return is_write ? rs_seek_add_write(s, t) : t;
 }
 
 static inline rs_time_t rs_seek_head_switch_ns(const struct rs_seek *s)
@@ -126,7 +135,7 @@ static inline rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_
 	rs_time_t t = rs_seek_time(s, distance, 0);
 	if (head_changed && s->head_switch_ns > t)
 		t = s->head_switch_ns;
-	return is_write ? t + s->write_extra_ns : t;
+	return is_write ? rs_seek_add_write(s, t) : t;
 }
 
 /* Exact all-pairs mean read seek over the first `cylinders` cylinders

@@ -164,7 +164,7 @@ static const struct rule mech_rules[] = {
 static const struct rule layout_rules[] = {
 	{ "LBN-to-PBN mapping scheme", TAKE, 0, NULL },
 	{ "Sparing scheme used", TAKE, 0, NULL },
-	{ "Rangesize for sparing", IGNORE, 0, "used only by the range sparing schemes" },
+	{ "Rangesize for sparing", TAKE, 0, NULL },
 	{ "Zones", TAKE, 0, NULL },
 	END
 };
@@ -173,8 +173,8 @@ static const struct rule zone_rules[] = {
 	{ "First cylinder number", TAKE, 0, NULL },
 	{ "Last cylinder number", TAKE, 0, NULL },
 	{ "Blocks per track", TAKE, 0, NULL },
-	{ "Offset of first block", EQ, 0, "raidsim starts every zone's first block at angle 0" },
-	{ "Empty space at zone front", EQ, 0, "raidsim's zones start with data" },
+	{ "Offset of first block", TAKE, 0, NULL },
+	{ "Empty space at zone front", TAKE, 0, NULL },
 	{ "Skew for track switch", TAKE, 0, NULL },
 	{ "Skew for cylinder switch", TAKE, 0, NULL },
 	{ "Number of spares", TAKE, 0, NULL },
@@ -351,10 +351,80 @@ static void fmt_ms(char *buf, size_t n, double ms)
 
 struct zone {
 	const struct rs_dsim_val *v;
-	uint64_t first, last, spt, tskew, cskew, spares;
+	uint64_t first, last, spt, tskew, cskew, spares, offset, empty;
 	const struct rs_dsim_param *slips;
 	uint64_t gap;                 /* unmapped cylinders after it, added to it */
+	uint64_t *slip;               /* zone-relative slipped sectors, increasing */
+	size_t nslip;
 };
+
+/* DiskSim's sparing schemes (its dm_layout_g1_spare_t) that raidsim imports. */
+enum {
+	TRACK_SPARING = 1,            /* spare tracks at the zone's end; slips are tracks */
+	SECTPERCYL_SPARING = 2,       /* spare sectors at each cylinder's end */
+	SECTPERTRACK_SPARING = 3,     /* spare sectors at each track's end */
+	SECTATEND_SPARING = 7,        /* no spares; slips push later LBNs to the end */
+	SECTPERRANGE_SPARING = 8,     /* spare sectors at the end of each range of cylinders */
+	SECTSPERZONE_SPARING = 9,     /* spare sectors at the zone's end */
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A zone's slips as zone-relative sectors, sorted (DiskSim takes them as a
+ * set: some set-ups list them out of order).  Under track sparing a slip is
+ * a whole track, all of whose sectors are slipped. */
+static int zone_slips(struct ctx *c, struct zone *z, uint64_t scheme, uint64_t heads)
+{
+	const struct rs_dsim_val *l = z->slips->val;
+	uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
+	uint64_t unit = scheme == TRACK_SPARING ? z->spt : 1, units = size / unit;
+	z->slip = calloc(l->nitems * unit + 1, sizeof(*z->slip));
+	RS_ASSERT(z->slip != NULL);
+	for (size_t k = 0; k < l->nitems; k++) {
+		const struct rs_dsim_val *s = l->items[k];
+		if (s->kind != RS_DSIM_NUM || s->num != floor(s->num) || s->num < 0 ||
+		    s->num >= (double)units)
+			return err_val(c, s, "a slip must be a %s of its zone (0..%" PRIu64 ")",
+				       unit > 1 ? "track" : "sector", units - 1);
+		for (uint64_t j = 0; j < unit; j++)
+			z->slip[z->nslip++] = (uint64_t)s->num * unit + j;
+	}
+	qsort(z->slip, z->nslip, sizeof(*z->slip), cmp_u64);
+	for (size_t k = 1; k < z->nslip; k++)
+		if (z->slip[k] == z->slip[k - 1])
+			return err_val(c, l, "the slip %" PRIu64 " is listed twice", z->slip[k] / unit);
+	if (scheme == TRACK_SPARING && l->nitems > z->spares)
+		return err_val(c, l, "%zu slipped tracks but %" PRIu64 " spare tracks: DiskSim "
+			       "needs a spare track for each", l->nitems, z->spares);
+	return 0;
+}
+
+/* Defects are pairs: a defective sector and the spare it is remapped to.
+ * Only a defect "remapped" to itself is imported: its data stays in place,
+ * so nothing moves. */
+static int zone_defects(struct ctx *c, const struct rs_dsim_param *dp, bool *self_only)
+{
+	const struct rs_dsim_val *l = dp->val;
+	*self_only = true;
+	if (l->kind != RS_DSIM_LIST)
+		return err_val(c, l, "'defects' must be a list");
+	if (l->nitems % 2)
+		return err_val(c, l, "'defects' must list pairs: a defect and its spare");
+	for (size_t k = 0; k < l->nitems; k += 2) {
+		const struct rs_dsim_val *a = l->items[k], *b = l->items[k + 1];
+		if (a->kind != RS_DSIM_NUM || b->kind != RS_DSIM_NUM)
+			return err_val(c, a, "defects must be numbers");
+		if (a->num != b->num)
+			return err_val(c, b, "a defect remapped to another sector (%s to %s) is "
+				       "not modelled: raidsim slips defective sectors but cannot "
+				       "remap one to a spare elsewhere", a->text, b->text);
+	}
+	return 0;
+}
 
 static int skew(struct ctx *c, const struct rs_dsim_val *z, const char *key, uint64_t spt,
 		uint64_t *out)
@@ -385,7 +455,9 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 		    whole(c, take(z, "Blocks per track"), 1, 65535, &q->spt) ||
 		    skew(c, z, "Skew for track switch", q->spt, &q->tskew) ||
 		    skew(c, z, "Skew for cylinder switch", q->spt, &q->cskew) ||
-		    whole(c, take(z, "Number of spares"), 0, 4e9, &q->spares))
+		    whole(c, take(z, "Number of spares"), 0, 4e9, &q->spares) ||
+		    whole(c, take(z, "Offset of first block"), 0, (double)q->spt - 1, &q->offset) ||
+		    whole(c, take(z, "Empty space at zone front"), 0, 4e9, &q->empty))
 			return -1;
 		uint64_t expect = i ? zs[i - 1].last + 1 : 0;
 		if (q->last < q->first)
@@ -399,12 +471,15 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 		if (i > 0)
 			zs[i - 1].gap = q->first - expect;
 		const struct rs_dsim_param *dp = take(z, "defects");
-		if (dp->val->kind != RS_DSIM_LIST)
-			return err_val(c, dp->val, "'defects' must be a list");
-		if (dp->val->nitems)
-			return err_val(c, dp->val->items[0], "remapped defects are not modelled: "
-				       "raidsim slips defective sectors but cannot remap one to a "
-				       "spare elsewhere");
+		bool self_only;
+		if (zone_defects(c, dp, &self_only))
+			return -1;
+		if (dp->val->nitems) {
+			char w[300];
+			where(dp, w, sizeof(w));
+			fprintf(c->ign, "#   %s \"defects\": each defect is remapped to itself, "
+				"so its data stays in place\n", w);
+		}
 		q->slips = take(z, "slips");
 		if (q->slips->val->kind != RS_DSIM_LIST)
 			return err_val(c, q->slips->val, "'slips' must be a list");
@@ -416,7 +491,8 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 	return 0;
 }
 
-static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads)
+static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads,
+		       uint64_t scheme, bool group)
 {
 	fprintf(c->out, "zone_table:   # DiskSim's zones, outer to inner; skews in sectors; "
 		"spares: \"Number of spares\"\n");
@@ -424,58 +500,63 @@ static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t 
 	for (size_t i = 0; i < n; i++) {
 		const struct zone *z = &zs[i];
 		uint64_t last = z->last + z->gap;
-		uint64_t spares = z->spares + z->gap * heads * z->spt;
+		uint64_t spares = scheme == TRACK_SPARING ? z->spares * z->spt :
+			scheme == SECTATEND_SPARING ? 0 : z->spares;
+		char extra[128] = "";
+		size_t x = 0;
+		/* Cylinders in no zone: spare sectors of the zone before them, or,
+		 * where spares belong to groups, spare tracks outside the groups. */
+		if (!group)
+			spares += z->gap * heads * z->spt;
+		else if (z->gap)
+			x += (size_t)snprintf(extra, sizeof(extra), ", spare_tracks: %" PRIu64,
+					      z->gap * heads);
+		if (z->empty || z->offset)
+			snprintf(extra + x, sizeof(extra) - x, ", empty_front: %" PRIu64
+				 ", first_offset: %" PRIu64, z->empty, z->offset);
 		fprintf(c->out, "  - {first_cyl: %" PRIu64 ", last_cyl: %" PRIu64
 			", sectors_per_track: %" PRIu64 ", track_skew: %" PRIu64
-			", cyl_skew: %" PRIu64 ", spares: %" PRIu64 "}   # %s:%d, first PBN %"
-			PRIu64, z->first, last, z->spt, z->tskew, z->cskew, spares,
+			", cyl_skew: %" PRIu64 ", spares: %" PRIu64 "%s}   # %s:%d, first PBN %"
+			PRIu64, z->first, last, z->spt, z->tskew, z->cskew, spares, extra,
 			z->v->file->name, z->v->line, pbn);
 		if (z->gap)
 			fprintf(c->out, "; cylinders %" PRIu64 "..%" PRIu64 " are in no DiskSim "
-				"zone: added here, all spare", z->last + 1, last);
+				"zone: added here, all spare%s", z->last + 1, last,
+				group ? " (spare tracks)" : "");
 		fputc('\n', c->out);
 		pbn += (last - z->first + 1) * heads * z->spt;
 	}
 }
 
-static int emit_slips(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads)
+static void emit_slips(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads,
+		       uint64_t scheme)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < n; i++)
-		total += zs[i].slips->val->nitems;
+		total += zs[i].nslip;
 	if (!total)
-		return 0;
+		return;
 	fprintf(c->out, "slips:   # global PBNs: the zone's first PBN + DiskSim's zone-relative "
 		"slip\n  [\n");
-	uint64_t pbn = 0, prev = 0;
+	uint64_t pbn = 0;
 	size_t done = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct zone *z = &zs[i];
-		const struct rs_dsim_val *l = z->slips->val;
 		uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
-		if (l->nitems)
-			fprintf(c->out, "  # zone %zu: %s:%d\n", i, z->slips->file->name,
-				z->slips->line);
-		for (size_t k = 0; k < l->nitems; k++) {
-			const struct rs_dsim_val *s = l->items[k];
-			if (s->kind != RS_DSIM_NUM || s->num != floor(s->num) || s->num < 0 ||
-			    s->num >= (double)size)
-				return err_val(c, s, "a slip must be a sector of its zone (0..%" PRIu64
-					       ")", size - 1);
-			uint64_t g = pbn + (uint64_t)s->num;
-			if (done && g <= prev)
-				return err_val(c, s, "slips must increase");
-			prev = g;
+		if (z->nslip)
+			fprintf(c->out, "  # zone %zu: %s:%d%s\n", i, z->slips->file->name,
+				z->slips->line, scheme == TRACK_SPARING ? " (slipped tracks: every "
+				"sector of each)" : "");
+		for (size_t k = 0; k < z->nslip; k++) {
 			done++;
-			fprintf(c->out, "%s%" PRIu64 "%s", k % 10 ? " " : "  ", g,
+			fprintf(c->out, "%s%" PRIu64 "%s", k % 10 ? " " : "  ", pbn + z->slip[k],
 				done < total ? "," : "");
-			if (k + 1 == l->nitems || k % 10 == 9)
+			if (k + 1 == z->nslip || k % 10 == 9)
 				fputc('\n', c->out);
 		}
 		pbn += size;
 	}
 	fprintf(c->out, "  ]\n");
-	return 0;
 }
 
 /* A measured seek curve: "Seek distances measured: N" then N lines
@@ -598,25 +679,78 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 		return err_val(c, l, "'Layout Model' must be a dm_layout_g1 block");
 	if (check_block(c, l, layout_rules))
 		return -1;
-	uint64_t map, sparing;
+	uint64_t map, sparing, range;
 	const struct rs_dsim_param *mp = take(l, "LBN-to-PBN mapping scheme");
 	const struct rs_dsim_param *sp = take(l, "Sparing scheme used");
-	if (whole(c, mp, 0, 100, &map) || whole(c, sp, 0, 100, &sparing))
+	const struct rs_dsim_param *rp = take(l, "Rangesize for sparing");
+	if (whole(c, mp, 0, 100, &map) || whole(c, sp, 0, 100, &sparing) ||
+	    whole(c, rp, 1, 1e6, &range))
 		return -1;
 	if (map > 1)
 		return err_val(c, mp->val, "LBN-to-PBN mapping scheme %" PRIu64 " is not modelled "
 			       "(raidsim imports 0, cylinder-major, and 1, which differs from 0 "
 			       "only in which surface a cylinder starts on)", map);
-	if (sparing != 9)
+	if (sparing != TRACK_SPARING && sparing != SECTPERCYL_SPARING &&
+	    sparing != SECTPERTRACK_SPARING && sparing != SECTATEND_SPARING &&
+	    sparing != SECTPERRANGE_SPARING && sparing != SECTSPERZONE_SPARING)
 		return err_val(c, sp->val, "sparing scheme %" PRIu64 " is not modelled (raidsim "
-			       "imports 9, spare sectors at the end of each zone)", sparing);
+			       "imports 1, spare tracks per zone; 2, 3, 8, spare sectors per "
+			       "cylinder, track or range of cylinders; 7, slips to the end of the "
+			       "zone; 9, spare sectors per zone)", sparing);
+	/* Tracks per spare group, for the schemes whose spares sit inside the
+	 * zone and whose slips stay inside their group. */
+	uint64_t group = sparing == SECTPERCYL_SPARING ? heads :
+		sparing == SECTPERTRACK_SPARING ? 1 :
+		sparing == SECTPERRANGE_SPARING ? range * heads : 0;
+	if (sparing != SECTPERRANGE_SPARING) {
+		char w[300];
+		where(rp, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": used only by the range sparing schemes\n", w,
+			rp->key);
+	}
 	struct zone *zs = NULL;
 	size_t nz = 0;
 	int rc = read_zones(c, take(l, "Zones"), heads, cyls, &zs, &nz);
+	for (size_t i = 0; rc == 0 && i < nz; i++) {
+		const struct rs_dsim_val *sv = take(zs[i].v, "Number of spares")->val;
+		if (sparing == SECTATEND_SPARING && zs[i].spares)
+			rc = err_val(c, sv, "sparing scheme 7 with spares (%s) is not modelled: "
+				     "DiskSim's count of the zone's blocks leaves them out", sv->text);
+		else if (group && zs[i].spares >= group * zs[i].spt)
+			rc = err_val(c, sv, "%s spares leave no data in a spare group of %" PRIu64
+				     " tracks", sv->text, group);
+		else if (sparing == TRACK_SPARING &&
+			 zs[i].spares >= (zs[i].last - zs[i].first + 1) * heads)
+			rc = err_val(c, sv, "%s spare tracks leave the zone no data", sv->text);
+		else
+			rc = zone_slips(c, &zs[i], sparing, heads);
+	}
 	if (rc == 0) {
-		fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = 9: spares at the end of "
-			"each zone\n", "spare_sectors_per_cylinder: 0", sp->file->name, sp->line);
-		fprintf(c->out, "%-34s # the same\n", "spare_tracks_per_zone: 0");
+		static const char *const what[] = {
+			[TRACK_SPARING] = "spare tracks at the end of each zone (zone spares: "
+				"\"Number of spares\" x sectors per track)",
+			[SECTPERCYL_SPARING] = "spare sectors at the end of each cylinder",
+			[SECTPERTRACK_SPARING] = "spare sectors at the end of each track",
+			[SECTATEND_SPARING] = "no spares; each slip pushes the zone's later blocks "
+				"on, to its end",
+			[SECTPERRANGE_SPARING] = "spare sectors at the end of each range of "
+				"cylinders",
+			[SECTSPERZONE_SPARING] = "spares at the end of each zone",
+		};
+		char note[64];
+		if (group) {
+			snprintf(note, sizeof(note), "spare_group_tracks: %" PRIu64, group);
+			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s%s%s"
+				"; zone spares are per group, slips stay in their group\n", note,
+				sp->file->name, sp->line, sparing, what[sparing],
+				sparing == SECTPERRANGE_SPARING ? " (\"Rangesize for sparing\" x "
+				"heads)" : "", sparing == SECTPERCYL_SPARING ? " (heads)" : "");
+		} else {
+			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s\n",
+				"spare_sectors_per_cylinder: 0", sp->file->name, sp->line, sparing,
+				what[sparing]);
+			fprintf(c->out, "%-34s # the same\n", "spare_tracks_per_zone: 0");
+		}
 		if (map == 1)
 			fprintf(c->out, "# %s:%d \"LBN-to-PBN mapping scheme\" = 1: odd cylinders are "
 				"numbered from the last surface back, so a cylinder switch stays on "
@@ -624,9 +758,11 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 				"slips and skews are the same, and a cylinder switch costs "
 				"max(1-cylinder seek, head switch) either way.\n", mp->file->name,
 				mp->line);
-		emit_zones(c, zs, nz, heads);
-		rc = emit_slips(c, zs, nz, heads);
+		emit_zones(c, zs, nz, heads, sparing, group != 0);
+		emit_slips(c, zs, nz, heads, sparing);
 	}
+	for (size_t i = 0; i < nz; i++)
+		free(zs[i].slip);
 	free(zs);
 	return rc;
 }

@@ -204,6 +204,88 @@ START_TEST(layout_exhaustive_reference)
 }
 END_TEST
 
+/* Spare groups (DiskSim's spares per track, cylinder or range), an empty
+ * zone front, spare tracks at a zone's end and a first-sector offset:
+ * re-derive the mapping by walking every sector in PBN order. */
+#define G_HEADS 3u
+#define G_TRACKS 6u                       /* two cylinders per group */
+static const struct rs_zone group_zones[] = {
+	{ .first_cyl = 0, .last_cyl = 9, .sectors_per_track = 20, .track_skew = 2,
+	  .cyl_skew = 5, .spare_sectors = 5, .empty_front = 7, .first_offset = 3,
+	  .spare_tracks = 3 },
+	{ .first_cyl = 10, .last_cyl = 14, .sectors_per_track = 17, .track_skew = 1,
+	  .cyl_skew = 4, .spare_sectors = 4 },
+};
+
+START_TEST(layout_spare_groups)
+{
+	/* Zone-relative slips: four in zone 1's first group (all its spares),
+	 * two in its last, shorter group; one in zone 0's group 1. */
+	uint64_t z1 = 10u * G_HEADS * 20;
+	uint64_t slips[] = { 150, z1 + 0, z1 + 5, z1 + 50, z1 + 101,
+			     z1 + 4 * G_HEADS * 17 + 3, z1 + 4 * G_HEADS * 17 + 40 };
+	struct rs_layout_params p = {
+		.heads = G_HEADS, .cylinders = 15, .zones = group_zones, .nzones = 2,
+		.spare_group_tracks = G_TRACKS, .slips = slips,
+		.nslips = sizeof(slips) / sizeof(slips[0]),
+	};
+	struct rs_layout l;
+	char err[200];
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	uint64_t lba = 0, pbn = 0;
+	size_t si = 0;
+	for (uint32_t zi = 0; zi < 2; zi++) {
+		const struct rs_zone *z = &group_zones[zi];
+		uint32_t spt = z->sectors_per_track;
+		uint64_t size = (uint64_t)(z->last_cyl - z->first_cyl + 1) * G_HEADS * spt;
+		uint64_t data = size - (uint64_t)z->spare_tracks * spt;
+		uint64_t gsize = (uint64_t)G_TRACKS * spt, cand = 0, in_group = 0;
+		for (uint64_t c = 0; c < size; c++, pbn++) {
+			if (c % gsize == 0)
+				in_group = 0;
+			struct rs_phys ph = { .cyl = z->first_cyl + (uint32_t)(c / (G_HEADS * spt)),
+					      .head = (uint32_t)(c / spt % G_HEADS),
+					      .sector = (uint32_t)(c % spt) };
+			int slip = si < p.nslips && slips[si] == pbn;
+			si += slip;
+			int whole = c / gsize < data / gsize;
+			int64_t want = -1;
+			if (c < data && !slip && !(whole && in_group >= gsize - z->spare_sectors)) {
+				if (cand >= z->empty_front)
+					want = (int64_t)(lba + cand - z->empty_front);
+				cand++;
+			}
+			in_group += c < data && !slip;
+			REQUIRE(rs_layout_phys_to_lba(&l, &ph) == want);
+			if (want >= 0) {
+				struct rs_phys q;
+				rs_layout_lba_to_phys(&l, (uint64_t)want, &q);
+				REQUIRE(q.cyl == ph.cyl && q.head == ph.head && q.sector == ph.sector);
+			}
+		}
+		ck_assert_uint_eq(l.zones[zi].lba_count, cand - z->empty_front);
+		lba += cand - z->empty_front;
+	}
+	ck_assert_uint_eq(rs_layout_capacity_blk(&l), lba);
+	/* Zone 0: 10 cylinders = 5 groups of 120 - 5 LBAs, less the spare
+	 * tracks' 60 sectors (the last group shrinks) and the empty front. */
+	ck_assert_uint_eq(l.zones[0].lba_count, 5 * 115 - 60 + 5 - 7);
+	check_zone_edges(&l);
+	check_random(&l, 20000);
+	/* The first offset turns the zone's first track. */
+	struct rs_phys a = { .cyl = 0, .head = 0, .sector = 0, .zone = 0 };
+	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &a), 3.0 / 20, 1e-12);
+	rs_layout_destroy(&l);
+
+	/* More slips than a group has spares is refused. */
+	uint64_t five[] = { z1 + 1, z1 + 2, z1 + 3, z1 + 4, z1 + 6 };
+	p.slips = five;
+	p.nslips = 5;
+	ck_assert_int_eq(rs_layout_init(&l, &p, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "more slips than spares") != NULL, "%s", err);
+}
+END_TEST
+
 START_TEST(layout_roundtrip_synthetic)
 {
 	struct rs_layout l;
@@ -758,7 +840,7 @@ END_TEST
  * request's first block instead of a segment past its end. */
 START_TEST(read_ahead_keeps_request)
 {
-	static const struct rs_zone z = { 0, 999, 100, 0, 0, 0, 0 };
+	static const struct rs_zone z = { .last_cyl = 999, .sectors_per_track = 100 };
 	struct rs_layout_params lp = { .heads = 2, .cylinders = 1000, .zones = &z, .nzones = 1 };
 	struct rs_layout l;
 	char err[200];
@@ -786,6 +868,7 @@ static Suite *disk_geom_suite(void)
 	tcase_set_timeout(tc, timeout_s);
 	tcase_add_test(tc, layout_exhaustive_reference);
 	tcase_add_test(tc, layout_roundtrip_synthetic);
+	tcase_add_test(tc, layout_spare_groups);
 	tcase_add_test(tc, layout_track_runs);
 	tcase_add_test(tc, layout_angles);
 	tcase_add_test(tc, layout_validation);
