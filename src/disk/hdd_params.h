@@ -37,6 +37,7 @@ struct rs_hdd_params {
 	const struct rs_node *slips;
 	const struct rs_node *seek;       /* {track_to_track, average, full_stroke} */
 	const struct rs_node *seek_table; /* [[distance, time], ...] */
+	const struct rs_node *seek_hpl;   /* HPL's seek equation */
 	rs_time_t write_settle_ns;
 	rs_time_t write_settle_early_ns;
 	rs_time_t head_switch_ns;

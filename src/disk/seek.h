@@ -1,6 +1,6 @@
 /* Seek time as a function of the cylinder distance.
  *
- * Two forms:
+ * Three forms:
  *   - a measured table of (distance, time) points, linearly interpolated
  *     (DiskSim's "extracted" seek curves); kept as measured, so it need not
  *     be monotone;
@@ -8,6 +8,11 @@
  *     full stroke): t(d) = a + b*sqrt(d) for d < x0, c + e*d for d >= x0,
  *     continuous with a continuous slope at x0 (Ruemmler-Wilkes / Lee-Katz
  *     shape: acceleration-limited short seeks, coast-limited long ones).
+ *
+ *   - HPL's seek equation (Ruemmler and Wilkes, IEEE Computer, March 1994;
+ *     DiskSim's "hpl" and "hplplus10" seek types): t(d) = first[d-1] for
+ *     the first distances given, sqrt_const + sqrt_mult * sqrt(d) for d
+ *     below boundary, lin_const + lin_mult * d from there on.
  *
  * Average seek convention: the mean over all C*C ordered (start, end)
  * cylinder pairs, zero-distance pairs included with time 0, i.e. distance d
@@ -63,7 +68,17 @@ struct rs_seek_curve {
 	double x0;
 };
 
-enum rs_seek_form { RS_SEEK_TABLE = 1, RS_SEEK_FITTED };
+/* HPL's seek equation, read seeks. */
+#define RS_SEEK_HPL_FIRST_MAX 10
+struct rs_seek_hpl {
+	uint32_t boundary;                /* cylinders: the root part below it */
+	double sqrt_const_ns, sqrt_mult_ns;
+	double lin_const_ns, lin_mult_ns;
+	rs_time_t first_ns[RS_SEEK_HPL_FIRST_MAX];  /* distances 1..nfirst */
+	uint32_t nfirst;
+};
+
+enum rs_seek_form { RS_SEEK_TABLE = 1, RS_SEEK_FITTED, RS_SEEK_HPL };
 
 struct rs_seek {
 	enum rs_seek_form form;
@@ -81,6 +96,8 @@ struct rs_seek {
 	gsl_interp *interp;
 	/* fitted form */
 	struct rs_seek_curve curve;
+	/* HPL form */
+	struct rs_seek_hpl hpl;
 };
 
 /* Returns 0, or -1 with a message in err.  Points need strictly increasing
@@ -94,6 +111,10 @@ int rs_seek_init_table(struct rs_seek *s, const struct rs_seek_params *p,
  * between a third and a half of the way from track to full). */
 int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 		     const struct rs_seek_fit *fit, char *err, size_t errlen);
+/* HPL's equation as given.  Fails on negative terms or more than
+ * RS_SEEK_HPL_FIRST_MAX first distances. */
+int rs_seek_init_hpl(struct rs_seek *s, const struct rs_seek_params *p,
+		     const struct rs_seek_hpl *hpl, char *err, size_t errlen);
 void rs_seek_destroy(struct rs_seek *s);
 
 /* The read seek from the model itself, distance > 0: what the lookup table

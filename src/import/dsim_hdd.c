@@ -15,6 +15,7 @@
 
 enum act {
 	TAKE,          /* translated below */
+	OPTIONAL,      /* translated below when the seek type or scheme uses it */
 	EQ,            /* only raidsim's value is accepted */
 	IGNORE,        /* cannot change the drive's timing */
 };
@@ -146,15 +147,12 @@ static const struct rule mech_rules[] = {
 	{ "Access time type", TAKE, 0, NULL },
 	{ "Seek type", TAKE, 0, NULL },
 	{ "Single cylinder seek time", TAKE, 0, NULL },
-	{ "Full seek curve", TAKE, 0, NULL },
+	{ "Full seek curve", OPTIONAL, 0, NULL },
 	{ "Full strobe seek time", TAKE, 0, NULL },
-	{ "Average seek time", IGNORE, 0, "used only by the formula seek types; this curve is "
-	  "measured" },
+	{ "Average seek time", OPTIONAL, 0, NULL },
 	{ "Add. write settling delay", TAKE, 0, NULL },
-	{ "HPL seek equation values", IGNORE, 0, "used only by the HPL seek types; this curve is "
-	  "measured" },
-	{ "First ten seek times", IGNORE, 0, "used only by the HPL seek types; this curve is "
-	  "measured" },
+	{ "HPL seek equation values", OPTIONAL, 0, NULL },
+	{ "First ten seek times", OPTIONAL, 0, NULL },
 	{ "Head switch time", TAKE, 0, NULL },
 	{ "Rotation speed (in rpms)", TAKE, 0, NULL },
 	{ "Percent error in rpms", EQ, 0, "raidsim's spindles turn at exactly their speed" },
@@ -614,14 +612,109 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 		prev = dist;
 	}
 	fprintf(c->out, "]\n");
-	if (fabs(single_ms - first_t) > 1e-9)
-		return err_val(c, single->val, "'Single cylinder seek time' %s differs from the "
-			       "curve's distance 1 (%.10g ms); raidsim has one seek time per "
-			       "distance", single->val->text, first_t);
-	if (fabs(full_ms - last_t) > 1e-9)
-		return err_val(c, full->val, "'Full strobe seek time' %s differs from the curve's "
-			       "last point (%.10g ms); raidsim extends the curve's last segment",
-			       full->val->text, last_t);
+	/* DiskSim's extracted seek reads only the curve: the one-cylinder and
+	 * full-stroke figures serve the formula seek types. */
+	char w[300];
+	if (fabs(single_ms - first_t) > 1e-9) {
+		where(single, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": used only by the formula seek types; the "
+			"extracted curve gives distance 1\n", w, single->key);
+	}
+	if (fabs(full_ms - last_t) > 1e-9) {
+		where(full, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": used only by the formula seek types; the "
+			"extracted curve gives the long seeks\n", w, full->key);
+	}
+	return 0;
+}
+
+/* A parameter the seek type does not use, if the set-up gives it. */
+static void unused(struct ctx *c, const struct rs_dsim_val *m, const char *key, const char *why)
+{
+	const struct rs_dsim_param *p = rs_dsim_param(m, key);
+	if (p) {
+		char w[300];
+		where(p, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": %s\n", w, key, why);
+	}
+}
+
+/* A list of n numbers, each from 0 to 1e5 (times in ms, or cylinders). */
+static int numbers(struct ctx *c, const struct rs_dsim_param *p, size_t n, double *out)
+{
+	const struct rs_dsim_val *l = p->val;
+	if (l->kind != RS_DSIM_LIST || l->nitems != n)
+		return err_val(c, l, "'%s' must be a list of %zu numbers", p->key, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_dsim_val *v = l->items[i];
+		if (v->kind != RS_DSIM_NUM)
+			return err_val(c, v, "'%s' must be a list of %zu numbers", p->key, n);
+		out[i] = v->num;
+	}
+	return 0;
+}
+
+/* DiskSim's "hpl" and "hplplus10" seek types: HPL's equation with values
+ * V1..V6 (boundary; root constant and multiplier; linear constant and
+ * multiplier; one-cylinder time or -1), and for hplplus10 the first ten
+ * distances' times instead of the equation. */
+static int emit_seek_hpl(struct ctx *c, const struct rs_dsim_val *m, bool plus10)
+{
+	const struct rs_dsim_param *hp = rs_dsim_param(m, "HPL seek equation values");
+	const struct rs_dsim_param *tp = rs_dsim_param(m, "First ten seek times");
+	const struct rs_dsim_param *st = take(m, "Seek type");
+	if (!hp || (plus10 && !tp))
+		return err_val(c, st->val, "seek type %s needs '%s'", st->val->text,
+			       !hp ? "HPL seek equation values" : "First ten seek times");
+	double v[6], first[10];
+	if (numbers(c, hp, 6, v) || (plus10 && numbers(c, tp, 10, first)))
+		return -1;
+	if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > 4e9)
+		return err_val(c, hp->val->items[0], "the HPL boundary must be a whole number of "
+			       "cylinders");
+	for (int i = 1; i < 5; i++)
+		if (v[i] < 0 || v[i] > 1e5)
+			return err_val(c, hp->val->items[i], "HPL seek equation values from 0 to "
+				       "1e5 ms are modelled, got %s", hp->val->items[i]->text);
+	if (v[5] != -1 && (v[5] < 0 || v[5] > 1e5))
+		return err_val(c, hp->val->items[5], "the one-cylinder HPL seek time must be -1 "
+			       "or from 0 to 1e5 ms");
+	size_t nfirst = plus10 ? 10 : v[5] != -1;
+	if (!plus10)
+		first[0] = v[5];
+	for (size_t i = 0; plus10 && i < 10; i++)
+		if (first[i] < 0 || first[i] > 1e5)
+			return err_val(c, tp->val->items[i], "seek times from 0 to 1e5 ms are "
+				       "modelled, got %s", tp->val->items[i]->text);
+	char w[300];
+	where(hp, w, sizeof(w));
+	fprintf(c->out, "seek_hpl:   # %s \"%s\" = %s: HPL's seek equation\n", w, st->key,
+		st->val->text);
+	char kv[200];
+	snprintf(kv, sizeof(kv), "boundary: %.0f", v[0]);
+	fprintf(c->out, "  %-32s # V1, cylinders: the root part below it\n", kv);
+	snprintf(kv, sizeof(kv), "sqrt: [%.10gms, %.10gms]", v[1], v[2]);
+	fprintf(c->out, "  %-32s # V2 + V3 x sqrt(distance)\n", kv);
+	snprintf(kv, sizeof(kv), "linear: [%.10gms, %.10gms]", v[3], v[4]);
+	fprintf(c->out, "  %-32s # V4 + V5 x distance\n", kv);
+	if (nfirst) {
+		fprintf(c->out, "  first: [");
+		for (size_t i = 0; i < nfirst; i++)
+			fprintf(c->out, "%s%.10gms", i ? ", " : "", first[i]);
+		if (plus10) {
+			where(tp, w, sizeof(w));
+			fprintf(c->out, "]   # %s \"%s\"\n", w, tp->key);
+		} else {
+			fprintf(c->out, "]   # V6, the one-cylinder seek\n");
+		}
+	}
+	unused(c, m, "Single cylinder seek time", plus10 ? "hplplus10 takes distance 1 from "
+	       "the first ten seek times" : "hpl takes the one-cylinder seek from V6");
+	unused(c, m, "Full strobe seek time", "used only by the three-point seek types");
+	unused(c, m, "Average seek time", "used only by the three-point seek types");
+	unused(c, m, "Full seek curve", "used only by the extracted seek type");
+	if (!plus10)
+		unused(c, m, "First ten seek times", "used only by the hplplus10 seek type");
 	return 0;
 }
 
@@ -638,9 +731,13 @@ static int do_mech(struct ctx *c, const struct rs_dsim_param *mp)
 			       "positions as trackSwitchPlusRotation (seek or head switch, then "
 			       "the rotational wait)", att->val->text);
 	const struct rs_dsim_param *st = take(m, "Seek type");
-	if (st->val->kind != RS_DSIM_WORD || strcmp(st->val->text, "extracted"))
+	bool extracted = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "extracted");
+	bool hpl = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "hpl");
+	bool plus10 = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "hplplus10");
+	if (!extracted && !hpl && !plus10)
 		return err_val(c, st->val, "'Seek type' %s is not modelled: raidsim imports "
-			       "measured (extracted) seek curves", st->val->text);
+			       "measured (extracted) seek curves and HPL's equation (hpl, "
+			       "hplplus10)", st->val->text);
 	double rpm, hs, ws, single, full;
 	char v[64];
 	const struct rs_dsim_param *rp = take(m, "Rotation speed (in rpms)");
@@ -659,16 +756,28 @@ static int do_mech(struct ctx *c, const struct rs_dsim_param *mp)
 	const struct rs_dsim_param *wp = take(m, "Add. write settling delay");
 	if (num(c, wp, &ws))
 		return -1;
+	fmt_ms(v, sizeof(v), fabs(ws));
 	if (ws < 0)
-		return err_val(c, wp->val, "a negative write settling delay (%s) is not modelled: "
-			       "raidsim adds write settling to a write's positioning", wp->val->text);
-	fmt_ms(v, sizeof(v), ws);
-	line(c, "write_settle", v, wp, "added to every nonzero write seek and head switch");
+		line(c, "write_settle_early", v, wp, "negative: a write may start this much before "
+		     "a read's seek or head switch would end");
+	else
+		line(c, "write_settle", v, wp, "added to every nonzero write seek and head switch");
+	if (!extracted)
+		return emit_seek_hpl(c, m, plus10);
 	const struct rs_dsim_param *sp = take(m, "Single cylinder seek time");
 	const struct rs_dsim_param *fp = take(m, "Full strobe seek time");
+	const struct rs_dsim_param *cp = rs_dsim_param(m, "Full seek curve");
+	if (!cp)
+		return err_val(c, st->val, "seek type extracted needs a 'Full seek curve'");
 	if (msec(c, sp, &single) || msec(c, fp, &full))
 		return -1;
-	return emit_seek_file(c, take(m, "Full seek curve"), single, sp, full, fp);
+	unused(c, m, "Average seek time", "used only by the three-point seek types; this "
+	       "curve is measured");
+	unused(c, m, "HPL seek equation values", "used only by the HPL seek types; this curve "
+	       "is measured");
+	unused(c, m, "First ten seek times", "used only by the HPL seek types; this curve is "
+	       "measured");
+	return emit_seek_file(c, cp, single, sp, full, fp);
 }
 
 static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t heads,
