@@ -352,6 +352,7 @@ struct zone {
 	uint64_t first, last, spt, tskew, cskew, spares, offset, empty;
 	const struct rs_dsim_param *slips;
 	uint64_t gap;                 /* unmapped cylinders after it, added to it */
+	uint64_t past;                /* cylinders past the disk's last, left out */
 	uint64_t *slip;               /* zone-relative slipped sectors, increasing */
 	size_t nslip;
 };
@@ -449,7 +450,7 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 		struct zone *q = &zs[i];
 		q->v = z;
 		if (whole(c, take(z, "First cylinder number"), 0, (double)cyls - 1, &q->first) ||
-		    whole(c, take(z, "Last cylinder number"), 0, (double)cyls - 1, &q->last) ||
+		    whole(c, take(z, "Last cylinder number"), 0, 4e9, &q->last) ||
 		    whole(c, take(z, "Blocks per track"), 1, 65535, &q->spt) ||
 		    skew(c, z, "Skew for track switch", q->spt, &q->tskew) ||
 		    skew(c, z, "Skew for cylinder switch", q->spt, &q->cskew) ||
@@ -483,9 +484,14 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 			return err_val(c, q->slips->val, "'slips' must be a list");
 		(void)heads;
 	}
-	if (zs[l->nitems - 1].last != cyls - 1)
-		return err_val(c, take(l->items[l->nitems - 1], "Last cylinder number")->val,
+	struct zone *last = &zs[l->nitems - 1];
+	if (last->last < cyls - 1)
+		return err_val(c, take(last->v, "Last cylinder number")->val,
 			       "the last zone must end on the last cylinder (%" PRIu64 ")", cyls - 1);
+	/* DiskSim counts a last zone's cylinders past the disk's last one; they
+	 * may only hold spares, which are left out with them (below). */
+	last->past = last->last - (cyls - 1);
+	last->last = cyls - 1;
 	return 0;
 }
 
@@ -521,6 +527,10 @@ static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t 
 			fprintf(c->out, "; cylinders %" PRIu64 "..%" PRIu64 " are in no DiskSim "
 				"zone: added here, all spare%s", z->last + 1, last,
 				group ? " (spare tracks)" : "");
+		if (z->past)
+			fprintf(c->out, "; DiskSim's cylinders %" PRIu64 "..%" PRIu64 " lie past the "
+				"disk's last and hold only spares: left out, with those spares",
+				z->last + 1, z->last + z->past);
 		fputc('\n', c->out);
 		pbn += (last - z->first + 1) * heads * z->spt;
 	}
@@ -822,7 +832,15 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 	int rc = read_zones(c, take(l, "Zones"), heads, cyls, &zs, &nz);
 	for (size_t i = 0; rc == 0 && i < nz; i++) {
 		const struct rs_dsim_val *sv = take(zs[i].v, "Number of spares")->val;
-		if (sparing == SECTATEND_SPARING && zs[i].spares)
+		uint64_t past_tracks = zs[i].past * heads;
+		if (zs[i].past && (group || sparing == SECTATEND_SPARING ||
+				   (sparing == TRACK_SPARING ? zs[i].spares < past_tracks :
+				    zs[i].spares < past_tracks * zs[i].spt)))
+			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone "
+				     "runs %" PRIu64 " cylinders past the disk's last (%" PRIu64 "), "
+				     "which hold data under sparing scheme %" PRIu64, zs[i].past,
+				     cyls - 1, sparing);
+		else if (sparing == SECTATEND_SPARING && zs[i].spares)
 			rc = err_val(c, sv, "sparing scheme 7 with spares (%s) is not modelled: "
 				     "DiskSim's count of the zone's blocks leaves them out", sv->text);
 		else if (group && zs[i].spares >= group * zs[i].spt)
@@ -833,6 +851,13 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 			rc = err_val(c, sv, "%s spare tracks leave the zone no data", sv->text);
 		else
 			rc = zone_slips(c, &zs[i], sparing, heads);
+		/* The cylinders past the end take their share of the zone-end
+		 * spares with them. */
+		zs[i].spares -= sparing == TRACK_SPARING ? past_tracks : past_tracks * zs[i].spt;
+		if (rc == 0 && (sparing == TRACK_SPARING ? zs[i].spares * zs[i].spt :
+				zs[i].spares) < zs[i].nslip)
+			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone's "
+				     "cylinders past the disk's last leave fewer spares than slips");
 	}
 	if (rc == 0) {
 		static const char *const what[] = {
