@@ -854,7 +854,7 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 		/* The cylinders past the end take their share of the zone-end
 		 * spares with them. */
 		zs[i].spares -= sparing == TRACK_SPARING ? past_tracks : past_tracks * zs[i].spt;
-		if (rc == 0 && (sparing == TRACK_SPARING ? zs[i].spares * zs[i].spt :
+		if (rc == 0 && zs[i].past && (sparing == TRACK_SPARING ? zs[i].spares * zs[i].spt :
 				zs[i].spares) < zs[i].nslip)
 			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone's "
 				     "cylinders past the disk's last leave fewer spares than slips");
