@@ -590,6 +590,7 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 	fprintf(c->out, "seek_table:   # %s:2-%lu, measured read seeks [cylinders, time], kept "
 		"as measured\n  [", f->name, n + 1);
 	double prev = 0, first_t = 0, last_t = 0;
+	bool rounded = false;
 	for (unsigned long i = 0; i < n; i++) {
 		while (*s && *s != '\n')
 			s++;
@@ -614,6 +615,10 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 		if (i == 0 && dist != 1)
 			return rs_diag_at(c->d, f->shown, ln, 1, "the seek curve must start at "
 					  "distance 1");
+		/* raidsim's clock counts whole nanoseconds */
+		double ns = round(t * 1e6);
+		rounded |= fabs(ns - t * 1e6) > 1e-3;   /* not just binary noise */
+		t = ns / 1e6;
 		if (i == 0)
 			first_t = t;
 		last_t = t;
@@ -622,6 +627,8 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 		prev = dist;
 	}
 	fprintf(c->out, "]\n");
+	if (rounded)
+		fprintf(c->out, "# (seek times rounded to whole nanoseconds, raidsim's clock)\n");
 	/* DiskSim's extracted seek reads only the curve: the one-cylinder and
 	 * full-stroke figures serve the formula seek types. */
 	char w[300];
