@@ -15,6 +15,7 @@
 #define MIN0 RS_OPT_HAS_MIN, 0, 0
 #define RANGE RS_OPT_HAS_MIN | RS_OPT_HAS_MAX
 
+static const char *const slip_skew_names[] = { "none", "cylinder", "track", NULL };
 static const char *const sched_names[] = { "fcfs", "sstf", "clook", "sptf", NULL };
 /* The scheduler's names, index for index, after "scheduler" (RS_HDD_DESTAGE_AS_SCHEDULER). */
 static const char *const destage_order_names[] = { "scheduler", "fcfs", "sstf", "clook", "sptf",
@@ -42,6 +43,10 @@ const struct rs_opt rs_hdd_opts[] = {
 	{ "spare_group_tracks", RS_OPT_UINT, P(spare_group_tracks), "0", RANGE, 0, UINT32_MAX,
 	  NULL, "zone table: zone spares are per group of this many tracks, slips move data "
 	  "only inside their group (0 = at the end of the zone)" },
+	{ "slip_skew", RS_OPT_ENUM, P(slip_skew), "none", 0, 0, 0, slip_skew_names,
+	  "zone table: each slip of a zone before a track's cylinder (cylinder) or before "
+	  "the track (track) turns the track's start on by a sector (DiskSim's per-cylinder "
+	  "and per-track sparing); none: skews ignore slips" },
 	{ "slips", RS_OPT_NODE, P(slips), NULL, 0, 0, 0, NULL,
 	  "zone table: slipped (defective) sectors, list of absolute PBNs, increasing" },
 	{ "seek", RS_OPT_NODE, P(seek), NULL, 0, 0, 0, NULL,
@@ -354,6 +359,7 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		.spare_sect_per_cyl = (uint32_t)p->spare_sect_per_cyl,
 		.spare_tracks_per_zone = (uint32_t)p->spare_tracks_per_zone,
 		.spare_group_tracks = (uint32_t)p->spare_group_tracks,
+		.slip_skew = (enum rs_slip_skew)p->slip_skew,
 		.slips = slips,
 		.nslips = nslips,
 		.capacity_blk = 0,

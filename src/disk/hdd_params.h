@@ -34,6 +34,7 @@ struct rs_hdd_params {
 	uint64_t spare_sect_per_cyl;
 	uint64_t spare_tracks_per_zone;
 	uint64_t spare_group_tracks;
+	int slip_skew;                    /* enum rs_slip_skew */
 	const struct rs_node *slips;
 	const struct rs_node *seek;       /* {track_to_track, average, full_stroke} */
 	const struct rs_node *seek_table; /* [[distance, time], ...] */

@@ -197,6 +197,7 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		return -1;
 	l->heads = p->heads;
 	l->cylinders = p->cylinders;
+	l->slip_skew = p->slip_skew;
 	l->nzones = p->nzones;
 	l->zones = calloc(p->nzones, sizeof(*l->zones));
 	RS_ASSERT(l->zones != NULL);
@@ -442,6 +443,13 @@ double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
 	uint64_t per_cyl = (uint64_t)(l->heads - 1) * z->track_skew + z->cyl_skew;
 	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * (per_cyl % z->spt) +
 		(uint64_t)phys->head * z->track_skew;
+	if (l->slip_skew != RS_SLIP_SKEW_NONE) {
+		/* Slips are held as data indices, which are positions in the zone
+		 * where no per-cylinder spares or spare tracks come first. */
+		uint64_t tracks = (uint64_t)(phys->cyl - z->first_cyl) * l->heads +
+			(l->slip_skew == RS_SLIP_SKEW_TRACK ? phys->head : 0);
+		skew += slips_below(l, z, tracks * z->spt);
+	}
 	return (double)((skew + z->first_offset + phys->sector) % z->spt) / z->spt;
 }
 

@@ -39,6 +39,11 @@
  * first_offset (DiskSim's "Offset of first block"): the zone's first track
  * starts that many sectors past angle 0; skews count from there.
  *
+ * slip_skew (DiskSim's rule for its per-cylinder and per-track sparing
+ * schemes): every slip of the zone before the track's cylinder (CYLINDER) or
+ * before the track itself (TRACK) turns the track's start on by one more
+ * sector, as if the slipped sectors had pushed the rest of the zone along.
+ *
  * Skew convention (DiskSim's): the first logical sector of the first track
  * of a zone starts at angle 0.  Every head switch inside a cylinder moves the
  * start of the next track on by track_skew sectors; the switch from the last
@@ -68,6 +73,8 @@ struct rs_zone {
 					   * spare_tracks_per_zone */
 };
 
+enum rs_slip_skew { RS_SLIP_SKEW_NONE, RS_SLIP_SKEW_CYLINDER, RS_SLIP_SKEW_TRACK };
+
 struct rs_layout_params {
 	uint32_t heads;                   /* data surfaces */
 	uint32_t cylinders;
@@ -77,6 +84,7 @@ struct rs_layout_params {
 	uint32_t spare_sect_per_cyl;
 	uint32_t spare_tracks_per_zone;
 	uint32_t spare_group_tracks;      /* 0: zone spares at the zone's end */
+	enum rs_slip_skew slip_skew;
 	const uint64_t *slips;            /* PBNs, strictly increasing */
 	size_t nslips;
 	uint64_t capacity_blk;            /* 0: everything mappable */
@@ -114,6 +122,7 @@ struct rs_layout {
 	uint32_t nzones;
 	uint64_t capacity_blk;
 	uint64_t mappable_blk;            /* before capacity_blk truncation */
+	enum rs_slip_skew slip_skew;
 	struct rs_layout_zone *zones;
 	/* Slips as zone-local data-sector indices (spares not counted),
 	 * grouped by zone, increasing. */

@@ -886,6 +886,14 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 				sp->file->name, sp->line, sparing, what[sparing],
 				sparing == SECTPERRANGE_SPARING ? " (\"Rangesize for sparing\" x "
 				"heads)" : "", sparing == SECTPERCYL_SPARING ? " (heads)" : "");
+			const char *unit = sparing == SECTPERCYL_SPARING ? "cylinder" :
+				sparing == SECTPERTRACK_SPARING ? "track" : NULL;
+			if (unit) {
+				snprintf(note, sizeof(note), "slip_skew: %s", unit);
+				fprintf(c->out, "%-34s # the same: DiskSim lets each slip of the zone "
+					"before a %s turn that %s's start on by a sector\n", note,
+					unit, unit);
+			}
 		} else {
 			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s\n",
 				"spare_sectors_per_cylinder: 0", sp->file->name, sp->line, sparing,

@@ -277,6 +277,27 @@ START_TEST(layout_spare_groups)
 	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &a), 3.0 / 20, 1e-12);
 	rs_layout_destroy(&l);
 
+	/* DiskSim's per-cylinder schemes: each slip of a zone turns the later
+	 * cylinders of that zone on by a sector. */
+	p.slip_skew = RS_SLIP_SKEW_CYLINDER;
+	struct rs_layout k;
+	ck_assert_msg(rs_layout_init(&k, &p, err, sizeof(err)) == 0, "%s", err);
+	p.slip_skew = RS_SLIP_SKEW_NONE;
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	for (uint32_t cyl = 0; cyl < 15; cyl++) {
+		struct rs_phys t = { .cyl = cyl, .head = 1, .sector = 0,
+				     .zone = cyl < 10 ? 0 : 1 };
+		double shift = rs_layout_angle_of(&k, &t) - rs_layout_angle_of(&l, &t);
+		shift -= floor(shift);
+		/* Zone 0's slip is in cylinder 2; zone 1's: three in cylinder
+		 * 10, one in 11, two in 14. */
+		double want = cyl < 3 ? 0 : cyl < 10 ? 1.0 / 20 : cyl == 10 ? 0 :
+			cyl == 11 ? 3.0 / 17 : 4.0 / 17;
+		ck_assert_msg(fabs(shift - want) < 1e-12, "cylinder %u: %g", cyl, shift);
+	}
+	rs_layout_destroy(&k);
+	rs_layout_destroy(&l);
+
 	/* More slips than a group has spares is refused. */
 	uint64_t five[] = { z1 + 1, z1 + 2, z1 + 3, z1 + 4, z1 + 6 };
 	p.slips = five;
