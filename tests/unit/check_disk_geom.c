@@ -589,6 +589,50 @@ static const struct rs_seek_point table_pts[] = {
 };
 #define NTAB (sizeof(table_pts) / sizeof(table_pts[0]))
 
+/* DiskSim's hplplus10 seek type on hp_c2247a's values, and a negative write
+ * settling delay: a write may start before the read seek would end, never
+ * before the move began. */
+START_TEST(seek_hpl)
+{
+	struct rs_seek_hpl h = { .boundary = 300, .sqrt_const_ns = 3810000,
+				 .sqrt_mult_ns = 330000, .lin_const_ns = 7750000,
+				 .lin_mult_ns = 5900, .nfirst = 10,
+				 .first_ns = { 2890000, 3680000, 3810000, 3980000, 4270000,
+					       4650000, 4520000, 4650000, 4820000, 4990000 } };
+	struct rs_seek_params sp = { .cylinders = 1981, .write_extra_ns = -650000,
+				     .head_switch_ns = 890000 };
+	struct rs_seek s;
+	char err[200];
+	ck_assert_msg(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 0), 2890000);
+	ck_assert_int_eq(rs_seek_time(&s, 7, 0), 4520000);
+	ck_assert_int_eq(rs_seek_time(&s, 11, 0), llround(3810000 + 330000 * sqrt(11)));
+	ck_assert_int_eq(rs_seek_time(&s, 299, 0), llround(3810000 + 330000 * sqrt(299)));
+	ck_assert_int_eq(rs_seek_time(&s, 300, 0), 7750000 + 5900 * 300);
+	ck_assert_int_eq(rs_seek_time(&s, 1980, 0), 7750000 + 5900 * 1980);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 1), 2890000 - 650000);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 1, 1), 890000 - 650000);
+	ck_assert_int_eq(rs_seek_time(&s, 0, 1), 0);
+	rs_seek_destroy(&s);
+
+	/* Without first times the root part starts at distance 1; a settle
+	 * longer than the move floors at 0. */
+	h.nfirst = 0;
+	sp.write_extra_ns = -5000000;
+	ck_assert_int_eq(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)), 0);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 0), 3810000 + 330000);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 1), 0);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 1, 1), 0);
+	rs_seek_destroy(&s);
+
+	h.lin_mult_ns = -1;
+	ck_assert_int_eq(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)), -1);
+	h.lin_mult_ns = 5900;
+	h.nfirst = 11;
+	ck_assert_int_eq(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)), -1);
+}
+END_TEST
+
 START_TEST(seek_table)
 {
 	struct rs_seek_params sp = { .cylinders = 6000, .write_extra_ns = 300000,
@@ -902,6 +946,7 @@ static Suite *disk_geom_suite(void)
 	tcase_add_test(tc, seek_fit_huge_is_fast);
 	tcase_add_test(tc, seek_fit_impossible);
 	tcase_add_test(tc, seek_table);
+	tcase_add_test(tc, seek_hpl);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("spindle");
 	tcase_set_timeout(tc, timeout_s);
