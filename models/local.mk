@@ -43,6 +43,7 @@ nobase_dist_pkgdata_DATA += \
 # (tests/unit/check_import regenerates them and compares).
 nobase_dist_pkgdata_DATA += \
 	models/disks/disksim/atlas10k.yaml \
+	models/disks/disksim/atlas_III.yaml \
 	models/disks/disksim/cheetah9LP.yaml
 # DiskSim 4.0 validation set (valid/), with its licence: the source of the
 # DiskSim-derived models and of the Atlas 10K validation trace.
