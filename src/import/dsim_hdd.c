@@ -504,8 +504,10 @@ static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t 
 	for (size_t i = 0; i < n; i++) {
 		const struct zone *z = &zs[i];
 		uint64_t last = z->last + z->gap;
+		/* Under scheme 7 a zone's slips are its spares: they push its
+		 * later blocks on, and DiskSim's zone holds that many fewer. */
 		uint64_t spares = scheme == TRACK_SPARING ? z->spares * z->spt :
-			scheme == SECTATEND_SPARING ? 0 : z->spares;
+			scheme == SECTATEND_SPARING ? z->nslip : z->spares;
 		char extra[128] = "";
 		size_t x = 0;
 		/* Cylinders in no zone: spare sectors of the zone before them, or,
@@ -873,7 +875,7 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 			[SECTPERCYL_SPARING] = "spare sectors at the end of each cylinder",
 			[SECTPERTRACK_SPARING] = "spare sectors at the end of each track",
 			[SECTATEND_SPARING] = "no spares; each slip pushes the zone's later blocks "
-				"on, to its end",
+				"on, to its end (zone spares: its slips)",
 			[SECTPERRANGE_SPARING] = "spare sectors at the end of each range of "
 				"cylinders",
 			[SECTSPERZONE_SPARING] = "spares at the end of each zone",
