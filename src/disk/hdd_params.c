@@ -492,7 +492,7 @@ static int seek1(const struct rs_hdd_params *p, rs_time_t *out, struct rs_diag *
 }
 
 static int build_seek(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
-		      struct rs_diag *d)
+		      const struct rs_node *node, struct rs_diag *d)
 {
 	struct rs_seek_params sp = {
 		.cylinders = g->layout.cylinders,
@@ -501,11 +501,9 @@ static int build_seek(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		.head_switch_ns = p->head_switch_ns,
 	};
 	char err[256];
-	const struct rs_node *curve = p->seek ? p->seek : p->seek_hpl ? p->seek_hpl :
-		p->seek_table;
 	if (p->write_settle_ns && p->write_settle_early_ns)
-		return rs_diag_node(d, curve, "give 'write_settle' or 'write_settle_early', "
-				    "not both");
+		return rs_diag_node(d, rs_node_get_or(node, "write_settle_early"), "give "
+				    "'write_settle' or 'write_settle_early', not both");
 	if (p->seek_hpl) {
 		struct rs_seek_hpl h;
 		if (seek_hpl_read(p->seek_hpl, &h, d))
@@ -557,7 +555,7 @@ int rs_hdd_geom_build(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		return -1;
 	int rc = p->zones ? build_generated(g, p, node, s1, d) : build_table(g, p, node, d);
 	if (rc == 0)
-		rc = build_seek(g, p, d);
+		rc = build_seek(g, p, node, d);
 	if (rc)
 		rs_hdd_geom_destroy(g);
 	return rc;
