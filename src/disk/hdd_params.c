@@ -544,8 +544,8 @@ int rs_hdd_geom_build(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 	if (!p->zones && !p->zone_table)
 		return rs_diag_node(d, node, "missing geometry: give 'zones' or 'zone_table'");
 	if (!!p->seek + !!p->seek_table + !!p->seek_hpl > 1)
-		return rs_diag_node(d, p->seek_table ? p->seek_table : p->seek_hpl, "give one "
-				    "of 'seek' (fitted), 'seek_table' (measured) and 'seek_hpl' "
+		return rs_diag_node(d, p->seek_table ? p->seek_table : p->seek_hpl, "give "
+				    "either 'seek' (fitted), 'seek_table' (measured) or 'seek_hpl' "
 				    "(HPL's equation), not several");
 	if (!p->seek && !p->seek_table && !p->seek_hpl)
 		return rs_diag_node(d, node, "missing seek curve: give 'seek', 'seek_table' or "
