@@ -47,7 +47,12 @@ nobase_dist_pkgdata_DATA += \
 # (tests/unit/check_import regenerates them and compares).
 nobase_dist_pkgdata_DATA += \
 	models/disks/disksim/atlas10k.yaml \
-	models/disks/disksim/cheetah9LP.yaml
+	models/disks/disksim/atlas_III.yaml \
+	models/disks/disksim/cheetah9LP.yaml \
+	models/disks/disksim/dec_rz26.yaml \
+	models/disks/disksim/hp_c2490a.yaml \
+	models/disks/disksim/ibm18es.yaml \
+	models/disks/disksim/st41601n.yaml
 # DiskSim 4.0 validation set (valid/), with its licence: the source of the
 # DiskSim-derived models and of the Atlas 10K validation trace.
 EXTRA_DIST += \

@@ -15,6 +15,7 @@
 #define MIN0 RS_OPT_HAS_MIN, 0, 0
 #define RANGE RS_OPT_HAS_MIN | RS_OPT_HAS_MAX
 
+static const char *const slip_skew_names[] = { "none", "cylinder", "track", NULL };
 static const char *const sched_names[] = { "fcfs", "sstf", "clook", "sptf", NULL };
 /* The scheduler's names, index for index, after "scheduler" (RS_HDD_DESTAGE_AS_SCHEDULER). */
 static const char *const destage_order_names[] = { "scheduler", "fcfs", "sstf", "clook", "sptf",
@@ -39,14 +40,27 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "zone table: spare sectors at the end of every cylinder" },
 	{ "spare_tracks_per_zone", RS_OPT_UINT, P(spare_tracks_per_zone), "0", MIN0, NULL,
 	  "zone table: spare tracks at the end of every zone" },
+	{ "spare_group_tracks", RS_OPT_UINT, P(spare_group_tracks), "0", RANGE, 0, UINT32_MAX,
+	  NULL, "zone table: zone spares are per group of this many tracks, slips move data "
+	  "only inside their group (0 = at the end of the zone)" },
+	{ "slip_skew", RS_OPT_ENUM, P(slip_skew), "none", 0, 0, 0, slip_skew_names,
+	  "zone table: each slip of a zone before a track's cylinder (cylinder) or before "
+	  "the track (track) turns the track's start on by a sector (DiskSim's per-cylinder "
+	  "and per-track sparing); none: skews ignore slips" },
 	{ "slips", RS_OPT_NODE, P(slips), NULL, 0, 0, 0, NULL,
 	  "zone table: slipped (defective) sectors, list of absolute PBNs, increasing" },
 	{ "seek", RS_OPT_NODE, P(seek), NULL, 0, 0, 0, NULL,
 	  "fitted seek curve: {track_to_track, average, full_stroke} read seek times" },
+	{ "seek_hpl", RS_OPT_NODE, P(seek_hpl), NULL, 0, 0, 0, NULL,
+	  "HPL's seek equation: {boundary, sqrt: [const, mult], linear: [const, mult], first: "
+	  "[times of distances 1..]}" },
 	{ "seek_table", RS_OPT_NODE, P(seek_table), NULL, 0, 0, 0, NULL,
 	  "measured seek curve: list of [distance, time], distances increasing from 1" },
 	{ "write_settle", RS_OPT_TIME, P(write_settle_ns), "0s", MIN0, NULL,
 	  "extra settling before a write, on every nonzero seek and head switch" },
+	{ "write_settle_early", RS_OPT_TIME, P(write_settle_early_ns), "0s", MIN0, NULL,
+	  "a write may start this much before a read's seek or head switch would end (DiskSim's "
+	  "negative write settling delay; never before the move began); excludes write_settle" },
 	{ "head_switch", RS_OPT_TIME, P(head_switch_ns), "0.8ms", MIN0, NULL,
 	  "time to switch to another surface (read)" },
 	{ "overhead_read", RS_OPT_TIME, P(overhead_read_ns), "0.2ms", MIN0, NULL,
@@ -182,6 +196,7 @@ static const struct rs_opt zones_opts[] = {
 
 struct zone_row {
 	uint64_t first_cyl, last_cyl, spt, track_skew, cyl_skew, spares;
+	uint64_t empty_front, first_offset, spare_tracks;
 };
 
 static const struct rs_opt zone_row_opts[] = {
@@ -196,7 +211,13 @@ static const struct rs_opt zone_row_opts[] = {
 	{ "cyl_skew", RS_OPT_UINT, offsetof(struct zone_row, cyl_skew), "0", MIN0, NULL,
 	  "sectors" },
 	{ "spares", RS_OPT_UINT, offsetof(struct zone_row, spares), "0", MIN0, NULL,
-	  "spare sectors at the end of the zone" },
+	  "spare sectors at the end of the zone (of each group with spare_group_tracks)" },
+	{ "empty_front", RS_OPT_UINT, offsetof(struct zone_row, empty_front), "0", RANGE, 0,
+	  UINT32_MAX, NULL, "sectors at the zone's front that would hold LBAs but stay empty" },
+	{ "first_offset", RS_OPT_UINT, offsetof(struct zone_row, first_offset), "0", RANGE, 0,
+	  UINT32_MAX, NULL, "sectors from angle 0 to the zone's first sector" },
+	{ "spare_tracks", RS_OPT_UINT, offsetof(struct zone_row, spare_tracks), "0", RANGE, 0,
+	  UINT32_MAX, NULL, "whole tracks at the end of the zone that hold no data" },
 	RS_OPT_END
 };
 
@@ -211,6 +232,24 @@ static const struct rs_opt seek_fit_opts[] = {
 	  RS_OPT_REQUIRED | RS_OPT_HAS_MIN, 0, 0, NULL, "average read seek" },
 	{ "full_stroke", RS_OPT_TIME, offsetof(struct seek_fit_params, full_ns), NULL,
 	  RS_OPT_REQUIRED | RS_OPT_HAS_MIN, 0, 0, NULL, "full-stroke read seek" },
+	RS_OPT_END
+};
+
+struct seek_hpl_params {
+	uint64_t boundary;
+	const struct rs_node *sqrt_terms, *lin_terms, *first;
+};
+
+static const struct rs_opt seek_hpl_opts[] = {
+	{ "boundary", RS_OPT_UINT, offsetof(struct seek_hpl_params, boundary), NULL,
+	  RS_OPT_REQUIRED | RANGE, 0, UINT32_MAX, NULL,
+	  "distance (cylinders) from which the linear part applies" },
+	{ "sqrt", RS_OPT_NODE, offsetof(struct seek_hpl_params, sqrt_terms), NULL,
+	  RS_OPT_REQUIRED, 0, 0, NULL, "[const, mult]: const + mult * sqrt(distance)" },
+	{ "linear", RS_OPT_NODE, offsetof(struct seek_hpl_params, lin_terms), NULL,
+	  RS_OPT_REQUIRED, 0, 0, NULL, "[const, mult]: const + mult * distance" },
+	{ "first", RS_OPT_NODE, offsetof(struct seek_hpl_params, first), NULL, 0, 0, 0, NULL,
+	  "seek times of distances 1, 2, ... (at most 10), instead of the equation" },
 	RS_OPT_END
 };
 
@@ -308,7 +347,9 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		}
 		zones[i] = (struct rs_zone){ (uint32_t)r.first_cyl, (uint32_t)r.last_cyl,
 					     (uint32_t)r.spt, (uint32_t)r.track_skew,
-					     (uint32_t)r.cyl_skew, (uint32_t)r.spares, 0 };
+					     (uint32_t)r.cyl_skew, (uint32_t)r.spares, 0,
+					     (uint32_t)r.empty_front, (uint32_t)r.first_offset,
+					     (uint32_t)r.spare_tracks };
 		next = r.last_cyl + 1;
 	}
 	uint64_t cyls = p->cylinders ? p->cylinders : next;
@@ -342,6 +383,8 @@ static int build_table(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		.nzones = (uint32_t)t->len,
 		.spare_sect_per_cyl = (uint32_t)p->spare_sect_per_cyl,
 		.spare_tracks_per_zone = (uint32_t)p->spare_tracks_per_zone,
+		.spare_group_tracks = (uint32_t)p->spare_group_tracks,
+		.slip_skew = (enum rs_slip_skew)p->slip_skew,
 		.slips = slips,
 		.nslips = nslips,
 		.capacity_blk = 0,
@@ -405,6 +448,46 @@ static int seek_table_points(const struct rs_node *t, struct rs_seek_point **out
 	return 0;
 }
 
+static const struct rs_opt hpl_row = { "seek_hpl time", RS_OPT_TIME, 0, NULL,
+				       RS_OPT_HAS_MIN, 0, 0, NULL, NULL };
+
+/* Two times [const, mult] of a seek_hpl part. */
+static int hpl_pair(const struct rs_node *n, double *c, double *m, struct rs_diag *d)
+{
+	if (n->kind != RS_NODE_SEQ || n->len != 2)
+		return rs_diag_node(d, n, "expected [const, mult], two times");
+	rs_time_t a, b;
+	if (rs_schema_convert(&hpl_row, n->items[0], &a, d) ||
+	    rs_schema_convert(&hpl_row, n->items[1], &b, d))
+		return -1;
+	*c = (double)a;
+	*m = (double)b;
+	return 0;
+}
+
+static int seek_hpl_read(const struct rs_node *n, struct rs_seek_hpl *h, struct rs_diag *d)
+{
+	struct seek_hpl_params f;
+	memset(h, 0, sizeof(*h));
+	if (rs_schema_bind(seek_hpl_opts, n, &f, n, "device.seek_hpl", NULL, d))
+		return -1;
+	h->boundary = (uint32_t)f.boundary;
+	if (hpl_pair(f.sqrt_terms, &h->sqrt_const_ns, &h->sqrt_mult_ns, d) ||
+	    hpl_pair(f.lin_terms, &h->lin_const_ns, &h->lin_mult_ns, d))
+		return -1;
+	if (f.first) {
+		if (f.first->kind != RS_NODE_SEQ || f.first->len == 0 ||
+		    f.first->len > RS_SEEK_HPL_FIRST_MAX)
+			return rs_diag_node(d, f.first, "'first' must list 1 to %d seek times",
+					    RS_SEEK_HPL_FIRST_MAX);
+		for (size_t i = 0; i < f.first->len; i++)
+			if (rs_schema_convert(&hpl_row, f.first->items[i], &h->first_ns[i], d))
+				return -1;
+		h->nfirst = (uint32_t)f.first->len;
+	}
+	return 0;
+}
+
 /* The one-cylinder read seek, needed for the generated cylinder skew before
  * the seek curve (which needs the cylinder count) exists. */
 static int seek1(const struct rs_hdd_params *p, rs_time_t *out, struct rs_diag *d)
@@ -414,6 +497,14 @@ static int seek1(const struct rs_hdd_params *p, rs_time_t *out, struct rs_diag *
 		if (rs_schema_bind(seek_fit_opts, p->seek, &f, p->seek, "device.seek", NULL, d))
 			return -1;
 		*out = f.track_ns;
+		return 0;
+	}
+	if (p->seek_hpl) {
+		struct rs_seek_hpl h;
+		if (seek_hpl_read(p->seek_hpl, &h, d))
+			return -1;
+		*out = h.nfirst ? h.first_ns[0] : (rs_time_t)llround(h.boundary > 1 ?
+			h.sqrt_const_ns + h.sqrt_mult_ns : h.lin_const_ns + h.lin_mult_ns);
 		return 0;
 	}
 	struct rs_seek_point *pts;
@@ -426,16 +517,25 @@ static int seek1(const struct rs_hdd_params *p, rs_time_t *out, struct rs_diag *
 }
 
 static int build_seek(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
-		      struct rs_diag *d)
+		      const struct rs_node *node, struct rs_diag *d)
 {
 	struct rs_seek_params sp = {
 		.cylinders = g->layout.cylinders,
 		.settle_read_ns = 0,
-		.write_extra_ns = p->write_settle_ns,
+		.write_extra_ns = p->write_settle_ns - p->write_settle_early_ns,
 		.head_switch_ns = p->head_switch_ns,
 	};
 	char err[256];
-	if (p->seek) {
+	if (p->write_settle_ns && p->write_settle_early_ns)
+		return rs_diag_node(d, rs_node_get_or(node, "write_settle_early"), "give "
+				    "'write_settle' or 'write_settle_early', not both");
+	if (p->seek_hpl) {
+		struct rs_seek_hpl h;
+		if (seek_hpl_read(p->seek_hpl, &h, d))
+			return -1;
+		if (rs_seek_init_hpl(&g->seek, &sp, &h, err, sizeof(err)))
+			return rs_diag_node(d, p->seek_hpl, "%s", err);
+	} else if (p->seek) {
 		struct seek_fit_params f;
 		if (rs_schema_bind(seek_fit_opts, p->seek, &f, p->seek, "device.seek", NULL, d))
 			return -1;
@@ -468,17 +568,19 @@ int rs_hdd_geom_build(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 				    "'zone_table' (explicit), not both");
 	if (!p->zones && !p->zone_table)
 		return rs_diag_node(d, node, "missing geometry: give 'zones' or 'zone_table'");
-	if (p->seek && p->seek_table)
-		return rs_diag_node(d, p->seek_table, "give either 'seek' (fitted) or "
-				    "'seek_table' (measured), not both");
-	if (!p->seek && !p->seek_table)
-		return rs_diag_node(d, node, "missing seek curve: give 'seek' or 'seek_table'");
+	if (!!p->seek + !!p->seek_table + !!p->seek_hpl > 1)
+		return rs_diag_node(d, p->seek_table ? p->seek_table : p->seek_hpl, "give "
+				    "either 'seek' (fitted), 'seek_table' (measured) or 'seek_hpl' "
+				    "(HPL's equation), not several");
+	if (!p->seek && !p->seek_table && !p->seek_hpl)
+		return rs_diag_node(d, node, "missing seek curve: give 'seek', 'seek_table' or "
+				    "'seek_hpl'");
 	rs_time_t s1 = 0;
 	if (seek1(p, &s1, d))
 		return -1;
 	int rc = p->zones ? build_generated(g, p, node, s1, d) : build_table(g, p, node, d);
 	if (rc == 0)
-		rc = build_seek(g, p, d);
+		rc = build_seek(g, p, node, d);
 	if (rc)
 		rs_hdd_geom_destroy(g);
 	return rc;

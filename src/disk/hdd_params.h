@@ -33,10 +33,14 @@ struct rs_hdd_params {
 	uint64_t cylinders;               /* explicit geometry; 0 = from the table */
 	uint64_t spare_sect_per_cyl;
 	uint64_t spare_tracks_per_zone;
+	uint64_t spare_group_tracks;
+	int slip_skew;                    /* enum rs_slip_skew */
 	const struct rs_node *slips;
 	const struct rs_node *seek;       /* {track_to_track, average, full_stroke} */
 	const struct rs_node *seek_table; /* [[distance, time], ...] */
+	const struct rs_node *seek_hpl;   /* HPL's seek equation */
 	rs_time_t write_settle_ns;
+	rs_time_t write_settle_early_ns;
 	rs_time_t head_switch_ns;
 	rs_time_t overhead_read_ns;
 	rs_time_t overhead_write_ns;

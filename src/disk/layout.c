@@ -60,8 +60,19 @@ static int check_zones(const struct rs_layout_params *p, char *err, size_t errle
 				 "leave no data", i);
 			return fail(err, errlen, msg);
 		}
+		if (z->first_offset >= z->sectors_per_track) {
+			snprintf(msg, sizeof(msg), "layout: zone %" PRIu32 ": first_offset must "
+				 "be below the sectors per track", i);
+			return fail(err, errlen, msg);
+		}
+		if (p->spare_group_tracks && (uint64_t)z->spare_sectors >=
+		    (uint64_t)p->spare_group_tracks * z->sectors_per_track) {
+			snprintf(msg, sizeof(msg), "layout: zone %" PRIu32 ": spares per group "
+				 "leave no data", i);
+			return fail(err, errlen, msg);
+		}
 		uint64_t tracks = (uint64_t)(z->last_cyl - z->first_cyl + 1) * p->heads;
-		if (p->spare_tracks_per_zone >= tracks) {
+		if ((uint64_t)p->spare_tracks_per_zone + z->spare_tracks >= tracks) {
 			snprintf(msg, sizeof(msg),
 				 "layout: zone %" PRIu32 ": spare tracks leave no data", i);
 			return fail(err, errlen, msg);
@@ -69,6 +80,8 @@ static int check_zones(const struct rs_layout_params *p, char *err, size_t errle
 	}
 	if (p->zones[p->nzones - 1].last_cyl != p->cylinders - 1)
 		return fail(err, errlen, "layout: zones do not reach the last cylinder");
+	if (p->spare_group_tracks && p->spare_sect_per_cyl)
+		return fail(err, errlen, "layout: spare groups exclude per-cylinder spares");
 	return 0;
 }
 
@@ -87,11 +100,17 @@ static void derive_zones(struct rs_layout *l, const struct rs_layout_params *p)
 		z->data_per_cyl = p->heads * z->spt - p->spare_sect_per_cyl;
 		/* Data sectors lie before the first spare track t; its cylinder
 		 * contributes whole tracks up to t, but never more than its data. */
-		uint64_t t = ncyl * p->heads - p->spare_tracks_per_zone;
+		uint64_t t = ncyl * p->heads - p->spare_tracks_per_zone - src->spare_tracks;
 		z->data_sectors = (t / p->heads) * z->data_per_cyl +
 			min_u64((t % p->heads) * z->spt, z->data_per_cyl);
 		z->first_pbn = pbn;
 		pbn += ncyl * p->heads * z->spt;
+		z->empty_front = src->empty_front;
+		z->first_offset = src->first_offset;
+		if (p->spare_group_tracks) {
+			z->group_sectors = (uint64_t)p->spare_group_tracks * z->spt;
+			z->group_data = z->group_sectors - src->spare_sectors;
+		}
 	}
 }
 
@@ -119,6 +138,10 @@ static uint64_t data_index(const struct rs_layout_zone *z,
 	uint64_t c = (uint64_t)(cyl - z->first_cyl) * z->data_per_cyl + within;
 	return c < z->data_sectors ? c : UINT64_MAX;
 }
+
+static uint64_t candidates_before(const struct rs_layout *l, const struct rs_layout_zone *z,
+				  uint64_t c);
+static uint32_t group_overfull(const struct rs_layout *l, const struct rs_layout_zone *z);
 
 static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 		       uint64_t total_pbn, char *err, size_t errlen)
@@ -174,6 +197,7 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		return -1;
 	l->heads = p->heads;
 	l->cylinders = p->cylinders;
+	l->slip_skew = p->slip_skew;
 	l->nzones = p->nzones;
 	l->zones = calloc(p->nzones, sizeof(*l->zones));
 	RS_ASSERT(l->zones != NULL);
@@ -195,14 +219,24 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		uint64_t nslip = z->slip_end - z->slip_begin;
 		uint64_t reserve = nslip > p->zones[i].spare_sectors ?
 			nslip : p->zones[i].spare_sectors;
-		if (reserve >= z->data_sectors) {
+		if (z->group_sectors) {
+			uint32_t g = group_overfull(l, z);
+			if (g != UINT32_MAX) {
+				snprintf(msg, sizeof(msg), "layout: zone %" PRIu32 ": spare group "
+					 "%" PRIu32 " has more slips than spares", i, g);
+				fail(err, errlen, msg);
+				goto bad;
+			}
+			reserve = z->data_sectors - candidates_before(l, z, z->data_sectors);
+		}
+		if (reserve + z->empty_front >= z->data_sectors) {
 			snprintf(msg, sizeof(msg), "layout: zone %" PRIu32
-				 ": spares and slips leave no data", i);
+				 ": spares, slips and empty front leave no data", i);
 			fail(err, errlen, msg);
 			goto bad;
 		}
 		z->first_lba = lba;
-		z->lba_count = z->data_sectors - reserve;
+		z->lba_count = z->data_sectors - reserve - z->empty_front;
 		lba += z->lba_count;
 	}
 	l->mappable_blk = lba;
@@ -291,13 +325,73 @@ static uint64_t data_index_of_k(const struct rs_layout *l,
 	return k + (lo - z->slip_begin);
 }
 
+/* Spare groups: the zone's whole groups come first, then at most one
+ * shorter group without spares. */
+static uint64_t whole_groups(const struct rs_layout_zone *z)
+{
+	return z->data_sectors / z->group_sectors;
+}
+
+/* LBA candidates (sectors that hold an LBA once the empty front is counted
+ * in) at data indices below c. */
+static uint64_t candidates_before(const struct rs_layout *l, const struct rs_layout_zone *z,
+				  uint64_t c)
+{
+	if (!z->group_sectors)
+		return c - slips_below(l, z, c);
+	uint64_t g = c / z->group_sectors, start = g * z->group_sectors;
+	uint64_t in = c - start - (slips_below(l, z, c) - slips_below(l, z, start));
+	if (g < whole_groups(z) && in > z->group_data)
+		in = z->group_data;
+	return g * z->group_data + in;
+}
+
+/* The first whole group whose slips outnumber its spares, or UINT32_MAX. */
+static uint32_t group_overfull(const struct rs_layout *l, const struct rs_layout_zone *z)
+{
+	uint64_t spares = z->group_sectors - z->group_data;
+	for (size_t i = z->slip_begin; i < z->slip_end; ) {
+		uint64_t g = l->slip_idx[i] / z->group_sectors;
+		size_t j = i;
+		while (j < z->slip_end && l->slip_idx[j] / z->group_sectors == g)
+			j++;
+		if (g < whole_groups(z) && j - i > spares)
+			return (uint32_t)g;
+		i = j;
+	}
+	return UINT32_MAX;
+}
+
+/* Data index of LBA candidate k of a zone. */
+static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layout_zone *z,
+				uint64_t k)
+{
+	if (!z->group_sectors)
+		return data_index_of_k(l, z, k);
+	uint64_t g = k / z->group_data;
+	if (g > whole_groups(z))
+		g = whole_groups(z);
+	uint64_t start = g * z->group_sectors, j = k - g * z->group_data;
+	size_t lo = z->slip_begin + slips_below(l, z, start), first = lo;
+	size_t hi = z->slip_begin + slips_below(l, z, start + z->group_sectors);
+	/* As in data_index_of_k, within the group's slips. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->slip_idx[mid] - start - (mid - first) <= j)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return start + j + (lo - first);
+}
+
 void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
 			   struct rs_phys *out)
 {
 	RS_ASSERT(lba < l->capacity_blk);
 	uint32_t zi = rs_layout_zone_of_lba(l, lba);
 	const struct rs_layout_zone *z = &l->zones[zi];
-	uint64_t c = data_index_of_k(l, z, lba - z->first_lba);
+	uint64_t c = candidate_index(l, z, lba - z->first_lba + z->empty_front);
 	uint64_t within = c % z->data_per_cyl;
 	out->cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
 	out->head = (uint32_t)(within / z->spt);
@@ -319,7 +413,12 @@ int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *p
 	size_t at = z->slip_begin + below;
 	if (at < z->slip_end && l->slip_idx[at] == c)
 		return -1;
-	uint64_t k = c - below;
+	uint64_t k = candidates_before(l, z, c);
+	if (z->group_sectors && candidates_before(l, z, c + 1) == k)
+		return -1;                /* a spare of its group */
+	if (k < z->empty_front)
+		return -1;
+	k -= z->empty_front;
 	if (k >= z->lba_count || z->first_lba + k >= l->capacity_blk)
 		return -1;
 	return (int64_t)(z->first_lba + k);
@@ -344,7 +443,14 @@ double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
 	uint64_t per_cyl = (uint64_t)(l->heads - 1) * z->track_skew + z->cyl_skew;
 	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * (per_cyl % z->spt) +
 		(uint64_t)phys->head * z->track_skew;
-	return (double)((skew + phys->sector) % z->spt) / z->spt;
+	if (l->slip_skew != RS_SLIP_SKEW_NONE) {
+		/* Slips are held as data indices, which are positions in the zone
+		 * where no per-cylinder spares or spare tracks come first. */
+		uint64_t tracks = (uint64_t)(phys->cyl - z->first_cyl) * l->heads +
+			(l->slip_skew == RS_SLIP_SKEW_TRACK ? phys->head : 0);
+		skew += slips_below(l, z, tracks * z->spt);
+	}
+	return (double)((skew + z->first_offset + phys->sector) % z->spt) / z->spt;
 }
 
 uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)
@@ -363,6 +469,6 @@ uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_
 	end = min_u64(end, cyl_start + z->data_per_cyl);
 	end = min_u64(end, z->data_sectors);
 	/* Unslipped data sectors before end, capped by the zone's LBAs. */
-	uint64_t n = min_u64(end - slips_below(l, z, end), z->lba_count);
+	uint64_t n = min_u64(candidates_before(l, z, end) - z->empty_front, z->lba_count);
 	return min_u64(z->first_lba + n - 1, l->capacity_blk - 1);
 }

@@ -15,7 +15,8 @@
  * Spares, removed from the LBA space:
  *   - spare_sect_per_cyl: the last N sectors of every cylinder (the tail of
  *     the last head's track when N < spt);
- *   - spare_tracks_per_zone: the last N whole tracks of every zone;
+ *   - spare_tracks_per_zone: the last N whole tracks of every zone, and
+ *     rs_zone.spare_tracks more in that zone;
  *   - rs_zone.spare_sectors: N sectors at the end of the zone's data area
  *     (just before its spare tracks), DiskSim's per-zone "Number of spares".
  * Slipped sectors (factory defects) are skipped by the mapping; each slip in
@@ -23,6 +24,25 @@
  * range stays fixed while it has spares left; slips beyond that shift the
  * following LBAs.  A zone holds data_sectors - max(spare_sectors, slips)
  * LBAs, where data_sectors excludes per-cylinder spares and spare tracks.
+ *
+ * Spare groups (spare_group_tracks = N > 0, DiskSim's sparing schemes with
+ * spares per track, per cylinder or per range of cylinders): each zone is cut
+ * into groups of N tracks from its first track; the last spare_sectors of
+ * every whole group are spares, and a slip moves data only inside its group
+ * (using up that group's spares), so every whole group holds
+ * N * spt - spare_sectors LBAs.  A zone's last group, when shorter than N
+ * tracks, has no spares.  Spare tracks lie outside the groups; per-cylinder
+ * spares must be 0.
+ *
+ * empty_front (DiskSim's "Empty space at zone front"): the first N sectors
+ * that would hold LBAs (after spares and slips) are left empty.
+ * first_offset (DiskSim's "Offset of first block"): the zone's first track
+ * starts that many sectors past angle 0; skews count from there.
+ *
+ * slip_skew (DiskSim's rule for its per-cylinder and per-track sparing
+ * schemes): every slip of the zone before the track's cylinder (CYLINDER) or
+ * before the track itself (TRACK) turns the track's start on by one more
+ * sector, as if the slipped sectors had pushed the rest of the zone along.
  *
  * Skew convention (DiskSim's): the first logical sector of the first track
  * of a zone starts at angle 0.  Every head switch inside a cylinder moves the
@@ -44,9 +64,16 @@ struct rs_zone {
 	uint32_t sectors_per_track;
 	uint32_t track_skew;              /* sectors, per head switch */
 	uint32_t cyl_skew;                /* sectors, per cylinder switch */
-	uint32_t spare_sectors;           /* at the end of the zone's data area */
+	uint32_t spare_sectors;           /* at the end of the zone's data area, or
+					   * per spare group (see spare_group_tracks) */
 	double media_rate_bytes_per_s;    /* informational; 0 if unknown */
+	uint32_t empty_front;             /* LBA candidates left empty at its front */
+	uint32_t first_offset;            /* sectors from angle 0 to its first sector */
+	uint32_t spare_tracks;            /* whole tracks at its end, on top of
+					   * spare_tracks_per_zone */
 };
+
+enum rs_slip_skew { RS_SLIP_SKEW_NONE, RS_SLIP_SKEW_CYLINDER, RS_SLIP_SKEW_TRACK };
 
 struct rs_layout_params {
 	uint32_t heads;                   /* data surfaces */
@@ -56,6 +83,8 @@ struct rs_layout_params {
 	uint32_t nzones;
 	uint32_t spare_sect_per_cyl;
 	uint32_t spare_tracks_per_zone;
+	uint32_t spare_group_tracks;      /* 0: zone spares at the zone's end */
+	enum rs_slip_skew slip_skew;
 	const uint64_t *slips;            /* PBNs, strictly increasing */
 	size_t nslips;
 	uint64_t capacity_blk;            /* 0: everything mappable */
@@ -81,6 +110,10 @@ struct rs_layout_zone {
 	uint64_t first_lba;
 	uint64_t lba_count;
 	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
+	uint64_t group_sectors;           /* 0: no spare groups */
+	uint64_t group_data;              /* LBA candidates per whole group */
+	uint64_t empty_front;
+	uint32_t first_offset;
 };
 
 struct rs_layout {
@@ -89,6 +122,7 @@ struct rs_layout {
 	uint32_t nzones;
 	uint64_t capacity_blk;
 	uint64_t mappable_blk;            /* before capacity_blk truncation */
+	enum rs_slip_skew slip_skew;
 	struct rs_layout_zone *zones;
 	/* Slips as zone-local data-sector indices (spares not counted),
 	 * grouped by zone, increasing. */

@@ -22,7 +22,9 @@ static int check_params(const struct rs_seek_params *p, char *err, size_t errlen
 {
 	if (p->cylinders == 0)
 		return fail(err, errlen, "seek: cylinders must be > 0");
-	if (p->settle_read_ns < 0 || p->write_extra_ns < 0 || p->head_switch_ns < 0)
+	/* write_extra_ns may be negative: DiskSim's writes that start before
+	 * the read settle would end. */
+	if (p->settle_read_ns < 0 || p->head_switch_ns < 0)
 		return fail(err, errlen, "seek: negative settle or head switch time");
 	return 0;
 }
@@ -57,13 +59,22 @@ static double table_eval(const struct rs_seek *s, uint32_t d)
 	return s->tab_t[n - 1] + slope * (d - s->tab_d[n - 1]);
 }
 
+static double hpl_eval(const struct rs_seek_hpl *h, uint32_t d)
+{
+	if (d <= h->nfirst)
+		return (double)h->first_ns[d - 1];
+	if (d < h->boundary)
+		return h->sqrt_const_ns + h->sqrt_mult_ns * sqrt(d);
+	return h->lin_const_ns + h->lin_mult_ns * d;
+}
+
 /* Read seek time from the model, without the lookup table. */
 static double model_read_ns(const struct rs_seek *s, uint32_t d)
 {
 	if (d == 0)
 		return 0;
 	double t = s->form == RS_SEEK_TABLE ? table_eval(s, d) :
-		curve_eval(&s->curve, d);
+		s->form == RS_SEEK_HPL ? hpl_eval(&s->hpl, d) : curve_eval(&s->curve, d);
 	return t + (double)s->settle_read_ns;
 }
 
@@ -116,6 +127,26 @@ int rs_seek_init_table(struct rs_seek *s, const struct rs_seek_params *p,
 		RS_ASSERT(s->interp != NULL);
 		RS_ASSERT(gsl_interp_init(s->interp, s->tab_d, s->tab_t, npts) == GSL_SUCCESS);
 	}
+	build_lut(s);
+	return 0;
+}
+
+int rs_seek_init_hpl(struct rs_seek *s, const struct rs_seek_params *p,
+		     const struct rs_seek_hpl *hpl, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	if (check_params(p, err, errlen) < 0)
+		return -1;
+	if (hpl->nfirst > RS_SEEK_HPL_FIRST_MAX)
+		return fail(err, errlen, "seek: at most 10 first seek times");
+	if (hpl->sqrt_const_ns < 0 || hpl->sqrt_mult_ns < 0 || hpl->lin_const_ns < 0 ||
+	    hpl->lin_mult_ns < 0)
+		return fail(err, errlen, "seek: negative HPL seek equation term");
+	for (uint32_t i = 0; i < hpl->nfirst; i++)
+		if (hpl->first_ns[i] < 0)
+			return fail(err, errlen, "seek: negative first seek time");
+	set_common(s, p, RS_SEEK_HPL);
+	s->hpl = *hpl;
 	build_lut(s);
 	return 0;
 }

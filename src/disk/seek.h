@@ -1,6 +1,6 @@
 /* Seek time as a function of the cylinder distance.
  *
- * Two forms:
+ * Three forms:
  *   - a measured table of (distance, time) points, linearly interpolated
  *     (DiskSim's "extracted" seek curves); kept as measured, so it need not
  *     be monotone;
@@ -9,13 +9,20 @@
  *     continuous with a continuous slope at x0 (Ruemmler-Wilkes / Lee-Katz
  *     shape: acceleration-limited short seeks, coast-limited long ones).
  *
+ *   - HPL's seek equation (Ruemmler and Wilkes, IEEE Computer, March 1994;
+ *     DiskSim's "hpl" and "hplplus10" seek types): t(d) = first[d-1] for
+ *     the first distances given, sqrt_const + sqrt_mult * sqrt(d) for d
+ *     below boundary, lin_const + lin_mult * d from there on.
+ *
  * Average seek convention: the mean over all C*C ordered (start, end)
  * cylinder pairs, zero-distance pairs included with time 0, i.e. distance d
  * has probability 2(C-d)/C^2 for d > 0 and 1/C for d = 0.
  *
  * All times are read seeks.  A write adds write_extra_ns to every nonzero
  * seek and head switch (the head must settle more precisely before it may
- * write).  settle_read_ns is added to every nonzero seek on top of the curve
+ * write).  A negative write_extra_ns (DiskSim's negative write settling
+ * delay) lets a write start that much earlier, but never before the move
+ * began: the result is at least 0.  settle_read_ns is added to every nonzero seek on top of the curve
  * or table; leave it 0 when the figures already include settling, as
  * datasheet figures and DiskSim's measured curves do.
  *
@@ -61,7 +68,17 @@ struct rs_seek_curve {
 	double x0;
 };
 
-enum rs_seek_form { RS_SEEK_TABLE = 1, RS_SEEK_FITTED };
+/* HPL's seek equation, read seeks. */
+#define RS_SEEK_HPL_FIRST_MAX 10
+struct rs_seek_hpl {
+	uint32_t boundary;                /* cylinders: the root part below it */
+	double sqrt_const_ns, sqrt_mult_ns;
+	double lin_const_ns, lin_mult_ns;
+	rs_time_t first_ns[RS_SEEK_HPL_FIRST_MAX];  /* distances 1..nfirst */
+	uint32_t nfirst;
+};
+
+enum rs_seek_form { RS_SEEK_TABLE = 1, RS_SEEK_FITTED, RS_SEEK_HPL };
 
 struct rs_seek {
 	enum rs_seek_form form;
@@ -79,6 +96,8 @@ struct rs_seek {
 	gsl_interp *interp;
 	/* fitted form */
 	struct rs_seek_curve curve;
+	/* HPL form */
+	struct rs_seek_hpl hpl;
 };
 
 /* Returns 0, or -1 with a message in err.  Points need strictly increasing
@@ -92,11 +111,22 @@ int rs_seek_init_table(struct rs_seek *s, const struct rs_seek_params *p,
  * between a third and a half of the way from track to full). */
 int rs_seek_init_fit(struct rs_seek *s, const struct rs_seek_params *p,
 		     const struct rs_seek_fit *fit, char *err, size_t errlen);
+/* HPL's equation as given.  Fails on negative terms or more than
+ * RS_SEEK_HPL_FIRST_MAX first distances. */
+int rs_seek_init_hpl(struct rs_seek *s, const struct rs_seek_params *p,
+		     const struct rs_seek_hpl *hpl, char *err, size_t errlen);
 void rs_seek_destroy(struct rs_seek *s);
 
 /* The read seek from the model itself, distance > 0: what the lookup table
  * holds when there is one. */
 rs_time_t rs_seek_model_ns(const struct rs_seek *s, uint32_t distance);
+
+/* A nonzero read move t as a write: the write settle added, floored at 0. */
+static inline rs_time_t rs_seek_add_write(const struct rs_seek *s, rs_time_t t)
+{
+	t += s->write_extra_ns;
+	return t > 0 ? t : 0;
+}
 
 /* Read seek for distance < cylinders (0 for distance 0), plus
  * write_extra_ns for a nonzero write seek.  Inline: SPTF asks it for every
@@ -107,7 +137,7 @@ static inline rs_time_t rs_seek_time(const struct rs_seek *s, uint32_t distance,
 	if (distance == 0)
 		return 0;
 	rs_time_t t = s->lut_ns ? (rs_time_t)s->lut_ns[distance] : rs_seek_model_ns(s, distance);
-	return is_write ? t + s->write_extra_ns : t;
+	return is_write ? rs_seek_add_write(s, t) : t;
 }
 
 static inline rs_time_t rs_seek_head_switch_ns(const struct rs_seek *s)
@@ -126,7 +156,7 @@ static inline rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_
 	rs_time_t t = rs_seek_time(s, distance, 0);
 	if (head_changed && s->head_switch_ns > t)
 		t = s->head_switch_ns;
-	return is_write ? t + s->write_extra_ns : t;
+	return is_write ? rs_seek_add_write(s, t) : t;
 }
 
 /* Exact all-pairs mean read seek over the first `cylinders` cylinders

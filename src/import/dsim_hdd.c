@@ -15,6 +15,7 @@
 
 enum act {
 	TAKE,          /* translated below */
+	OPTIONAL,      /* translated below when the seek type or scheme uses it */
 	EQ,            /* only raidsim's value is accepted */
 	IGNORE,        /* cannot change the drive's timing */
 };
@@ -144,15 +145,12 @@ static const struct rule mech_rules[] = {
 	{ "Access time type", TAKE, 0, NULL },
 	{ "Seek type", TAKE, 0, NULL },
 	{ "Single cylinder seek time", TAKE, 0, NULL },
-	{ "Full seek curve", TAKE, 0, NULL },
+	{ "Full seek curve", OPTIONAL, 0, NULL },
 	{ "Full strobe seek time", TAKE, 0, NULL },
-	{ "Average seek time", IGNORE, 0, "used only by the formula seek types; this curve is "
-	  "measured" },
+	{ "Average seek time", OPTIONAL, 0, NULL },
 	{ "Add. write settling delay", TAKE, 0, NULL },
-	{ "HPL seek equation values", IGNORE, 0, "used only by the HPL seek types; this curve is "
-	  "measured" },
-	{ "First ten seek times", IGNORE, 0, "used only by the HPL seek types; this curve is "
-	  "measured" },
+	{ "HPL seek equation values", OPTIONAL, 0, NULL },
+	{ "First ten seek times", OPTIONAL, 0, NULL },
 	{ "Head switch time", TAKE, 0, NULL },
 	{ "Rotation speed (in rpms)", TAKE, 0, NULL },
 	{ "Percent error in rpms", EQ, 0, "raidsim's spindles turn at exactly their speed" },
@@ -162,7 +160,7 @@ static const struct rule mech_rules[] = {
 static const struct rule layout_rules[] = {
 	{ "LBN-to-PBN mapping scheme", TAKE, 0, NULL },
 	{ "Sparing scheme used", TAKE, 0, NULL },
-	{ "Rangesize for sparing", IGNORE, 0, "used only by the range sparing schemes" },
+	{ "Rangesize for sparing", TAKE, 0, NULL },
 	{ "Zones", TAKE, 0, NULL },
 	END
 };
@@ -171,8 +169,8 @@ static const struct rule zone_rules[] = {
 	{ "First cylinder number", TAKE, 0, NULL },
 	{ "Last cylinder number", TAKE, 0, NULL },
 	{ "Blocks per track", TAKE, 0, NULL },
-	{ "Offset of first block", EQ, 0, "raidsim starts every zone's first block at angle 0" },
-	{ "Empty space at zone front", EQ, 0, "raidsim's zones start with data" },
+	{ "Offset of first block", TAKE, 0, NULL },
+	{ "Empty space at zone front", TAKE, 0, NULL },
 	{ "Skew for track switch", TAKE, 0, NULL },
 	{ "Skew for cylinder switch", TAKE, 0, NULL },
 	{ "Number of spares", TAKE, 0, NULL },
@@ -349,10 +347,81 @@ static void fmt_ms(char *buf, size_t n, double ms)
 
 struct zone {
 	const struct rs_dsim_val *v;
-	uint64_t first, last, spt, tskew, cskew, spares;
+	uint64_t first, last, spt, tskew, cskew, spares, offset, empty;
 	const struct rs_dsim_param *slips;
 	uint64_t gap;                 /* unmapped cylinders after it, added to it */
+	uint64_t past;                /* cylinders past the disk's last, left out */
+	uint64_t *slip;               /* zone-relative slipped sectors, increasing */
+	size_t nslip;
 };
+
+/* DiskSim's sparing schemes (its dm_layout_g1_spare_t) that raidsim imports. */
+enum {
+	TRACK_SPARING = 1,            /* spare tracks at the zone's end; slips are tracks */
+	SECTPERCYL_SPARING = 2,       /* spare sectors at each cylinder's end */
+	SECTPERTRACK_SPARING = 3,     /* spare sectors at each track's end */
+	SECTATEND_SPARING = 7,        /* no spares; slips push later LBNs to the end */
+	SECTPERRANGE_SPARING = 8,     /* spare sectors at the end of each range of cylinders */
+	SECTSPERZONE_SPARING = 9,     /* spare sectors at the zone's end */
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A zone's slips as zone-relative sectors, sorted (DiskSim takes them as a
+ * set: some set-ups list them out of order).  Under track sparing a slip is
+ * a whole track, all of whose sectors are slipped. */
+static int zone_slips(struct ctx *c, struct zone *z, uint64_t scheme, uint64_t heads)
+{
+	const struct rs_dsim_val *l = z->slips->val;
+	uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
+	uint64_t unit = scheme == TRACK_SPARING ? z->spt : 1, units = size / unit;
+	z->slip = calloc(l->nitems * unit + 1, sizeof(*z->slip));
+	RS_ASSERT(z->slip != NULL);
+	for (size_t k = 0; k < l->nitems; k++) {
+		const struct rs_dsim_val *s = l->items[k];
+		if (s->kind != RS_DSIM_NUM || s->num != floor(s->num) || s->num < 0 ||
+		    s->num >= (double)units)
+			return err_val(c, s, "a slip must be a %s of its zone (0..%" PRIu64 ")",
+				       unit > 1 ? "track" : "sector", units - 1);
+		for (uint64_t j = 0; j < unit; j++)
+			z->slip[z->nslip++] = (uint64_t)s->num * unit + j;
+	}
+	qsort(z->slip, z->nslip, sizeof(*z->slip), cmp_u64);
+	for (size_t k = 1; k < z->nslip; k++)
+		if (z->slip[k] == z->slip[k - 1])
+			return err_val(c, l, "the slip %" PRIu64 " is listed twice", z->slip[k] / unit);
+	if (scheme == TRACK_SPARING && l->nitems > z->spares)
+		return err_val(c, l, "%zu slipped tracks but %" PRIu64 " spare tracks: DiskSim "
+			       "needs a spare track for each", l->nitems, z->spares);
+	return 0;
+}
+
+/* Defects are pairs: a defective sector and the spare it is remapped to.
+ * Only a defect "remapped" to itself is imported: its data stays in place,
+ * so nothing moves. */
+static int zone_defects(struct ctx *c, const struct rs_dsim_param *dp, bool *self_only)
+{
+	const struct rs_dsim_val *l = dp->val;
+	*self_only = true;
+	if (l->kind != RS_DSIM_LIST)
+		return err_val(c, l, "'defects' must be a list");
+	if (l->nitems % 2)
+		return err_val(c, l, "'defects' must list pairs: a defect and its spare");
+	for (size_t k = 0; k < l->nitems; k += 2) {
+		const struct rs_dsim_val *a = l->items[k], *b = l->items[k + 1];
+		if (a->kind != RS_DSIM_NUM || b->kind != RS_DSIM_NUM)
+			return err_val(c, a, "defects must be numbers");
+		if (a->num != b->num)
+			return err_val(c, b, "a defect remapped to another sector (%s to %s) is "
+				       "not modelled: raidsim slips defective sectors but cannot "
+				       "remap one to a spare elsewhere", a->text, b->text);
+	}
+	return 0;
+}
 
 static int skew(struct ctx *c, const struct rs_dsim_val *z, const char *key, uint64_t spt,
 		uint64_t *out)
@@ -379,11 +448,13 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 		struct zone *q = &zs[i];
 		q->v = z;
 		if (whole(c, take(z, "First cylinder number"), 0, (double)cyls - 1, &q->first) ||
-		    whole(c, take(z, "Last cylinder number"), 0, (double)cyls - 1, &q->last) ||
+		    whole(c, take(z, "Last cylinder number"), 0, 4e9, &q->last) ||
 		    whole(c, take(z, "Blocks per track"), 1, 65535, &q->spt) ||
 		    skew(c, z, "Skew for track switch", q->spt, &q->tskew) ||
 		    skew(c, z, "Skew for cylinder switch", q->spt, &q->cskew) ||
-		    whole(c, take(z, "Number of spares"), 0, 4e9, &q->spares))
+		    whole(c, take(z, "Number of spares"), 0, 4e9, &q->spares) ||
+		    whole(c, take(z, "Offset of first block"), 0, (double)q->spt - 1, &q->offset) ||
+		    whole(c, take(z, "Empty space at zone front"), 0, 4e9, &q->empty))
 			return -1;
 		uint64_t expect = i ? zs[i - 1].last + 1 : 0;
 		if (q->last < q->first)
@@ -397,24 +468,33 @@ static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t he
 		if (i > 0)
 			zs[i - 1].gap = q->first - expect;
 		const struct rs_dsim_param *dp = take(z, "defects");
-		if (dp->val->kind != RS_DSIM_LIST)
-			return err_val(c, dp->val, "'defects' must be a list");
-		if (dp->val->nitems)
-			return err_val(c, dp->val->items[0], "remapped defects are not modelled: "
-				       "raidsim slips defective sectors but cannot remap one to a "
-				       "spare elsewhere");
+		bool self_only;
+		if (zone_defects(c, dp, &self_only))
+			return -1;
+		if (dp->val->nitems) {
+			char w[300];
+			where(dp, w, sizeof(w));
+			fprintf(c->ign, "#   %s \"defects\": each defect is remapped to itself, "
+				"so its data stays in place\n", w);
+		}
 		q->slips = take(z, "slips");
 		if (q->slips->val->kind != RS_DSIM_LIST)
 			return err_val(c, q->slips->val, "'slips' must be a list");
 		(void)heads;
 	}
-	if (zs[l->nitems - 1].last != cyls - 1)
-		return err_val(c, take(l->items[l->nitems - 1], "Last cylinder number")->val,
+	struct zone *last = &zs[l->nitems - 1];
+	if (last->last < cyls - 1)
+		return err_val(c, take(last->v, "Last cylinder number")->val,
 			       "the last zone must end on the last cylinder (%" PRIu64 ")", cyls - 1);
+	/* DiskSim counts a last zone's cylinders past the disk's last one; they
+	 * may only hold spares, which are left out with them (below). */
+	last->past = last->last - (cyls - 1);
+	last->last = cyls - 1;
 	return 0;
 }
 
-static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads)
+static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads,
+		       uint64_t scheme, bool group)
 {
 	fprintf(c->out, "zone_table:   # DiskSim's zones, outer to inner; skews in sectors; "
 		"spares: \"Number of spares\"\n");
@@ -422,58 +502,69 @@ static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t 
 	for (size_t i = 0; i < n; i++) {
 		const struct zone *z = &zs[i];
 		uint64_t last = z->last + z->gap;
-		uint64_t spares = z->spares + z->gap * heads * z->spt;
+		/* Under scheme 7 a zone's slips are its spares: they push its
+		 * later blocks on, and DiskSim's zone holds that many fewer. */
+		uint64_t spares = scheme == TRACK_SPARING ? z->spares * z->spt :
+			scheme == SECTATEND_SPARING ? z->nslip : z->spares;
+		char extra[128] = "";
+		size_t x = 0;
+		/* Cylinders in no zone: spare sectors of the zone before them, or,
+		 * where spares belong to groups, spare tracks outside the groups. */
+		if (!group)
+			spares += z->gap * heads * z->spt;
+		else if (z->gap)
+			x += (size_t)snprintf(extra, sizeof(extra), ", spare_tracks: %" PRIu64,
+					      z->gap * heads);
+		if (z->empty || z->offset)
+			snprintf(extra + x, sizeof(extra) - x, ", empty_front: %" PRIu64
+				 ", first_offset: %" PRIu64, z->empty, z->offset);
 		fprintf(c->out, "  - {first_cyl: %" PRIu64 ", last_cyl: %" PRIu64
 			", sectors_per_track: %" PRIu64 ", track_skew: %" PRIu64
-			", cyl_skew: %" PRIu64 ", spares: %" PRIu64 "}   # %s:%d, first PBN %"
-			PRIu64, z->first, last, z->spt, z->tskew, z->cskew, spares,
+			", cyl_skew: %" PRIu64 ", spares: %" PRIu64 "%s}   # %s:%d, first PBN %"
+			PRIu64, z->first, last, z->spt, z->tskew, z->cskew, spares, extra,
 			z->v->file->name, z->v->line, pbn);
 		if (z->gap)
 			fprintf(c->out, "; cylinders %" PRIu64 "..%" PRIu64 " are in no DiskSim "
-				"zone: added here, all spare", z->last + 1, last);
+				"zone: added here, all spare%s", z->last + 1, last,
+				group ? " (spare tracks)" : "");
+		if (z->past)
+			fprintf(c->out, "; DiskSim's cylinders %" PRIu64 "..%" PRIu64 " lie past the "
+				"disk's last and hold only spares: left out, with those spares",
+				z->last + 1, z->last + z->past);
 		fputc('\n', c->out);
 		pbn += (last - z->first + 1) * heads * z->spt;
 	}
 }
 
-static int emit_slips(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads)
+static void emit_slips(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads,
+		       uint64_t scheme)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < n; i++)
-		total += zs[i].slips->val->nitems;
+		total += zs[i].nslip;
 	if (!total)
-		return 0;
+		return;
 	fprintf(c->out, "slips:   # global PBNs: the zone's first PBN + DiskSim's zone-relative "
 		"slip\n  [\n");
-	uint64_t pbn = 0, prev = 0;
+	uint64_t pbn = 0;
 	size_t done = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct zone *z = &zs[i];
-		const struct rs_dsim_val *l = z->slips->val;
 		uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
-		if (l->nitems)
-			fprintf(c->out, "  # zone %zu: %s:%d\n", i, z->slips->file->name,
-				z->slips->line);
-		for (size_t k = 0; k < l->nitems; k++) {
-			const struct rs_dsim_val *s = l->items[k];
-			if (s->kind != RS_DSIM_NUM || s->num != floor(s->num) || s->num < 0 ||
-			    s->num >= (double)size)
-				return err_val(c, s, "a slip must be a sector of its zone (0..%" PRIu64
-					       ")", size - 1);
-			uint64_t g = pbn + (uint64_t)s->num;
-			if (done && g <= prev)
-				return err_val(c, s, "slips must increase");
-			prev = g;
+		if (z->nslip)
+			fprintf(c->out, "  # zone %zu: %s:%d%s\n", i, z->slips->file->name,
+				z->slips->line, scheme == TRACK_SPARING ? " (slipped tracks: every "
+				"sector of each)" : "");
+		for (size_t k = 0; k < z->nslip; k++) {
 			done++;
-			fprintf(c->out, "%s%" PRIu64 "%s", k % 10 ? " " : "  ", g,
+			fprintf(c->out, "%s%" PRIu64 "%s", k % 10 ? " " : "  ", pbn + z->slip[k],
 				done < total ? "," : "");
-			if (k + 1 == l->nitems || k % 10 == 9)
+			if (k + 1 == z->nslip || k % 10 == 9)
 				fputc('\n', c->out);
 		}
 		pbn += size;
 	}
 	fprintf(c->out, "  ]\n");
-	return 0;
 }
 
 /* A measured seek curve: "Seek distances measured: N" then N lines
@@ -499,6 +590,7 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 	fprintf(c->out, "seek_table:   # %s:2-%lu, measured read seeks [cylinders, time], kept "
 		"as measured\n  [", f->name, n + 1);
 	double prev = 0, first_t = 0, last_t = 0;
+	bool rounded = false;
 	for (unsigned long i = 0; i < n; i++) {
 		while (*s && *s != '\n')
 			s++;
@@ -523,6 +615,10 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 		if (i == 0 && dist != 1)
 			return rs_diag_at(c->d, f->shown, ln, 1, "the seek curve must start at "
 					  "distance 1");
+		/* raidsim's clock counts whole nanoseconds */
+		double ns = round(t * 1e6);
+		rounded |= fabs(ns - t * 1e6) > 1e-3;   /* not just binary noise */
+		t = ns / 1e6;
 		if (i == 0)
 			first_t = t;
 		last_t = t;
@@ -531,14 +627,111 @@ static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double 
 		prev = dist;
 	}
 	fprintf(c->out, "]\n");
-	if (fabs(single_ms - first_t) > 1e-9)
-		return err_val(c, single->val, "'Single cylinder seek time' %s differs from the "
-			       "curve's distance 1 (%.10g ms); raidsim has one seek time per "
-			       "distance", single->val->text, first_t);
-	if (fabs(full_ms - last_t) > 1e-9)
-		return err_val(c, full->val, "'Full strobe seek time' %s differs from the curve's "
-			       "last point (%.10g ms); raidsim extends the curve's last segment",
-			       full->val->text, last_t);
+	if (rounded)
+		fprintf(c->out, "# (seek times rounded to whole nanoseconds, raidsim's clock)\n");
+	/* DiskSim's extracted seek reads only the curve: the one-cylinder and
+	 * full-stroke figures serve the formula seek types. */
+	char w[300];
+	if (fabs(single_ms - first_t) > 1e-9) {
+		where(single, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": used only by the formula seek types; the "
+			"extracted curve gives distance 1\n", w, single->key);
+	}
+	if (fabs(full_ms - last_t) > 1e-9) {
+		where(full, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": used only by the formula seek types; the "
+			"extracted curve gives the long seeks\n", w, full->key);
+	}
+	return 0;
+}
+
+/* A parameter the seek type does not use, if the set-up gives it. */
+static void unused(struct ctx *c, const struct rs_dsim_val *m, const char *key, const char *why)
+{
+	const struct rs_dsim_param *p = rs_dsim_param(m, key);
+	if (p) {
+		char w[300];
+		where(p, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": %s\n", w, key, why);
+	}
+}
+
+/* A list of n numbers, each from 0 to 1e5 (times in ms, or cylinders). */
+static int numbers(struct ctx *c, const struct rs_dsim_param *p, size_t n, double *out)
+{
+	const struct rs_dsim_val *l = p->val;
+	if (l->kind != RS_DSIM_LIST || l->nitems != n)
+		return err_val(c, l, "'%s' must be a list of %zu numbers", p->key, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_dsim_val *v = l->items[i];
+		if (v->kind != RS_DSIM_NUM)
+			return err_val(c, v, "'%s' must be a list of %zu numbers", p->key, n);
+		out[i] = v->num;
+	}
+	return 0;
+}
+
+/* DiskSim's "hpl" and "hplplus10" seek types: HPL's equation with values
+ * V1..V6 (boundary; root constant and multiplier; linear constant and
+ * multiplier; one-cylinder time or -1), and for hplplus10 the first ten
+ * distances' times instead of the equation. */
+static int emit_seek_hpl(struct ctx *c, const struct rs_dsim_val *m, bool plus10)
+{
+	const struct rs_dsim_param *hp = rs_dsim_param(m, "HPL seek equation values");
+	const struct rs_dsim_param *tp = rs_dsim_param(m, "First ten seek times");
+	const struct rs_dsim_param *st = take(m, "Seek type");
+	if (!hp || (plus10 && !tp))
+		return err_val(c, st->val, "seek type %s needs '%s'", st->val->text,
+			       !hp ? "HPL seek equation values" : "First ten seek times");
+	double v[6], first[10];
+	if (numbers(c, hp, 6, v) || (plus10 && numbers(c, tp, 10, first)))
+		return -1;
+	if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > 4e9)
+		return err_val(c, hp->val->items[0], "the HPL boundary must be a whole number of "
+			       "cylinders");
+	for (int i = 1; i < 5; i++)
+		if (v[i] < 0 || v[i] > 1e5)
+			return err_val(c, hp->val->items[i], "HPL seek equation values from 0 to "
+				       "1e5 ms are modelled, got %s", hp->val->items[i]->text);
+	if (v[5] != -1 && (v[5] < 0 || v[5] > 1e5))
+		return err_val(c, hp->val->items[5], "the one-cylinder HPL seek time must be -1 "
+			       "or from 0 to 1e5 ms");
+	size_t nfirst = plus10 ? 10 : v[5] != -1;
+	if (!plus10)
+		first[0] = v[5];
+	for (size_t i = 0; plus10 && i < 10; i++)
+		if (first[i] < 0 || first[i] > 1e5)
+			return err_val(c, tp->val->items[i], "seek times from 0 to 1e5 ms are "
+				       "modelled, got %s", tp->val->items[i]->text);
+	char w[300];
+	where(hp, w, sizeof(w));
+	fprintf(c->out, "seek_hpl:   # %s \"%s\" = %s: HPL's seek equation\n", w, st->key,
+		st->val->text);
+	char kv[200];
+	snprintf(kv, sizeof(kv), "boundary: %.0f", v[0]);
+	fprintf(c->out, "  %-32s # V1, cylinders: the root part below it\n", kv);
+	snprintf(kv, sizeof(kv), "sqrt: [%.10gms, %.10gms]", v[1], v[2]);
+	fprintf(c->out, "  %-32s # V2 + V3 x sqrt(distance)\n", kv);
+	snprintf(kv, sizeof(kv), "linear: [%.10gms, %.10gms]", v[3], v[4]);
+	fprintf(c->out, "  %-32s # V4 + V5 x distance\n", kv);
+	if (nfirst) {
+		fprintf(c->out, "  first: [");
+		for (size_t i = 0; i < nfirst; i++)
+			fprintf(c->out, "%s%.10gms", i ? ", " : "", first[i]);
+		if (plus10) {
+			where(tp, w, sizeof(w));
+			fprintf(c->out, "]   # %s \"%s\"\n", w, tp->key);
+		} else {
+			fprintf(c->out, "]   # V6, the one-cylinder seek\n");
+		}
+	}
+	unused(c, m, "Single cylinder seek time", plus10 ? "hplplus10 takes distance 1 from "
+	       "the first ten seek times" : "hpl takes the one-cylinder seek from V6");
+	unused(c, m, "Full strobe seek time", "used only by the three-point seek types");
+	unused(c, m, "Average seek time", "used only by the three-point seek types");
+	unused(c, m, "Full seek curve", "used only by the extracted seek type");
+	if (!plus10)
+		unused(c, m, "First ten seek times", "used only by the hplplus10 seek type");
 	return 0;
 }
 
@@ -555,9 +748,13 @@ static int do_mech(struct ctx *c, const struct rs_dsim_param *mp)
 			       "positions as trackSwitchPlusRotation (seek or head switch, then "
 			       "the rotational wait)", att->val->text);
 	const struct rs_dsim_param *st = take(m, "Seek type");
-	if (st->val->kind != RS_DSIM_WORD || strcmp(st->val->text, "extracted"))
+	bool extracted = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "extracted");
+	bool hpl = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "hpl");
+	bool plus10 = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "hplplus10");
+	if (!extracted && !hpl && !plus10)
 		return err_val(c, st->val, "'Seek type' %s is not modelled: raidsim imports "
-			       "measured (extracted) seek curves", st->val->text);
+			       "measured (extracted) seek curves and HPL's equation (hpl, "
+			       "hplplus10)", st->val->text);
 	double rpm, hs, ws, single, full;
 	char v[64];
 	const struct rs_dsim_param *rp = take(m, "Rotation speed (in rpms)");
@@ -576,16 +773,28 @@ static int do_mech(struct ctx *c, const struct rs_dsim_param *mp)
 	const struct rs_dsim_param *wp = take(m, "Add. write settling delay");
 	if (num(c, wp, &ws))
 		return -1;
+	fmt_ms(v, sizeof(v), fabs(ws));
 	if (ws < 0)
-		return err_val(c, wp->val, "a negative write settling delay (%s) is not modelled: "
-			       "raidsim adds write settling to a write's positioning", wp->val->text);
-	fmt_ms(v, sizeof(v), ws);
-	line(c, "write_settle", v, wp, "added to every nonzero write seek and head switch");
+		line(c, "write_settle_early", v, wp, "negative: a write may start this much before "
+		     "a read's seek or head switch would end");
+	else
+		line(c, "write_settle", v, wp, "added to every nonzero write seek and head switch");
+	if (!extracted)
+		return emit_seek_hpl(c, m, plus10);
 	const struct rs_dsim_param *sp = take(m, "Single cylinder seek time");
 	const struct rs_dsim_param *fp = take(m, "Full strobe seek time");
+	const struct rs_dsim_param *cp = rs_dsim_param(m, "Full seek curve");
+	if (!cp)
+		return err_val(c, st->val, "seek type extracted needs a 'Full seek curve'");
 	if (msec(c, sp, &single) || msec(c, fp, &full))
 		return -1;
-	return emit_seek_file(c, take(m, "Full seek curve"), single, sp, full, fp);
+	unused(c, m, "Average seek time", "used only by the three-point seek types; this "
+	       "curve is measured");
+	unused(c, m, "HPL seek equation values", "used only by the HPL seek types; this curve "
+	       "is measured");
+	unused(c, m, "First ten seek times", "used only by the HPL seek types; this curve is "
+	       "measured");
+	return emit_seek_file(c, cp, single, sp, full, fp);
 }
 
 static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t heads,
@@ -596,25 +805,101 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 		return err_val(c, l, "'Layout Model' must be a dm_layout_g1 block");
 	if (check_block(c, l, layout_rules))
 		return -1;
-	uint64_t map, sparing;
+	uint64_t map, sparing, range;
 	const struct rs_dsim_param *mp = take(l, "LBN-to-PBN mapping scheme");
 	const struct rs_dsim_param *sp = take(l, "Sparing scheme used");
-	if (whole(c, mp, 0, 100, &map) || whole(c, sp, 0, 100, &sparing))
+	const struct rs_dsim_param *rp = take(l, "Rangesize for sparing");
+	if (whole(c, mp, 0, 100, &map) || whole(c, sp, 0, 100, &sparing) ||
+	    whole(c, rp, 1, 1e6, &range))
 		return -1;
 	if (map > 1)
 		return err_val(c, mp->val, "LBN-to-PBN mapping scheme %" PRIu64 " is not modelled "
 			       "(raidsim imports 0, cylinder-major, and 1, which differs from 0 "
 			       "only in which surface a cylinder starts on)", map);
-	if (sparing != 9)
+	if (sparing != TRACK_SPARING && sparing != SECTPERCYL_SPARING &&
+	    sparing != SECTPERTRACK_SPARING && sparing != SECTATEND_SPARING &&
+	    sparing != SECTPERRANGE_SPARING && sparing != SECTSPERZONE_SPARING)
 		return err_val(c, sp->val, "sparing scheme %" PRIu64 " is not modelled (raidsim "
-			       "imports 9, spare sectors at the end of each zone)", sparing);
+			       "imports 1, spare tracks per zone; 2, 3, 8, spare sectors per "
+			       "cylinder, track or range of cylinders; 7, slips to the end of the "
+			       "zone; 9, spare sectors per zone)", sparing);
+	/* Tracks per spare group, for the schemes whose spares sit inside the
+	 * zone and whose slips stay inside their group. */
+	uint64_t group = sparing == SECTPERCYL_SPARING ? heads :
+		sparing == SECTPERTRACK_SPARING ? 1 :
+		sparing == SECTPERRANGE_SPARING ? range * heads : 0;
+	if (sparing != SECTPERRANGE_SPARING) {
+		char w[300];
+		where(rp, w, sizeof(w));
+		fprintf(c->ign, "#   %s \"%s\": used only by the range sparing schemes\n", w,
+			rp->key);
+	}
 	struct zone *zs = NULL;
 	size_t nz = 0;
 	int rc = read_zones(c, take(l, "Zones"), heads, cyls, &zs, &nz);
+	for (size_t i = 0; rc == 0 && i < nz; i++) {
+		const struct rs_dsim_val *sv = take(zs[i].v, "Number of spares")->val;
+		uint64_t past_tracks = zs[i].past * heads;
+		if (zs[i].past && (group || sparing == SECTATEND_SPARING ||
+				   (sparing == TRACK_SPARING ? zs[i].spares < past_tracks :
+				    zs[i].spares < past_tracks * zs[i].spt)))
+			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone "
+				     "runs %" PRIu64 " cylinders past the disk's last (%" PRIu64 "), "
+				     "which hold data under sparing scheme %" PRIu64, zs[i].past,
+				     cyls - 1, sparing);
+		else if (sparing == SECTATEND_SPARING && zs[i].spares)
+			rc = err_val(c, sv, "sparing scheme 7 with spares (%s) is not modelled: "
+				     "DiskSim's count of the zone's blocks leaves them out", sv->text);
+		else if (group && zs[i].spares >= group * zs[i].spt)
+			rc = err_val(c, sv, "%s spares leave no data in a spare group of %" PRIu64
+				     " tracks", sv->text, group);
+		else if (sparing == TRACK_SPARING &&
+			 zs[i].spares >= (zs[i].last - zs[i].first + 1) * heads)
+			rc = err_val(c, sv, "%s spare tracks leave the zone no data", sv->text);
+		else
+			rc = zone_slips(c, &zs[i], sparing, heads);
+		/* The cylinders past the end take their share of the zone-end
+		 * spares with them. */
+		zs[i].spares -= sparing == TRACK_SPARING ? past_tracks : past_tracks * zs[i].spt;
+		if (rc == 0 && zs[i].past && (sparing == TRACK_SPARING ? zs[i].spares * zs[i].spt :
+				zs[i].spares) < zs[i].nslip)
+			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone's "
+				     "cylinders past the disk's last leave fewer spares than slips");
+	}
 	if (rc == 0) {
-		fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = 9: spares at the end of "
-			"each zone\n", "spare_sectors_per_cylinder: 0", sp->file->name, sp->line);
-		fprintf(c->out, "%-34s # the same\n", "spare_tracks_per_zone: 0");
+		static const char *const what[] = {
+			[TRACK_SPARING] = "spare tracks at the end of each zone (zone spares: "
+				"\"Number of spares\" x sectors per track)",
+			[SECTPERCYL_SPARING] = "spare sectors at the end of each cylinder",
+			[SECTPERTRACK_SPARING] = "spare sectors at the end of each track",
+			[SECTATEND_SPARING] = "no spares; each slip pushes the zone's later blocks "
+				"on, to its end (zone spares: its slips)",
+			[SECTPERRANGE_SPARING] = "spare sectors at the end of each range of "
+				"cylinders",
+			[SECTSPERZONE_SPARING] = "spares at the end of each zone",
+		};
+		char note[64];
+		if (group) {
+			snprintf(note, sizeof(note), "spare_group_tracks: %" PRIu64, group);
+			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s%s%s"
+				"; zone spares are per group, slips stay in their group\n", note,
+				sp->file->name, sp->line, sparing, what[sparing],
+				sparing == SECTPERRANGE_SPARING ? " (\"Rangesize for sparing\" x "
+				"heads)" : "", sparing == SECTPERCYL_SPARING ? " (heads)" : "");
+			const char *unit = sparing == SECTPERCYL_SPARING ? "cylinder" :
+				sparing == SECTPERTRACK_SPARING ? "track" : NULL;
+			if (unit) {
+				snprintf(note, sizeof(note), "slip_skew: %s", unit);
+				fprintf(c->out, "%-34s # the same: DiskSim lets each slip of the zone "
+					"before a %s turn that %s's start on by a sector\n", note,
+					unit, unit);
+			}
+		} else {
+			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s\n",
+				"spare_sectors_per_cylinder: 0", sp->file->name, sp->line, sparing,
+				what[sparing]);
+			fprintf(c->out, "%-34s # the same\n", "spare_tracks_per_zone: 0");
+		}
 		if (map == 1)
 			fprintf(c->out, "# %s:%d \"LBN-to-PBN mapping scheme\" = 1: odd cylinders are "
 				"numbered from the last surface back, so a cylinder switch stays on "
@@ -622,9 +907,11 @@ static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t hea
 				"slips and skews are the same, and a cylinder switch costs "
 				"max(1-cylinder seek, head switch) either way.\n", mp->file->name,
 				mp->line);
-		emit_zones(c, zs, nz, heads);
-		rc = emit_slips(c, zs, nz, heads);
+		emit_zones(c, zs, nz, heads, sparing, group != 0);
+		emit_slips(c, zs, nz, heads, sparing);
 	}
+	for (size_t i = 0; i < nz; i++)
+		free(zs[i].slip);
 	free(zs);
 	return rc;
 }

@@ -204,6 +204,109 @@ START_TEST(layout_exhaustive_reference)
 }
 END_TEST
 
+/* Spare groups (DiskSim's spares per track, cylinder or range), an empty
+ * zone front, spare tracks at a zone's end and a first-sector offset:
+ * re-derive the mapping by walking every sector in PBN order. */
+#define G_HEADS 3u
+#define G_TRACKS 6u                       /* two cylinders per group */
+static const struct rs_zone group_zones[] = {
+	{ .first_cyl = 0, .last_cyl = 9, .sectors_per_track = 20, .track_skew = 2,
+	  .cyl_skew = 5, .spare_sectors = 5, .empty_front = 7, .first_offset = 3,
+	  .spare_tracks = 3 },
+	{ .first_cyl = 10, .last_cyl = 14, .sectors_per_track = 17, .track_skew = 1,
+	  .cyl_skew = 4, .spare_sectors = 4 },
+};
+
+START_TEST(layout_spare_groups)
+{
+	/* Zone-relative slips: four in zone 1's first group (all its spares),
+	 * two in its last, shorter group; one in zone 0's group 1. */
+	uint64_t z1 = 10u * G_HEADS * 20;
+	uint64_t slips[] = { 150, z1 + 0, z1 + 5, z1 + 50, z1 + 101,
+			     z1 + 4 * G_HEADS * 17 + 3, z1 + 4 * G_HEADS * 17 + 40 };
+	struct rs_layout_params p = {
+		.heads = G_HEADS, .cylinders = 15, .zones = group_zones, .nzones = 2,
+		.spare_group_tracks = G_TRACKS, .slips = slips,
+		.nslips = sizeof(slips) / sizeof(slips[0]),
+	};
+	struct rs_layout l;
+	char err[200];
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	uint64_t lba = 0, pbn = 0;
+	size_t si = 0;
+	for (uint32_t zi = 0; zi < 2; zi++) {
+		const struct rs_zone *z = &group_zones[zi];
+		uint32_t spt = z->sectors_per_track;
+		uint64_t size = (uint64_t)(z->last_cyl - z->first_cyl + 1) * G_HEADS * spt;
+		uint64_t data = size - (uint64_t)z->spare_tracks * spt;
+		uint64_t gsize = (uint64_t)G_TRACKS * spt, cand = 0, in_group = 0;
+		for (uint64_t c = 0; c < size; c++, pbn++) {
+			if (c % gsize == 0)
+				in_group = 0;
+			struct rs_phys ph = { .cyl = z->first_cyl + (uint32_t)(c / (G_HEADS * spt)),
+					      .head = (uint32_t)(c / spt % G_HEADS),
+					      .sector = (uint32_t)(c % spt) };
+			int slip = si < p.nslips && slips[si] == pbn;
+			si += slip;
+			int whole = c / gsize < data / gsize;
+			int64_t want = -1;
+			if (c < data && !slip && !(whole && in_group >= gsize - z->spare_sectors)) {
+				if (cand >= z->empty_front)
+					want = (int64_t)(lba + cand - z->empty_front);
+				cand++;
+			}
+			in_group += c < data && !slip;
+			REQUIRE(rs_layout_phys_to_lba(&l, &ph) == want);
+			if (want >= 0) {
+				struct rs_phys q;
+				rs_layout_lba_to_phys(&l, (uint64_t)want, &q);
+				REQUIRE(q.cyl == ph.cyl && q.head == ph.head && q.sector == ph.sector);
+			}
+		}
+		ck_assert_uint_eq(l.zones[zi].lba_count, cand - z->empty_front);
+		lba += cand - z->empty_front;
+	}
+	ck_assert_uint_eq(rs_layout_capacity_blk(&l), lba);
+	/* Zone 0: 10 cylinders = 5 groups of 120 - 5 LBAs, less the spare
+	 * tracks' 60 sectors (the last group shrinks) and the empty front. */
+	ck_assert_uint_eq(l.zones[0].lba_count, 5 * 115 - 60 + 5 - 7);
+	check_zone_edges(&l);
+	check_random(&l, 20000);
+	/* The first offset turns the zone's first track. */
+	struct rs_phys a = { .cyl = 0, .head = 0, .sector = 0, .zone = 0 };
+	ck_assert_double_eq_tol(rs_layout_angle_of(&l, &a), 3.0 / 20, 1e-12);
+	rs_layout_destroy(&l);
+
+	/* DiskSim's per-cylinder schemes: each slip of a zone turns the later
+	 * cylinders of that zone on by a sector. */
+	p.slip_skew = RS_SLIP_SKEW_CYLINDER;
+	struct rs_layout k;
+	ck_assert_msg(rs_layout_init(&k, &p, err, sizeof(err)) == 0, "%s", err);
+	p.slip_skew = RS_SLIP_SKEW_NONE;
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	for (uint32_t cyl = 0; cyl < 15; cyl++) {
+		struct rs_phys t = { .cyl = cyl, .head = 1, .sector = 0,
+				     .zone = cyl < 10 ? 0 : 1 };
+		double shift = rs_layout_angle_of(&k, &t) - rs_layout_angle_of(&l, &t);
+		shift -= floor(shift);
+		/* Zone 0's slip is in cylinder 2; zone 1's: three in cylinder
+		 * 10, one in 11, two in 14. */
+		double want = cyl < 3 ? 0 : cyl < 10 ? 1.0 / 20 : cyl == 10 ? 0 :
+			cyl == 11 ? 3.0 / 17 : 4.0 / 17;
+		ck_assert_msg(fabs(shift - want) < 1e-12, "cylinder %u: %g", cyl, shift);
+	}
+	rs_layout_destroy(&k);
+	rs_layout_destroy(&l);
+
+	/* More slips than a group has spares is refused. */
+	uint64_t five[] = { z1 + 1, z1 + 2, z1 + 3, z1 + 4, z1 + 6 };
+	p.slips = five;
+	p.nslips = 5;
+	ck_assert_int_eq(rs_layout_init(&l, &p, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "more slips than spares") != NULL, "%s", err);
+}
+END_TEST
+
 START_TEST(layout_roundtrip_synthetic)
 {
 	struct rs_layout l;
@@ -486,6 +589,50 @@ static const struct rs_seek_point table_pts[] = {
 };
 #define NTAB (sizeof(table_pts) / sizeof(table_pts[0]))
 
+/* DiskSim's hplplus10 seek type on hp_c2247a's values, and a negative write
+ * settling delay: a write may start before the read seek would end, never
+ * before the move began. */
+START_TEST(seek_hpl)
+{
+	struct rs_seek_hpl h = { .boundary = 300, .sqrt_const_ns = 3810000,
+				 .sqrt_mult_ns = 330000, .lin_const_ns = 7750000,
+				 .lin_mult_ns = 5900, .nfirst = 10,
+				 .first_ns = { 2890000, 3680000, 3810000, 3980000, 4270000,
+					       4650000, 4520000, 4650000, 4820000, 4990000 } };
+	struct rs_seek_params sp = { .cylinders = 1981, .write_extra_ns = -650000,
+				     .head_switch_ns = 890000 };
+	struct rs_seek s;
+	char err[200];
+	ck_assert_msg(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 0), 2890000);
+	ck_assert_int_eq(rs_seek_time(&s, 7, 0), 4520000);
+	ck_assert_int_eq(rs_seek_time(&s, 11, 0), llround(3810000 + 330000 * sqrt(11)));
+	ck_assert_int_eq(rs_seek_time(&s, 299, 0), llround(3810000 + 330000 * sqrt(299)));
+	ck_assert_int_eq(rs_seek_time(&s, 300, 0), 7750000 + 5900 * 300);
+	ck_assert_int_eq(rs_seek_time(&s, 1980, 0), 7750000 + 5900 * 1980);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 1), 2890000 - 650000);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 1, 1), 890000 - 650000);
+	ck_assert_int_eq(rs_seek_time(&s, 0, 1), 0);
+	rs_seek_destroy(&s);
+
+	/* Without first times the root part starts at distance 1; a settle
+	 * longer than the move floors at 0. */
+	h.nfirst = 0;
+	sp.write_extra_ns = -5000000;
+	ck_assert_int_eq(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)), 0);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 0), 3810000 + 330000);
+	ck_assert_int_eq(rs_seek_time(&s, 1, 1), 0);
+	ck_assert_int_eq(rs_seek_reposition_time(&s, 0, 1, 1), 0);
+	rs_seek_destroy(&s);
+
+	h.lin_mult_ns = -1;
+	ck_assert_int_eq(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)), -1);
+	h.lin_mult_ns = 5900;
+	h.nfirst = 11;
+	ck_assert_int_eq(rs_seek_init_hpl(&s, &sp, &h, err, sizeof(err)), -1);
+}
+END_TEST
+
 START_TEST(seek_table)
 {
 	struct rs_seek_params sp = { .cylinders = 6000, .write_extra_ns = 300000,
@@ -758,7 +905,7 @@ END_TEST
  * request's first block instead of a segment past its end. */
 START_TEST(read_ahead_keeps_request)
 {
-	static const struct rs_zone z = { 0, 999, 100, 0, 0, 0, 0 };
+	static const struct rs_zone z = { .last_cyl = 999, .sectors_per_track = 100 };
 	struct rs_layout_params lp = { .heads = 2, .cylinders = 1000, .zones = &z, .nzones = 1 };
 	struct rs_layout l;
 	char err[200];
@@ -786,6 +933,7 @@ static Suite *disk_geom_suite(void)
 	tcase_set_timeout(tc, timeout_s);
 	tcase_add_test(tc, layout_exhaustive_reference);
 	tcase_add_test(tc, layout_roundtrip_synthetic);
+	tcase_add_test(tc, layout_spare_groups);
 	tcase_add_test(tc, layout_track_runs);
 	tcase_add_test(tc, layout_angles);
 	tcase_add_test(tc, layout_validation);
@@ -798,6 +946,7 @@ static Suite *disk_geom_suite(void)
 	tcase_add_test(tc, seek_fit_huge_is_fast);
 	tcase_add_test(tc, seek_fit_impossible);
 	tcase_add_test(tc, seek_table);
+	tcase_add_test(tc, seek_hpl);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("spindle");
 	tcase_set_timeout(tc, timeout_s);

@@ -465,7 +465,7 @@ END_TEST
 
 static void fw_layout(struct rs_layout *l)
 {
-	static const struct rs_zone z = { 0, 999, 100, 0, 0, 0, 0 };
+	static const struct rs_zone z = { .last_cyl = 999, .sectors_per_track = 100 };
 	struct rs_layout_params lp = { .heads = 2, .cylinders = 1000, .zones = &z, .nzones = 1 };
 	char err[200];
 	ck_assert_int_eq(rs_layout_init(l, &lp, err, sizeof(err)), 0);
