@@ -166,7 +166,12 @@ START_TEST(units_size_good)
 {
 	static const struct size_case cases[] = {
 		{ "0", 0 }, { "512", 512 }, { "512B", 512 }, { "4KiB", 4096 }, { "4Ki", 4096 },
-		{ "4KB", 4000 }, { "4kB", 4000 }, { "4K", 4000 }, { "4k", 4000 },
+		{ "4KB", 4000 }, { "4kB", 4000 }, { "4MB", 4000000 }, { "1PB", 1000000000000000ull },
+		/* Single letters are binary, as in fio and dd. */
+		{ "4K", 4096 }, { "4k", 4096 }, { "1M", 1048576 }, { "1m", 1048576 },
+		{ "2G", 2ull << 30 }, { "2g", 2ull << 30 }, { "3T", 3ull << 40 },
+		{ "3t", 3ull << 40 }, { "1P", 1ull << 50 }, { "1.5M", 1572864 },
+		{ "64 k", 65536 }, { "1Gi", 1ull << 30 },
 		{ "1.5MiB", 1572864 }, { "1MiB", 1048576 }, { "32GB", 32000000000ull },
 		{ "1GiB", 1ull << 30 }, { "1TiB", 1ull << 40 }, { "2TB", 2000000000000ull },
 		{ "64 KiB", 65536 }, { "0.5KiB", 512 }, { "1.50MiB", 1572864 },
@@ -193,9 +198,13 @@ START_TEST(units_size_bad)
 		{ "KiB", "expected a size such as 64KiB" },
 		{ "abc", "expected a size such as 64KiB" },
 		{ "64XB", "unknown unit 'XB'" },
-		{ "4kib", "unknown unit 'kib'" },
-		{ "4mb", "unknown unit 'mb'" },
+		{ "4kib", "unknown unit 'kib' (did you mean 'KiB'?)" },
+		{ "4mb", "unknown unit 'mb' (did you mean 'MB'?)" },
+		{ "4KIB", "unknown unit 'KIB' (did you mean 'KiB'?)" },
+		{ "4kb", "unknown unit 'kb' (did you mean 'kB'?)" },
 		{ "4b", "unknown unit 'b'" },
+		{ "4KK", "unknown unit 'KK'" },
+		{ "0.3K", "not a whole number of bytes" },
 		{ "1.5.5MiB", "unknown unit '.5MiB'" },
 		{ "1e3", "unknown unit 'e3'" },
 		{ "-1KiB", "must not be negative" },
@@ -287,6 +296,7 @@ START_TEST(units_rate_rpm_percent)
 	};
 	static const struct double_case pcts[] = {
 		{ "70%", 70 }, { "70", 70 }, { "0", 0 }, { "100%", 100 }, { "33.5%", 33.5 },
+		{ "0.5%", 0.5 }, { "1%", 1 }, { "1.5", 1.5 }, { "0.0", 0 },
 	};
 	double v;
 	const char *why;
@@ -318,6 +328,15 @@ START_TEST(units_rate_rpm_percent)
 	ck_assert_str_eq(why, "expected a percentage such as 70%");
 	ck_assert_int_eq(rs_parse_percent_unchecked("120%", &v, &why), 0);
 	ck_assert(v == 120);
+	/* A bare fraction is refused with the percentage it likely means. */
+	v = 7;
+	ck_assert_int_eq(rs_parse_percent("0.67", &v, &why), -1);
+	ck_assert_str_eq(why, "ambiguous without '%': did you mean 67%? (or 0.67%)");
+	ck_assert(v == 7);
+	ck_assert_int_eq(rs_parse_percent("1", &v, &why), -1);
+	ck_assert_str_eq(why, "ambiguous without '%': did you mean 100%? (or 1%)");
+	ck_assert_int_eq(rs_parse_percent_unchecked(".05", &v, &why), -1);
+	ck_assert_str_eq(why, "ambiguous without '%': did you mean 5%? (or 0.05%)");
 }
 END_TEST
 
