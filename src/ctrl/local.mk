@@ -3,7 +3,8 @@ src_librs_a_SOURCES += \
 	src/ctrl/cache.c src/ctrl/cache.h \
 	src/ctrl/port.c src/ctrl/port.h \
 	src/ctrl/controller.c src/ctrl/controller.h \
-	src/ctrl/ctrl_io.c src/ctrl/ctrl_priv.h
+	src/ctrl/ctrl_io.c src/ctrl/ctrl_priv.h \
+	src/ctrl/raid_levels.c src/ctrl/raid_levels.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_ctrl
