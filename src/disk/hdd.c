@@ -689,10 +689,10 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		phase = gsl_rng_uniform(rs_sim_rng(sim, "spindle", name_hash(dev->name)));
 	}
 	if (p->write_cache && p->write_cache_bytes > p->cache_bytes)
-		return rs_diag_node(d, rs_node_get(node, "write_cache_size"),
+		return rs_diag_node(d, rs_node_get_or(node, "write_cache_size"),
 				    "write_cache_size is larger than cache_size");
 	if (p->cache_bytes / p->segments < RS_BLOCK_BYTES)
-		return rs_diag_node(d, rs_node_get(node, "segments"),
+		return rs_diag_node(d, rs_node_get_or(node, "segments"),
 				    "%llu segments leave less than a block each in a %llu-byte "
 				    "cache", (unsigned long long)p->segments,
 				    (unsigned long long)p->cache_bytes);
