@@ -35,9 +35,10 @@ struct rs_model_path {
 void rs_model_path_init(struct rs_model_path *mp);
 /* A -M directory: must exist. */
 int rs_model_path_add(struct rs_model_path *mp, const char *dir, struct rs_diag *d);
-/* $RAIDSIM_MODELS and RS_MODELS_DIR are always searched after the -M
- * directories (missing ones are skipped), read when the index is first
- * built.  This call states that explicitly and does nothing else. */
+/* $RAIDSIM_MODELS, the build tree's models and RS_MODELS_DIR are always
+ * searched after the -M directories (missing ones are skipped), read when
+ * the index is first built.  This call states that explicitly and does
+ * nothing else. */
 void rs_model_path_add_defaults(struct rs_model_path *mp);
 void rs_model_path_free(struct rs_model_path *mp);
 /* The scenario file whose folder (and models/ subfolder) is searched
