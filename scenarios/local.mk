@@ -1,5 +1,6 @@
 EXTRA_DIST += \
 	scenarios/examples/queueing.yaml \
+	scenarios/examples/array-study.yaml \
 	scenarios/disks/README.md \
 	scenarios/disks/access-time.yaml \
 	scenarios/disks/database-mix.yaml \

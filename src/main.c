@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include "config/diag.h"
+#include "config/emit.h"
 #include "config/limits.h"
 #include "config/models.h"
 #include "config/node.h"
+#include "config/schema.h"
 #include "config/units.h"
+#include "ctrl/bus.h"
 #include "dev/dev.h"
 #include "import/dsim_hdd.h"
 #include "load/iometer_specs.h"
@@ -45,7 +48,8 @@ static const char usage_main[] =
 	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
-	"  models            list the models found on the model path\n"
+	"  models            list the models found on the model path ('models show\n"
+	"                    NAME': one model with every default filled in)\n"
 	"  import disksim SETUP.parv\n"
 	"                    write a drive model from a DiskSim 4.0 set-up\n"
 	"  help [COMMAND]    show help for a command ('help limits': the caps\n"
@@ -81,8 +85,10 @@ static const char usage_run[] =
 	"                     scenario saved in DIR and run only the others\n"
 	"      --shard K/N    run points K, K+N, K+2N, ... only and write\n"
 	"                     DIR/NAME.shard-K-of-N.tsv for 'raidsim merge'\n"
-	"  -M, --models DIR   search DIR for models first (repeatable); then\n"
-	"                     $RAIDSIM_MODELS (colon-separated), then the installed models\n"
+	"  -M, --models DIR   search DIR for models (repeatable), after the scenario's\n"
+	"                     own folder and its models/ folder; then $RAIDSIM_MODELS\n"
+	"                     (colon-separated), the models of the build tree this\n"
+	"                     binary runs from, then the installed models\n"
 	"      --limit NAME=V raise or lower one cap on what a scenario may ask\n"
 	"                     for (repeatable; see 'raidsim help limits')\n"
 	"  -q, --quiet        print nothing on success\n"
@@ -142,10 +148,17 @@ static const char usage_reproduce[] =
 
 static const char usage_models[] =
 	"Usage: raidsim models [-M DIR]... [--types]\n"
+	"       raidsim models [-M DIR]... show NAME\n"
 	"\n"
 	"List every model on the model path, one line each: name, device type,\n"
 	"description and file.  With --types, list the device types, workload\n"
-	"types and named IOMeter access specs instead.\n";
+	"types and named IOMeter access specs instead.  'show NAME' prints the\n"
+	"model NAME (or a model file, ./my-disk.yaml) as a scenario would get it:\n"
+	"the models it is based on laid under it and every default filled in.\n"
+	"\n"
+	"The model path: each -M DIR, $RAIDSIM_MODELS (colon-separated), the\n"
+	"models of the build tree this binary runs from, then the installed ones.\n"
+	"A scenario's own folder and its models/ folder come first for 'run'.\n";
 
 static const char usage_import[] =
 	"Usage: raidsim import disksim SETUP.parv [-o OUT.yaml]\n"
@@ -347,6 +360,7 @@ static int cmd_run(int argc, char **argv)
 	struct rs_model_path mp;
 	if (setup_models(&mp, model_dirs, ndirs) != 0)
 		goto out;
+	rs_model_path_set_scenario(&mp, argv[optind]);
 	struct rs_scenario sc;
 	if (rs_scenario_load_repeat(&sc, argv[optind], sets, nsets, &mp, repeat, &d) != 0) {
 		rs_diag_print(&d, stderr);
@@ -532,6 +546,33 @@ static int print_model(const struct rs_model_info *m, void *arg)
 {
 	printf("%-28s %-10s %s  (%s)\n", m->name, m->type ? m->type : "?",
 	       m->description ? m->description : "", m->path);
+	++*(unsigned *)arg;
+	return 0;
+}
+
+/* Marks the defaults show_model fills in, so they print with a comment. */
+static const char default_file[] = "(default)";
+
+/* `raidsim models show NAME`: the model as a scenario section naming it
+ * gets it, with the defaults of its type's keys added.  (Sections inside
+ * it, such as a controller's cache, are shown as written.) */
+static int show_model(const struct rs_model_path *mp, const char *name, struct rs_diag *d)
+{
+	struct rs_node *section = rs_node_new_map("command line", 1, 1);
+	rs_node_put(section, rs_node_new_scalar("command line", 1, 1, "model"),
+		    rs_node_new_scalar("command line", 1, 1, name));
+	struct rs_node *m = rs_model_resolve(mp, section, d);
+	rs_node_free(section);
+	if (!m)
+		return -1;
+	const struct rs_node *type = rs_node_get(m, "type");
+	const struct rs_dev_type *t = type ? rs_dev_type_find(type->str) : NULL;
+	const struct rs_opt *opts = t ? t->opts : type && strcmp(type->str, "link") == 0 ?
+		rs_bus_schema() : NULL;
+	if (opts)
+		rs_schema_fill_defaults(opts, m, rs_intern(default_file));
+	rs_node_emit(m, stdout, rs_intern(default_file), "default");
+	rs_node_free(m);
 	return 0;
 }
 
@@ -564,8 +605,17 @@ static int cmd_models(int argc, char **argv)
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind != argc) {
-		fputs("raidsim: models takes no arguments\n", stderr);
+	const char *show = NULL;
+	if (optind < argc && strcmp(argv[optind], "show") == 0) {
+		if (argc - optind != 2 || types) {
+			fputs("raidsim: models show expects one model name\n"
+			      "Try 'raidsim help models'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+		show = argv[optind + 1];
+	} else if (optind != argc) {
+		fprintf(stderr, "raidsim: models takes no arguments but 'show NAME', got '%s'\n",
+			argv[optind]);
 		return EXIT_BAD_INPUT;
 	}
 	if (types) {
@@ -591,8 +641,21 @@ static int cmd_models(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	struct rs_diag d;
 	rs_diag_init(&d);
-	int rc = rs_model_list(&mp, print_model, NULL, &d);
-	if (rc != 0)
+	int rc;
+	if (show) {
+		rc = show_model(&mp, show, &d);
+	} else {
+		unsigned found = 0;
+		rc = rs_model_list(&mp, print_model, &found, &d);
+		if (rc == 0 && found == 0) {
+			char looked[2048];
+			rs_model_path_where(&mp, looked, sizeof(looked));
+			fprintf(stderr, "raidsim: no models found; looked in %s (use -M DIR or set "
+					"RAIDSIM_MODELS)\n", looked);
+			rc = -1;
+		}
+	}
+	if (rc != 0 && d.failed)
 		rs_diag_print(&d, stderr);
 	rs_model_path_free(&mp);
 	return rc == 0 ? 0 : EXIT_BAD_INPUT;

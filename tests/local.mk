@@ -27,6 +27,9 @@ TESTS += tests/cli/nospace.sh
 TESTS += tests/cli/confined.sh
 # raidsim import disksim: models, refusals, usage.
 TESTS += tests/cli/import.sh
+# Models found where users stand (no -M, no RAIDSIM_MODELS), by path,
+# `raidsim models show`, and where `raidsim models` looked for none.
+TESTS += tests/cli/models.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 # A study's own numbers (measured.tsv) against its tables on a fake study:

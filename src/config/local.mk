@@ -6,6 +6,7 @@ src_librs_a_SOURCES += \
 	src/config/units.c src/config/units.h \
 	src/config/schema.c src/config/schema.h \
 	src/config/models.c src/config/models.h \
+	src/config/emit.c src/config/emit.h \
 	src/config/sweep.c src/config/sweep.h \
 	src/config/limits.c src/config/limits.h
 

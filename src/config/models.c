@@ -7,9 +7,15 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 
 #include "config/limits.h"
 #include "config/schema.h"
@@ -25,12 +31,17 @@ struct entry {
 	char *name;
 	char *path;
 	struct rs_node *root;         /* loaded on first use, then kept */
+	bool not_model;               /* in the scenario's folder, but no model */
 };
 
 struct rs_model_index {
 	bool built;
 	struct entry *v;
 	size_t n, cap;
+	/* Models named by a file path, or found in the scenario's own folder,
+	 * by the path they were read from. */
+	struct entry *files;
+	size_t nfiles, capfiles;
 };
 
 static char *xstrdup(const char *s)
@@ -55,14 +66,20 @@ static void add_dir(struct rs_model_path *mp, const char *dir)
 	mp->dirs[mp->ndirs++] = xstrdup(dir);
 }
 
+static void entries_free(struct entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].path);
+		rs_node_free(v[i].root);
+	}
+	free(v);
+}
+
 static void index_clear(struct rs_model_index *ix)
 {
-	for (size_t i = 0; i < ix->n; i++) {
-		free(ix->v[i].name);
-		free(ix->v[i].path);
-		rs_node_free(ix->v[i].root);
-	}
-	free(ix->v);
+	entries_free(ix->v, ix->n);
+	entries_free(ix->files, ix->nfiles);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -86,11 +103,34 @@ void rs_model_path_add_defaults(struct rs_model_path *mp)
 	(void)mp;
 }
 
+/* The folder part of a file name, "." for a bare name. */
+static char *dir_of(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir;
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == file)
+		return xstrdup("/");
+	dir = strndup(file, (size_t)(slash - file));
+	RS_ASSERT(dir);
+	return dir;
+}
+
+void rs_model_path_set_scenario(struct rs_model_path *mp, const char *scenario)
+{
+	free(mp->scenario_dir);
+	mp->scenario_dir = dir_of(scenario);
+	index_clear(mp->index);
+}
+
 void rs_model_path_free(struct rs_model_path *mp)
 {
 	for (size_t i = 0; i < mp->ndirs; i++)
 		free(mp->dirs[i]);
 	free(mp->dirs);
+	free(mp->scenario_dir);
 	if (mp->index) {
 		index_clear(mp->index);
 		free(mp->index);
@@ -108,6 +148,7 @@ static void push(struct rs_model_index *ix, const char *name, const char *path)
 	ix->v[ix->n].name = xstrdup(name);
 	ix->v[ix->n].path = xstrdup(path);
 	ix->v[ix->n].root = NULL;
+	ix->v[ix->n].not_model = false;
 	ix->n++;
 }
 
@@ -240,14 +281,109 @@ static long find_entry(const struct rs_model_index *ix, size_t n, const char *na
 	return e ? (long)(e - ix->v) : -1;
 }
 
-/* -M directories, then $RAIDSIM_MODELS, then the installed ones. */
-static void search_dirs(const struct rs_model_path *mp, struct rs_model_path *all)
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* dir/name; name alone in ".", so messages show paths as they were typed
+ * (a scenario given as in.yaml has its models in models/, not ./models/). */
+static char *join(const char *dir, const char *name)
+{
+	char *p;
+
+	if (strcmp(dir, ".") == 0)
+		return xstrdup(name);
+	p = malloc(strlen(dir) + strlen(name) + 2);
+
+	RS_ASSERT(p);
+	sprintf(p, "%s/%s", dir, name);
+	return p;
+}
+
+/* The models of the build tree this binary runs from, or NULL.  A binary
+ * built here is TOP/src/raidsim: the tree configured here has the source
+ * tree's models (a VPATH build has none of its own); a tree copied
+ * elsewhere has its own TOP/models.  An installed binary (PREFIX/bin)
+ * matches neither and uses the installed models. */
+static char *build_tree_models(void)
+{
+	char exe[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0 || (size_t)n >= sizeof(exe) - 1)
+		return NULL;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash || slash == exe)
+		return NULL;
+	*slash = 0;
+	slash = strrchr(exe, '/');
+	if (!slash || slash == exe || strcmp(slash + 1, "src") != 0)
+		return NULL;
+	*slash = 0;
+#if defined(RS_BUILD_DIR) && defined(RS_SOURCE_MODELS_DIR)
+	if (same_dir(exe, RS_BUILD_DIR) && is_dir(RS_SOURCE_MODELS_DIR))
+		return xstrdup(RS_SOURCE_MODELS_DIR);
+#endif
+	char *own = join(exe, "models");
+
+	if (is_dir(own))
+		return own;
+	free(own);
+	return NULL;
+}
+
+/* The search directories in order, each with where it came from. */
+struct search_dirs {
+	size_t n;
+	char *dir[96];
+	const char *origin[96];
+};
+
+static void search_add(struct search_dirs *s, const char *dir, const char *origin)
+{
+	if (s->n < sizeof(s->dir) / sizeof(s->dir[0])) {
+		s->dir[s->n] = xstrdup(dir);
+		s->origin[s->n++] = origin;
+	}
+}
+
+static void search_free(struct search_dirs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->dir[i]);
+	s->n = 0;
+}
+
+/* The scenario's models/ folder, -M directories, $RAIDSIM_MODELS, the
+ * build tree's models, the installed ones.  (The scenario's own folder
+ * comes first of all, but name by name: see own_folder_model.) */
+static void search_dirs(const struct rs_model_path *mp, struct search_dirs *all)
 {
 	const char *env = getenv("RAIDSIM_MODELS");
+	char *tree;
 
 	memset(all, 0, sizeof(*all));
+	if (mp->scenario_dir) {
+		char *sub = join(mp->scenario_dir, "models");
+
+		if (is_dir(sub))
+			search_add(all, sub, "the scenario's models folder");
+		free(sub);
+	}
 	for (size_t i = 0; i < mp->ndirs; i++)
-		add_dir(all, mp->dirs[i]);
+		search_add(all, mp->dirs[i], "-M");
 	while (env && *env) {
 		const char *colon = strchr(env, ':');
 		size_t n = colon ? (size_t)(colon - env) : strlen(env);
@@ -256,30 +392,51 @@ static void search_dirs(const struct rs_model_path *mp, struct rs_model_path *al
 			char *dir = strndup(env, n);
 
 			RS_ASSERT(dir);
-			add_dir(all, dir);
+			search_add(all, dir, "$RAIDSIM_MODELS");
 			free(dir);
 		}
 		env = colon ? colon + 1 : NULL;
 	}
-	add_dir(all, RS_MODELS_DIR);
+	tree = build_tree_models();
+	if (tree)
+		search_add(all, tree, "the build tree");
+	free(tree);
+	search_add(all, RS_MODELS_DIR, "installed");
+}
+
+void rs_model_path_where(const struct rs_model_path *mp, char *buf, size_t len)
+{
+	struct search_dirs all;
+	size_t used = 0;
+
+	search_dirs(mp, &all);
+	buf[0] = 0;
+	if (mp->scenario_dir)
+		used += (size_t)snprintf(buf, len, "%s (the scenario's folder)",
+					 mp->scenario_dir);
+	for (size_t i = 0; i < all.n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s%s)",
+					 used ? ", " : "", all.dir[i], all.origin[i],
+					 is_dir(all.dir[i]) ? "" : ", missing");
+	search_free(&all);
 }
 
 static int build(const struct rs_model_path *mp, struct rs_diag *d)
 {
 	struct rs_model_index *ix = mp->index;
-	struct rs_model_path all;
+	struct search_dirs all;
 	int rc = 0;
 
 	if (ix->built)
 		return 0;
 	index_clear(ix);
 	search_dirs(mp, &all);
-	for (size_t i = 0; i < all.ndirs && rc == 0; i++) {
+	for (size_t i = 0; i < all.n && rc == 0; i++) {
 		struct rs_model_index found = { 0 };
 		/* The earlier directories' models, sorted for bsearch. */
 		size_t earlier = ix->n;
 
-		scan_root(all.dirs[i], &found);
+		scan_root(all.dir[i], &found);
 		if (found.n)
 			qsort(found.v, found.n, sizeof(*found.v), cmp_entry);
 		for (size_t k = 0; k < found.n; k++) {
@@ -299,22 +456,27 @@ static int build(const struct rs_model_path *mp, struct rs_diag *d)
 		if (ix->n)
 			qsort(ix->v, ix->n, sizeof(*ix->v), cmp_entry);
 	}
-	rs_model_path_free(&all);
+	search_free(&all);
 	if (rc)
 		return rc;
 	ix->built = true;
 	return 0;
 }
 
-static int unknown_model(const struct rs_model_index *ix, const char *name,
+static int unknown_model(const struct rs_model_path *mp, const char *name,
 			 const struct rs_node *where, struct rs_diag *d)
 {
+	const struct rs_model_index *ix = mp->index;
 	const char **names;
 	const char *close;
 
-	if (ix->n == 0)
-		return rs_diag_node(d, where, "unknown model '%s' (no models found; "
-				    "use -M DIR or set RAIDSIM_MODELS)", name);
+	if (ix->n == 0) {
+		char looked[1024];
+
+		rs_model_path_where(mp, looked, sizeof(looked));
+		return rs_diag_node(d, where, "unknown model '%s' (no models found in %s; "
+				    "use -M DIR or set RAIDSIM_MODELS)", name, looked);
+	}
 	names = calloc(ix->n, sizeof(*names));
 	RS_ASSERT(names);
 	for (size_t i = 0; i < ix->n; i++)
@@ -359,16 +521,132 @@ static const struct rs_node *entry_root(struct entry *e, struct rs_diag *d)
 	return root;
 }
 
+bool rs_model_is_model(const struct rs_node *root)
+{
+	const struct rs_node *type = rs_node_get(root, "type");
+
+	return root->kind == RS_NODE_MAP && type && type->kind == RS_NODE_SCALAR;
+}
+
+bool rs_model_name_is_path(const char *name)
+{
+	size_t len = strlen(name);
+
+	return strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".yaml") == 0);
+}
+
+/* A path relative to the folder of the file that wrote it, as trace
+ * `file:` is: a scenario and the models it names by path move together.
+ * A name from the command line ("--set", no folder) or with no node is
+ * relative to the working directory; an absolute path stays as it is. */
+static char *relative_to(const struct rs_node *where, const char *file)
+{
+	const char *base = where ? where->file : NULL;
+	char *dir, *path;
+
+	if (file[0] == '/' || !base || !strchr(base, '/'))
+		return xstrdup(file);
+	dir = dir_of(base);
+	path = join(dir, file);
+	free(dir);
+	return path;
+}
+
+/* The entry for the model file at path, made on first use. */
+static struct entry *file_entry(struct rs_model_index *ix, const char *name, const char *path)
+{
+	for (size_t i = 0; i < ix->nfiles; i++)
+		if (strcmp(ix->files[i].path, path) == 0)
+			return &ix->files[i];
+	if (ix->nfiles == ix->capfiles) {
+		ix->capfiles = ix->capfiles ? 2 * ix->capfiles : 8;
+		ix->files = realloc(ix->files, ix->capfiles * sizeof(*ix->files));
+		RS_ASSERT(ix->files);
+	}
+	ix->files[ix->nfiles] = (struct entry){ xstrdup(name), xstrdup(path), NULL, false };
+	return &ix->files[ix->nfiles++];
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* `model: ./my-disk.yaml`: the file itself, which must be a model. */
+static const struct rs_node *path_model(const struct rs_model_path *mp, const char *name,
+					const struct rs_node *where, struct rs_diag *d)
+{
+	char *path = relative_to(where, name);
+	const struct rs_node *root = NULL;
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		rs_diag_node(d, where, "cannot read model file '%s': %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rs_diag_node(d, where, "cannot read model file '%s': not a regular file", path);
+	else
+		root = entry_root(file_entry(mp->index, name, path), d);
+	free(path);
+	return root;
+}
+
+/* NAME.yaml in the scenario's own folder, when there is such a file and
+ * it is a model (has a `type:`): the folder also holds the scenario and
+ * its siblings, which are not models and are passed over.  Only names are
+ * looked up there, never the folder listed, so a scenario kept among many
+ * other files costs nothing.  NULL with d untouched when there is none. */
+static const struct rs_node *own_folder_model(const struct rs_model_path *mp,
+					      const char *name, struct rs_diag *d)
+{
+	char *file, *path;
+	struct entry *e;
+	struct rs_node *root;
+
+	if (!mp->scenario_dir)
+		return NULL;
+	file = malloc(strlen(name) + 6);
+	RS_ASSERT(file);
+	sprintf(file, "%s.yaml", name);
+	path = join(mp->scenario_dir, file);
+	free(file);
+	if (!is_file(path)) {
+		free(path);
+		return NULL;
+	}
+	e = file_entry(mp->index, name, path);
+	free(path);
+	if (e->root || e->not_model)
+		return e->root;
+	root = rs_yaml_load_file(e->path, d);
+	if (root && rs_model_is_model(root)) {
+		e->root = root;
+		return root;
+	}
+	rs_node_free(root);
+	/* A file that does not parse is not taken for a model either. */
+	rs_diag_init(d);
+	e->not_model = true;
+	return NULL;
+}
+
 const struct rs_node *rs_model_peek(const struct rs_model_path *mp, const char *name,
 				    const struct rs_node *where, struct rs_diag *d)
 {
+	const struct rs_node *own;
 	long i;
 
+	if (rs_model_name_is_path(name))
+		return path_model(mp, name, where, d);
+	own = own_folder_model(mp, name, d);
+	if (own)
+		return own;
 	if (build(mp, d))
 		return NULL;
 	i = find_entry(mp->index, mp->index->n, name);
 	if (i < 0) {
-		unknown_model(mp->index, name, where, d);
+		unknown_model(mp, name, where, d);
 		return NULL;
 	}
 	return entry_root(&mp->index->v[i], d);

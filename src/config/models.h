@@ -1,17 +1,23 @@
 /* Device, disk, bus... models by name.
  *
  * A model `foo` is the file foo.yaml anywhere below a search directory
- * (models/disks/foo.yaml, models/devices/foo.yaml...).  The directories are
- * searched in order: each -M directory, each directory of $RAIDSIM_MODELS
- * (colon-separated), then the installed RS_MODELS_DIR.  The first directory
- * that has the name wins; two files of the same name below one directory
- * are an error.  Each directory is read once, however many symbolic links
+ * (models/disks/foo.yaml, models/devices/foo.yaml...).  The places are
+ * searched in order: the scenario's own folder (foo.yaml right there, if
+ * it is a model: it has a `type:`), the scenario's models/ folder, each -M
+ * directory, each directory of $RAIDSIM_MODELS (colon-separated), the
+ * models of the build tree the binary runs from, then the installed
+ * RS_MODELS_DIR.  The first place that has the name wins; two files of
+ * the same name below one directory are an error.  A name that holds a
+ * '/' or ends in .yaml is a file path instead (`model: ./my-disk.yaml`),
+ * relative to the folder of the file that names it, as a trace's `file:`
+ * is.  Each directory is read once, however many symbolic links
  * lead to it, so a link back up the tree is no loop.  A scenario section `{model: foo, x: 1}` is the model with
  * the section's own keys laid over it, key by key.  A model may itself
  * name a `model:` to start from (it still states its own `type:`). */
 #ifndef RS_CONFIG_MODELS_H
 #define RS_CONFIG_MODELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config/diag.h"
@@ -22,17 +28,29 @@ struct rs_model_index;
 struct rs_model_path {
 	size_t ndirs;
 	char **dirs;
+	char *scenario_dir;           /* NULL: no scenario (raidsim models) */
 	struct rs_model_index *index; /* built on first use, with loaded models */
 };
 
 void rs_model_path_init(struct rs_model_path *mp);
 /* A -M directory: must exist. */
 int rs_model_path_add(struct rs_model_path *mp, const char *dir, struct rs_diag *d);
-/* $RAIDSIM_MODELS and RS_MODELS_DIR are always searched after the -M
- * directories (missing ones are skipped), read when the index is first
- * built.  This call states that explicitly and does nothing else. */
+/* $RAIDSIM_MODELS, the build tree's models and RS_MODELS_DIR are always
+ * searched after the -M directories (missing ones are skipped), read when
+ * the index is first built.  This call states that explicitly and does
+ * nothing else. */
 void rs_model_path_add_defaults(struct rs_model_path *mp);
 void rs_model_path_free(struct rs_model_path *mp);
+/* The scenario file whose folder (and models/ subfolder) is searched
+ * first. */
+void rs_model_path_set_scenario(struct rs_model_path *mp, const char *scenario);
+/* "DIR (origin), DIR (origin, missing)...": every place searched, in
+ * order, for messages that say where no model was found. */
+void rs_model_path_where(const struct rs_model_path *mp, char *buf, size_t len);
+/* A `model:` value naming a file rather than a model. */
+bool rs_model_name_is_path(const char *name);
+/* A mapping with a scalar `type:`, as every model file is. */
+bool rs_model_is_model(const struct rs_node *root);
 
 /* The model's root mapping (checked to have a scalar `type:`), as a new
  * tree the caller frees.  Unknown names are reported at `where`. */

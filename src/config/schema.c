@@ -456,6 +456,14 @@ int rs_schema_bind(const struct rs_opt *opts, const struct rs_node *map, void *o
 	return 0;
 }
 
+void rs_schema_fill_defaults(const struct rs_opt *opts, struct rs_node *map, const char *file)
+{
+	for (const struct rs_opt *o = opts; o->name; o++)
+		if (o->def && !rs_node_get(map, o->name))
+			rs_node_map_append(map, rs_node_new_scalar(file, 0, 0, o->name),
+					   rs_node_new_scalar(file, 0, 0, o->def));
+}
+
 void rs_schema_print(const struct rs_opt *opts, FILE *out, const char *indent)
 {
 	int w = 4;

@@ -69,6 +69,11 @@ int rs_schema_convert(const struct rs_opt *opt, const struct rs_node *value, voi
 const char *rs_closest_name(const char *key, const char *const *names, size_t n);
 const char *rs_schema_closest(const struct rs_opt *opts, const char *key);
 
+/* Add to `map` every row's default the map does not set, as a scalar
+ * whose file is `file` (so a printer can tell defaults apart), in the
+ * schema's order after the map's own keys. */
+void rs_schema_fill_defaults(const struct rs_opt *opts, struct rs_node *map, const char *file);
+
 /* One line per row: name, type/unit, default, help. */
 void rs_schema_print(const struct rs_opt *opts, FILE *out, const char *indent);
 

@@ -1,9 +1,12 @@
 /* Parsing and printing quantities with units.
  *
  * Unit spellings (case matters: 'm' is milli, 'M' mega; 'b' bit, 'B' byte):
- *   sizes  B; k K kB KB = 1000; Ki KiB = 1024; M MB, Mi MiB; G GB, Gi GiB;
- *          T TB, Ti TiB; P PB, Pi PiB.  A bare 'K' means 1000 like kB,
- *          following the header's rule that only the 'i' forms are binary.
+ *   sizes  B; kB KB MB GB TB PB = powers of 1000 (data sheets); KiB MiB GiB
+ *          TiB PiB and Ki Mi Gi Ti Pi = powers of 1024; a single letter
+ *          k K m M g G t T p P = powers of 1024, as in fio and dd (4k is
+ *          4096 bytes there, and people who write 4K mean a 4 KiB block).
+ *          An unknown unit that differs from a known one only in case
+ *          ("4kib", "4mb") is refused with the known one as a hint.
  *   times  ns; us µs; ms; s sec; min; h.  A bare number is refused (is
  *          "5" seconds or milliseconds?) except 0, which needs no unit.
  *   rates  B/s kB/s KB/s MB/s GB/s TB/s KiB/s MiB/s GiB/s TiB/s (bytes);
@@ -177,15 +180,15 @@ struct unit {
 
 static const struct unit size_units[] = {
 	{ "", 1 }, { "B", 1 },
-	{ "k", 1000ull }, { "K", 1000ull }, { "kB", 1000ull }, { "KB", 1000ull },
-	{ "Ki", 1ull << 10 }, { "KiB", 1ull << 10 },
-	{ "M", 1000000ull }, { "MB", 1000000ull }, { "Mi", 1ull << 20 }, { "MiB", 1ull << 20 },
-	{ "G", 1000000000ull }, { "GB", 1000000000ull },
-	{ "Gi", 1ull << 30 }, { "GiB", 1ull << 30 },
-	{ "T", 1000000000000ull }, { "TB", 1000000000000ull },
-	{ "Ti", 1ull << 40 }, { "TiB", 1ull << 40 },
-	{ "P", 1000000000000000ull }, { "PB", 1000000000000000ull },
-	{ "Pi", 1ull << 50 }, { "PiB", 1ull << 50 },
+	{ "kB", 1000ull }, { "KB", 1000ull }, { "MB", 1000000ull }, { "GB", 1000000000ull },
+	{ "TB", 1000000000000ull }, { "PB", 1000000000000000ull },
+	{ "KiB", 1ull << 10 }, { "MiB", 1ull << 20 }, { "GiB", 1ull << 30 },
+	{ "TiB", 1ull << 40 }, { "PiB", 1ull << 50 },
+	{ "Ki", 1ull << 10 }, { "Mi", 1ull << 20 }, { "Gi", 1ull << 30 },
+	{ "Ti", 1ull << 40 }, { "Pi", 1ull << 50 },
+	{ "K", 1ull << 10 }, { "k", 1ull << 10 }, { "M", 1ull << 20 }, { "m", 1ull << 20 },
+	{ "G", 1ull << 30 }, { "g", 1ull << 30 }, { "T", 1ull << 40 }, { "t", 1ull << 40 },
+	{ "P", 1ull << 50 }, { "p", 1ull << 50 },
 	{ NULL, 0 },
 };
 
@@ -220,6 +223,23 @@ static bool split(const char *s, struct num *n, const char **unit, bool allow_ex
 	return true;
 }
 
+static int strcasecmp_ascii(const char *a, const char *b);
+
+/* "4kib", "4mb": the unit meant, told apart by case only.  (Two known
+ * units can differ only in case, "kB" and "KB": the first listed, the
+ * decimal one, is named, which is what a lower-case b suggests.) */
+static int fail_size_unit(const char **why, const char *unit)
+{
+	for (const struct unit *u = size_units; u->name; u++) {
+		if (strlen(u->name) > 1 && strcasecmp_ascii(u->name, unit) == 0) {
+			snprintf(why_buf, sizeof(why_buf), "unknown unit '%.20s' (did you mean "
+				 "'%s'?)", unit, u->name);
+			return fail(why, why_buf);
+		}
+	}
+	return fail_unit(why, unit);
+}
+
 int rs_parse_size(const char *s, uint64_t *bytes, const char **why)
 {
 	struct num n;
@@ -231,7 +251,7 @@ int rs_parse_size(const char *s, uint64_t *bytes, const char **why)
 		return fail(why, "expected a size such as 64KiB");
 	u = find_unit(size_units, unit);
 	if (!u)
-		return fail_unit(why, unit);
+		return fail_size_unit(why, unit);
 	if (num_scaled(&n, u->mult, &v, "bytes", why))
 		return -1;
 	if (n.neg && v)
@@ -326,14 +346,27 @@ int rs_parse_rpm(const char *s, double *rpm, const char **why)
 	return parse_dunit(s, rpm_units, rpm, "expected a speed such as 7200rpm", why);
 }
 
+/* A bare number is a percentage only above 1: "read: 0.67" would be
+ * 0.67 % taken as written, and is far more likely a fraction meant as
+ * 67 %; "read: 1" is 1 % or 100 %.  Both are refused with the hint, and
+ * 0 needs no unit. */
 int rs_parse_percent_unchecked(const char *s, double *percent, const char **why)
 {
 	struct num n;
 	const char *unit;
+	double v;
 
 	if (!split(s, &n, &unit, false) || (*unit && strcmp(unit, "%") != 0))
 		return fail(why, "expected a percentage such as 70%");
-	return num_double(&n, percent, why);
+	if (num_double(&n, &v, why))
+		return -1;
+	if (!*unit && v > 0 && v <= 1) {
+		snprintf(why_buf, sizeof(why_buf), "ambiguous without '%%': did you mean %.6g%%? "
+			 "(or %.6g%%)", v * 100, v);
+		return fail(why, why_buf);
+	}
+	*percent = v;
+	return 0;
 }
 
 int rs_parse_percent(const char *s, double *percent, const char **why)

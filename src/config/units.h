@@ -1,7 +1,10 @@
 /* Quantities as people write them: 64KiB, 7200rpm, 8.5ms, 266MB/s, 70%.
  *
  * Decimal prefixes are powers of 1000 (kB, MB, GB: disk vendors' units),
- * binary ones powers of 1024 (KiB, MiB, GiB).  For rates, a lower-case b
+ * binary ones powers of 1024 (KiB, MiB, GiB), and so are single letters
+ * (4K, 64k, 1M, 2G: fio's and dd's sizes).  A percentage is written with
+ * '%'; a bare number above 1 is taken as percent, one in (0, 1] refused
+ * ("did you mean 67%?"), 0 needs no unit.  For rates, a lower-case b
  * means bits (Gb/s, Mb/s), upper-case B bytes.  Each parser returns 0 and
  * the value in the canonical unit, or -1 and a short reason such as
  * "unknown unit 'KB/s'" or "expected a size such as 64KiB". */

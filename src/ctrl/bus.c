@@ -35,6 +35,11 @@ static const struct rs_opt bus_opts[] = {
 };
 #undef B
 
+const struct rs_opt *rs_bus_schema(void)
+{
+	return bus_opts;
+}
+
 static const char *const reserved[] = { "type", "model", "description", NULL };
 
 /* A bare name stands for {model: name}. */

@@ -28,4 +28,8 @@ int rs_bus_params(const struct rs_model_path *mp, const struct rs_node *section,
  * burst / (overhead + burst / payload rate). */
 double rs_bus_ceiling_bytes_s(const struct rs_link_params *p);
 
+struct rs_opt;
+/* The keys of a link model, for showing one with its defaults. */
+const struct rs_opt *rs_bus_schema(void);
+
 #endif

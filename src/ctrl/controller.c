@@ -34,7 +34,12 @@
  *                     location: driver|card, high, low, idle_flush,
  *                     read_ahead, cost_hit, cost_miss, destage_depth,
  *                     destage_max}, or just the mode
- *   array             the device behind the controller (required) */
+ *   array             the device behind the controller (required)
+ *   raid_levels       the RAID levels the controller offers ([jbod, raid0,
+ *                     raid1, raid10] or as data sheets write them, [0, 1,
+ *                     10, JBOD]); an array asking for another is refused.
+ *                     Absent: every level (a generic controller)
+ *   raid_levels_source  where the list comes from, quoted when refusing */
 #include "ctrl/controller.h"
 
 #include "config/units.h"
@@ -47,6 +52,7 @@
 #include "ctrl/bus.h"
 #include "ctrl/ctrl_priv.h"
 #include "ctrl/hostq.h"
+#include "ctrl/raid_levels.h"
 #include "disk/hdd.h"
 #include "raid/volume.h"
 #include "kernel/assert.h"
@@ -102,6 +108,11 @@ static const struct rs_opt ctrl_opts[] = {
 	  "controller or driver cache: a mode or {mode, size, line, location, ...}" },
 	{ "array", RS_OPT_NODE, P(array), NULL, 0, 0, 0, NULL,
 	  "the device behind the controller, usually a RAID volume (required)" },
+	{ "raid_levels", RS_OPT_NODE, P(raid_levels), NULL, 0, 0, 0, NULL,
+	  "RAID levels the controller offers, e.g. [jbod, raid0, raid1, raid10]; "
+	  "absent = every level" },
+	{ "raid_levels_source", RS_OPT_STR, P(raid_levels_source), NULL, 0, 0, 0, NULL,
+	  "where raid_levels comes from (a data sheet), quoted when a level is refused" },
 	RS_OPT_END
 };
 #undef P
@@ -349,6 +360,9 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	if (!p->array)
 		return rs_diag_node(d, node, "missing required key 'array' in controller "
 				    "(the device behind it, e.g. array: {type: array, level: raid0, ...})");
+	if (rs_ctrl_check_raid_level(b->models, p->raid_levels, p->raid_levels_source, p->array,
+				     d))
+		return -1;
 	if (cache_bind(p->cache, &c->cp, d))
 		return -1;
 	if (p->queued_reads && rs_array_check_mirror_reads(p->queued_reads, "queued_reads", d))

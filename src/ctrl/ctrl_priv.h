@@ -33,6 +33,8 @@ struct ctrl_params {
 	const struct rs_node *unqueued_reads;
 	const struct rs_node *cache;
 	const struct rs_node *array;
+	const struct rs_node *raid_levels;      /* NULL: every level */
+	const char *raid_levels_source;
 	const struct rs_dev_type *array_type;   /* not a key: rs_ctrl_build */
 };
 

@@ -4,7 +4,8 @@ src_librs_a_SOURCES += \
 	src/ctrl/hostq.c src/ctrl/hostq.h \
 	src/ctrl/port.c src/ctrl/port.h \
 	src/ctrl/controller.c src/ctrl/controller.h \
-	src/ctrl/ctrl_io.c src/ctrl/ctrl_priv.h
+	src/ctrl/ctrl_io.c src/ctrl/ctrl_priv.h \
+	src/ctrl/raid_levels.c src/ctrl/raid_levels.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_ctrl

@@ -782,7 +782,7 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		return rs_diag_node(d, rs_node_get_or(node, "write_cache_size"),
 				    "write_cache_size is larger than cache_size");
 	if (p->cache_bytes / p->segments < RS_BLOCK_BYTES)
-		return rs_diag_node(d, rs_node_get(node, "segments"),
+		return rs_diag_node(d, rs_node_get_or(node, "segments"),
 				    "%llu segments leave less than a block each in a %llu-byte "
 				    "cache", (unsigned long long)p->segments,
 				    (unsigned long long)p->cache_bytes);

@@ -13,7 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"           /* RS_MODELS_DIR */
+#endif
 #include "config/diag.h"
+#include "config/emit.h"
 #include "config/limits.h"
 #include "config/models.h"
 #include "config/node.h"
@@ -162,7 +166,12 @@ START_TEST(units_size_good)
 {
 	static const struct size_case cases[] = {
 		{ "0", 0 }, { "512", 512 }, { "512B", 512 }, { "4KiB", 4096 }, { "4Ki", 4096 },
-		{ "4KB", 4000 }, { "4kB", 4000 }, { "4K", 4000 }, { "4k", 4000 },
+		{ "4KB", 4000 }, { "4kB", 4000 }, { "4MB", 4000000 }, { "1PB", 1000000000000000ull },
+		/* Single letters are binary, as in fio and dd. */
+		{ "4K", 4096 }, { "4k", 4096 }, { "1M", 1048576 }, { "1m", 1048576 },
+		{ "2G", 2ull << 30 }, { "2g", 2ull << 30 }, { "3T", 3ull << 40 },
+		{ "3t", 3ull << 40 }, { "1P", 1ull << 50 }, { "1.5M", 1572864 },
+		{ "64 k", 65536 }, { "1Gi", 1ull << 30 },
 		{ "1.5MiB", 1572864 }, { "1MiB", 1048576 }, { "32GB", 32000000000ull },
 		{ "1GiB", 1ull << 30 }, { "1TiB", 1ull << 40 }, { "2TB", 2000000000000ull },
 		{ "64 KiB", 65536 }, { "0.5KiB", 512 }, { "1.50MiB", 1572864 },
@@ -189,9 +198,13 @@ START_TEST(units_size_bad)
 		{ "KiB", "expected a size such as 64KiB" },
 		{ "abc", "expected a size such as 64KiB" },
 		{ "64XB", "unknown unit 'XB'" },
-		{ "4kib", "unknown unit 'kib'" },
-		{ "4mb", "unknown unit 'mb'" },
+		{ "4kib", "unknown unit 'kib' (did you mean 'KiB'?)" },
+		{ "4mb", "unknown unit 'mb' (did you mean 'MB'?)" },
+		{ "4KIB", "unknown unit 'KIB' (did you mean 'KiB'?)" },
+		{ "4kb", "unknown unit 'kb' (did you mean 'kB'?)" },
 		{ "4b", "unknown unit 'b'" },
+		{ "4KK", "unknown unit 'KK'" },
+		{ "0.3K", "not a whole number of bytes" },
 		{ "1.5.5MiB", "unknown unit '.5MiB'" },
 		{ "1e3", "unknown unit 'e3'" },
 		{ "-1KiB", "must not be negative" },
@@ -283,6 +296,7 @@ START_TEST(units_rate_rpm_percent)
 	};
 	static const struct double_case pcts[] = {
 		{ "70%", 70 }, { "70", 70 }, { "0", 0 }, { "100%", 100 }, { "33.5%", 33.5 },
+		{ "0.5%", 0.5 }, { "1%", 1 }, { "1.5", 1.5 }, { "0.0", 0 },
 	};
 	double v;
 	const char *why;
@@ -314,6 +328,15 @@ START_TEST(units_rate_rpm_percent)
 	ck_assert_str_eq(why, "expected a percentage such as 70%");
 	ck_assert_int_eq(rs_parse_percent_unchecked("120%", &v, &why), 0);
 	ck_assert(v == 120);
+	/* A bare fraction is refused with the percentage it likely means. */
+	v = 7;
+	ck_assert_int_eq(rs_parse_percent("0.67", &v, &why), -1);
+	ck_assert_str_eq(why, "ambiguous without '%': did you mean 67%? (or 0.67%)");
+	ck_assert(v == 7);
+	ck_assert_int_eq(rs_parse_percent("1", &v, &why), -1);
+	ck_assert_str_eq(why, "ambiguous without '%': did you mean 100%? (or 1%)");
+	ck_assert_int_eq(rs_parse_percent_unchecked(".05", &v, &why), -1);
+	ck_assert_str_eq(why, "ambiguous without '%': did you mean 5%? (or 0.05%)");
 }
 END_TEST
 
@@ -1249,12 +1272,149 @@ START_TEST(models_errors)
 	rs_diag_init(&d);
 	if (access(RS_MODELS_DIR, F_OK) != 0) {
 		ck_assert_ptr_null(rs_model_load(&mp, "x", NULL, &d));
-		ck_assert_str_eq(d.msg, "unknown model 'x' (no models found; use -M DIR or "
-				 "set RAIDSIM_MODELS)");
+		char want[1024];
+		snprintf(want, sizeof(want), "unknown model 'x' (no models found in %s (-M), "
+			 "%s ($RAIDSIM_MODELS), %s (installed, missing); use -M DIR or set "
+			 "RAIDSIM_MODELS)", dir, dir, RS_MODELS_DIR);
+		ck_assert_str_eq(d.msg, want);
 	}
 	rs_model_path_free(&mp);
 	unsetenv("RAIDSIM_MODELS");
 	rm_rf(tmpdir);
+}
+END_TEST
+
+/* Where users stand: the scenario's own folder (models only, by name),
+ * its models/ folder before -M, and a model named by its file path,
+ * relative to the file that names it. */
+START_TEST(models_where_users_stand)
+{
+	char scen[300], mdir[300];
+	struct rs_model_path mp;
+	struct rs_diag d;
+	struct rs_node *sc, *m;
+	const struct rs_node *ref;
+
+	make_tmpdir();
+	unsetenv("RAIDSIM_MODELS");
+	write_text("study/run.yaml", "device: {model: own}\n");
+	write_text("study/own.yaml", "type: ideal\nmean: 2ms\n");
+	write_text("study/sibling.yaml", "device: {model: own}\n");   /* not a model */
+	write_text("study/models/sub/sibling.yaml", "type: ideal\nmean: 3ms\n");
+	write_text("study/models/sub/both.yaml", "type: ideal\nmean: 4ms\n");
+	write_text("study/disks/mine.yaml", "type: ideal\nmodel: ../own.yaml\n");
+	write_text("m/both.yaml", "type: ideal\nmean: 5ms\n");
+	write_text("m/own.yaml", "type: ideal\nmean: 6ms\n");
+	snprintf(scen, sizeof(scen), "%s/study/run.yaml", tmpdir);
+	snprintf(mdir, sizeof(mdir), "%s/m", tmpdir);
+
+	rs_model_path_init(&mp);
+	rs_diag_init(&d);
+	ck_assert_int_eq(rs_model_path_add(&mp, mdir, &d), 0);
+	rs_model_path_set_scenario(&mp, scen);
+	/* The scenario's folder beats -M; a scenario there is passed over for
+	 * the models/ folder's model of that name. */
+	m = rs_model_load(&mp, "own", NULL, &d);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(rs_node_get(m, "mean")->str, "2ms");
+	rs_node_free(m);
+	m = rs_model_load(&mp, "sibling", NULL, &d);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(rs_node_get(m, "mean")->str, "3ms");
+	rs_node_free(m);
+	m = rs_model_load(&mp, "both", NULL, &d);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(rs_node_get(m, "mean")->str, "4ms");
+	rs_node_free(m);
+
+	/* A path, relative to the file naming it; a model file may name
+	 * another by path relative to itself. */
+	sc = rs_yaml_load_file(scen, &d);
+	ck_assert_ptr_nonnull(sc);
+	ref = rs_node_lookup(sc, "device.model");
+	m = rs_model_load(&mp, "./disks/mine.yaml", ref, &d);
+	ck_assert_ptr_nonnull(m);
+	rs_node_free(m);
+	{
+		struct rs_node *sec = parse_ok("dev: {model: x}\n");
+		struct rs_node *res;
+
+		rs_node_get(rs_node_get(sec, "dev"), "model")->file = rs_intern(scen);
+		free(rs_node_get(rs_node_get(sec, "dev"), "model")->str);
+		rs_node_get(rs_node_get(sec, "dev"), "model")->str = strdup("disks/mine.yaml");
+		res = rs_model_resolve(&mp, rs_node_get(sec, "dev"), &d);
+		ck_assert_msg(res != NULL, "%s", d.msg);
+		ck_assert_str_eq(rs_node_get(res, "mean")->str, "2ms");
+		rs_node_free(res);
+		rs_node_free(sec);
+	}
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_model_load(&mp, "./nowhere.yaml", ref, &d));
+	{
+		char want[600];
+
+		snprintf(want, sizeof(want), "cannot read model file '%s/study/./nowhere.yaml': "
+			 "No such file or directory", tmpdir);
+		ck_assert_str_eq(d.msg, want);
+		ck_assert_int_eq(d.line, 1);
+		ck_assert_int_eq(d.col, 17);
+	}
+	rs_diag_init(&d);
+	ck_assert_ptr_null(rs_model_load(&mp, "sibling.yaml", ref, &d));
+	ck_assert_str_eq(d.msg, "missing required key 'type' in model 'sibling.yaml'");
+	rs_node_free(sc);
+	rs_model_path_free(&mp);
+	rm_rf(tmpdir);
+}
+END_TEST
+
+/* What `raidsim models show` prints loads back as the same tree. */
+START_TEST(emit_round_trip)
+{
+	static const char text[] =
+		"type: hdd\n"
+		"description: \"Promise: 4 x SATA, # not a comment\"\n"
+		"rate: 266.7MB/s\n"
+		"neg: -5\n"
+		"dash: \"-x\"\n"
+		"empty: \"\"\n"
+		"zones:\n"
+		"  - {first_cyl: 0, last_cyl: 10}\n"
+		"  - {first_cyl: 11, last_cyl: \"a, b\"}\n"
+		"cache:\n"
+		"  mode: write-back\n"
+		"  levels: [0, 1, jbod]\n";
+	struct rs_node *a = parse_ok(text), *b;
+	struct rs_diag d;
+	char buf[2048];
+	size_t n;
+	FILE *f = tmpfile();
+
+	ck_assert_ptr_nonnull(f);
+	rs_schema_fill_defaults((const struct rs_opt[]){
+		{ "extra", RS_OPT_SIZE, 0, "4KiB", 0, 0, 0, NULL, "x" },
+		{ "rate", RS_OPT_RATE, 0, "1MB/s", 0, 0, 0, NULL, "x" },
+		RS_OPT_END }, a, rs_intern("(default)"));
+	ck_assert_str_eq(rs_node_get(a, "rate")->str, "266.7MB/s");
+	ck_assert_str_eq(rs_node_get(a, "extra")->str, "4KiB");
+	rs_node_emit(a, f, rs_intern("(default)"), "default");
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\nextra: 4KiB    # default\n"));
+	b = parse(buf, &d);
+	ck_assert_msg(b != NULL, "%s in:\n%s", d.msg, buf);
+	ck_assert_str_eq(rs_node_get(b, "description")->str,
+			 "Promise: 4 x SATA, # not a comment");
+	ck_assert_str_eq(rs_node_get(b, "dash")->str, "-x");
+	ck_assert_str_eq(rs_node_get(b, "empty")->str, "");
+	ck_assert_str_eq(rs_node_get(b, "neg")->str, "-5");
+	ck_assert_str_eq(rs_node_lookup(b, "zones.1.last_cyl")->str, "a, b");
+	ck_assert_str_eq(rs_node_lookup(b, "cache.levels.2")->str, "jbod");
+	ck_assert_str_eq(rs_node_get(b, "extra")->str, "4KiB");
+	rs_node_free(a);
+	rs_node_free(b);
 }
 END_TEST
 
@@ -1778,6 +1938,8 @@ static Suite *config_suite(void)
 	tc = tcase_create("models");
 	tcase_add_test(tc, models_lookup);
 	tcase_add_test(tc, models_errors);
+	tcase_add_test(tc, models_where_users_stand);
+	tcase_add_test(tc, emit_round_trip);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sweep");

@@ -743,7 +743,51 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown key in unqueued_reads",
 	  "type: controller\nunqueued_reads: {sequential: true}\narray: {type: ideal}\n", 2, 18,
 	  "unknown key 'sequential'" },
+	{ "a level the controller does not offer",
+	  "type: controller\nports: 4\nraid_levels: [0, 1, 0+1, JBOD]\n"
+	  "array: {type: array, level: raid10, disks: {type: ideal, count: 4}}\n", 4, 29,
+	  "the controller does not offer raid10 (its raid_levels: 0, 1, 0+1, JBOD)" },
+	{ "an unknown level in raid_levels",
+	  "type: controller\nraid_levels: [raid0, raid7]\narray: {type: ideal}\n", 2, 22,
+	  "unknown RAID level 'raid7'" },
+	{ "an empty raid_levels",
+	  "type: controller\nraid_levels: []\narray: {type: ideal}\n", 2, 14,
+	  "lists no level" },
 };
+
+/* A controller offers the levels its model lists, in either spelling, and
+ * one whose model lists none offers every level. */
+START_TEST(raid_levels_offered)
+{
+	static const char *const texts[] = {
+		"type: controller\nports: 4\n"
+		"array: {type: array, level: raid6, disks: {type: ideal, count: 4}}\n",
+		"type: controller\nports: 4\nraid_levels: [raid6, 0]\n"
+		"array: {type: array, level: raid6, disks: {type: ideal, count: 4}}\n",
+		"type: controller\nports: 4\nraid_levels: [0, 10]\n"
+		"array: {type: array, level: raid10, disks: {type: ideal, count: 4}}\n",
+		"type: controller\nports: 4\nraid_levels: [0+1, jbod]\n"
+		"array: {type: array, level: raid01, disks: {type: ideal, count: 4}}\n",
+		/* a device that is no array has no level to check */
+		"type: controller\nraid_levels: [0]\narray: {type: ideal}\n",
+	};
+	const char *text = texts[_i];
+	struct rs_model_path mp;
+	struct rs_diag d;
+	rs_diag_init(&d);
+	tu_model_path(&mp, &d);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_node *root = rs_yaml_load_string("ok.yaml", text, strlen(text), &d);
+	ck_assert_ptr_nonnull(root);
+	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
+	ck_assert_msg(dev != NULL, "case %d: %s:%d:%d: %s", _i, d.file, d.line, d.col, d.msg);
+	rs_dev_destroy(dev);
+	rs_node_free(root);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+END_TEST
 
 START_TEST(bad_sections)
 {
@@ -807,6 +851,7 @@ static Suite *ctrl_suite(void)
 	tcase_add_loop_test(tm, controller_models_run, 0,
 			    (int)(sizeof(ctrl_models) / sizeof(ctrl_models[0])));
 	tcase_add_loop_test(tm, bad_sections, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	tcase_add_loop_test(tm, raid_levels_offered, 0, 5);
 	suite_add_tcase(s, tm);
 	return s;
 }
