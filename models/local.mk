@@ -48,6 +48,8 @@ nobase_dist_pkgdata_DATA += \
 nobase_dist_pkgdata_DATA += \
 	models/disks/disksim/atlas10k.yaml \
 	models/disks/disksim/atlas_III.yaml \
+	models/disks/disksim/barracuda.yaml \
+	models/disks/disksim/cheetah4LP.yaml \
 	models/disks/disksim/cheetah9LP.yaml \
 	models/disks/disksim/dec_rz26.yaml \
 	models/disks/disksim/hp_c2490a.yaml \

@@ -43,6 +43,8 @@ struct hdd {
 	rs_time_t queued_ns;          /* per-command cost of queuing, 0 at depth 1 */
 	struct rs_hdd_fw fwr;         /* DiskSim-style firmware rules (opt-in) */
 	bool prev_write;              /* the previous command was a write */
+	uint64_t wt_end;              /* end of the latest write going to the media */
+	uint32_t wt_active;           /* writes going to the media, not yet done */
 	struct rs_tavg head_busy;
 	struct rs_hdd_counters c;
 	/* Queuing protocol, when on (queue_depth > 1): per-command costs. */
@@ -371,6 +373,8 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 		io->tag |= READ_MEDIA_DONE;
 		read_try_finish(sim, h, io);
 	} else {
+		RS_ASSERT(h->wt_active > 0);
+		h->wt_active--;
 		finish_cmd(sim, h, io, 0);
 	}
 	kick(sim, h);
@@ -652,6 +656,23 @@ static void idle_hit_read_ahead(struct rs_sim *sim, struct hdd *h, uint32_t seg,
 	rs_hdd_mech_set_limit(m, limit);
 }
 
+/* Whether the buffer takes this write early.  With write_cache_appends_only
+ * (DiskSim's fast write level 1) only a write that continues write data
+ * still in the buffer (cached, or on its way to the media) does: a
+ * sequential stream is acknowledged from the buffer, a write elsewhere
+ * waits for the media.  At one command at a time nothing is left to
+ * continue, so level 1 then writes through, as DiskSim's does. */
+static bool write_is_cached(const struct hdd *h, const struct rs_io *io)
+{
+	if (!h->p.write_cache || io->nblk > h->wc.cap_blk)
+		return false;
+	if (!h->p.write_cache_appends_only)
+		return true;
+	if (h->wt_active && io->lba == h->wt_end)
+		return true;
+	return io->lba > 0 && rs_hdd_buffer_dirty_covers(&h->buf, io->lba - 1, 1);
+}
+
 /* Overheads that depend on the previous command: set for this one. */
 static void note_command(struct hdd *h, const struct rs_io *io)
 {
@@ -659,8 +680,9 @@ static void note_command(struct hdd *h, const struct rs_io *io)
 	bool pw = h->prev_write;
 	h->ovh_hit = f->ovh[RS_CMD_READ_HIT][pw] + h->queued_ns;
 	h->sched.overhead_ns[0] = f->ovh[RS_CMD_READ_MISS][pw] + h->queued_ns;
+	bool cached = io->op == RS_WRITE ? write_is_cached(h, io) : h->p.write_cache;
 	h->sched.overhead_ns[1] =
-		f->ovh[h->p.write_cache ? RS_CMD_WRITE_HIT : RS_CMD_WRITE_MISS][pw] + h->queued_ns;
+		f->ovh[cached ? RS_CMD_WRITE_HIT : RS_CMD_WRITE_MISS][pw] + h->queued_ns;
 	h->prev_write = io->op == RS_WRITE;
 }
 
@@ -704,9 +726,10 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 		kick(sim, h);
 		return;
 	}
-	case RS_WRITE:
+	case RS_WRITE: {
+		bool cached = write_is_cached(h, io);
 		invalidate(h, io);
-		if (h->p.write_cache && io->nblk <= h->wc.cap_blk) {
+		if (cached) {
 			if (h->wc.stall_head || !rs_hdd_wcache_room(&h->wc, &h->buf, io->nblk)) {
 				h->c.stalls++;
 				rs_hdd_wcache_stall(&h->wc, io);
@@ -716,8 +739,11 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 			admit_write(sim, h, io);
 			return;
 		}
+		h->wt_end = io->lba + io->nblk;
+		h->wt_active++;
 		data_phase(sim, h, io, STEP_WT);
 		return;
+	}
 	case RS_FLUSH:
 		rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], flush_fw_done, h, io);
 		return;

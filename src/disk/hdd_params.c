@@ -131,6 +131,10 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "completion (DiskSim's \"Write completion overhead\")" },
 	{ "write_cache", RS_OPT_BOOL, P(write_cache), "false", 0, 0, 0, NULL,
 	  "deferred writing: a write completes once its data is in the buffer" },
+	{ "write_cache_appends_only", RS_OPT_BOOL, P(write_cache_appends_only), "false", 0, 0,
+	  0, NULL, "the write cache takes only a write that continues write data still in "
+	  "the buffer (a sequential stream); any other write completes on the media "
+	  "(DiskSim's \"Fast write level\" 1)" },
 	{ "write_cache_size", RS_OPT_SIZE, P(write_cache_bytes), "1MiB", RANGE, 512,
 	  1ull << 32, NULL, "share of the buffer that may hold dirty data" },
 	{ "destage_high", RS_OPT_PERCENT, P(destage_high_pct), "75%", 0, 0, 0, NULL,

@@ -66,6 +66,7 @@ struct rs_hdd_params {
 	rs_time_t completion_read_ns;     /* after a read's last data, before its status */
 	rs_time_t completion_write_ns;
 	bool write_cache;
+	bool write_cache_appends_only;    /* only writes that continue cached write data */
 	uint64_t write_cache_bytes;
 	double destage_high_pct;
 	int destage_order;                /* RS_HDD_DESTAGE_AS_SCHEDULER or 1 + policy */

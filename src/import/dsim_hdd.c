@@ -1191,11 +1191,12 @@ static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
 	if (whole(c, hs, 0, 1, &stop))
 		return -1;
 	line(c, "read_ahead_stop_on_command", stop ? "true" : "false", hs, NULL);
+	line(c, "write_cache", fast ? "true" : "false", fp, fast == 2 ? "writes complete once "
+	     "in the buffer" : fast ? "level 1: see write_cache_appends_only" : "writes complete "
+	     "on the media");
 	if (fast == 1)
-		return err_val(c, fp->val, "'Fast write level' 1 is not modelled: raidsim's write "
-			       "cache takes every write (level 2) or none (level 0)");
-	line(c, "write_cache", fast ? "true" : "false", fp, fast ? "writes complete once in "
-	     "the buffer" : "writes complete on the media");
+		line(c, "write_cache_appends_only", "true", fp, "only a write that continues write "
+		     "data still in the buffer completes early");
 	if (fast && dedicated) {
 		snprintf(v, sizeof(v), "%" PRIu64 "B", seg * 512);
 		line(c, "write_cache_size", v, dp, "the write segment: segment size x 512 B");

@@ -297,6 +297,38 @@ END_TEST
 #define GOOD_SEEK "seek: {track_to_track: 0.8ms, average: 8.5ms, full_stroke: 17ms}\n"
 #define GOOD_ZONES "zones: {count: 4, outer_rate: 40MB/s, inner_rate: 20MB/s}\n"
 
+/* IOPS of 4 KiB writes, 4 outstanding, on DRIVE with the given cache keys. */
+static double write_iops(const char *keys, const char *pattern)
+{
+	struct tu_run r;
+	tu_run(&r, "device: {" DRIVE ", capacity: 100MB, queue_depth: %s}\n"
+		   "workload:\n  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 0%%, %s, "
+		   "outstanding: 4, run: 2s}\n", keys, pattern);
+	return r.s.iops;
+}
+
+/* DiskSim's fast write level 1: a sequential stream is acknowledged from
+ * the buffer, random writes go to the media as with no write cache, and at
+ * one command at a time nothing continues a write, so all write through. */
+START_TEST(write_cache_appends_only)
+{
+	const char *lvl1 = "8, write_cache: true, write_cache_appends_only: true";
+	double seq1 = write_iops(lvl1, "random: 0%"), seq0 = write_iops("8", "random: 0%");
+	double seq2 = write_iops("8, write_cache: true", "random: 0%");
+	double rnd1 = write_iops(lvl1, "random: 100%"), rnd0 = write_iops("8", "random: 100%");
+	double rnd2 = write_iops("8, write_cache: true", "random: 100%");
+	double one1 = write_iops("1, write_cache: true, write_cache_appends_only: true",
+				 "random: 0%");
+	double one0 = write_iops("1", "random: 0%");
+	printf("level 1 seq %.1f rnd %.1f qd1 %.1f; level 0 seq %.1f rnd %.1f qd1 %.1f; "
+	       "level 2 seq %.1f rnd %.1f\n", seq1, rnd1, one1, seq0, rnd0, one0, seq2, rnd2);
+	ck_assert(seq1 > 2 * seq0);
+	ck_assert(fabs(rnd1 / rnd0 - 1) < 0.05);
+	ck_assert(rnd2 > 1.2 * rnd1);
+	ck_assert(fabs(one1 / one0 - 1) < 0.01);
+}
+END_TEST
+
 static const struct tu_bad_device bad_cases[] = {
 	{ "water mark above 1", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
 	  "read_watermark: 1.5\n", 5, 17, NULL },
@@ -323,6 +355,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, read_ahead_on_idle_hit);
 	tcase_add_test(tc, read_drop_request);
 	tcase_add_test(tc, read_ahead_finishes_sector);
+	tcase_add_test(tc, write_cache_appends_only);
 	tcase_add_loop_test(tc, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
