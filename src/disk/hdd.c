@@ -51,6 +51,7 @@ struct hdd {
 	uint64_t wm_in;               /* its blocks in the drive so far */
 	rs_time_t wm_t0;              /* when its media access reached the first block */
 	bool wm_media_waits;          /* the media caught up and waits for data */
+	int wm_status;                /* a failed transfer of its data, reported at its end */
 	struct rs_tavg head_busy;
 	struct rs_hdd_counters c;
 	/* Queuing protocol, when on (queue_depth > 1): per-command costs. */
@@ -418,6 +419,9 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 			rs_sched_at(sim, end, media_done, h, io);
 			return;
 		}
+		/* Slips kept the head on the write's last track past the end
+		 * planned at its start. */
+		park_after(h, io->lba + io->nblk - 1, rs_now(sim));
 		h->wm_io = NULL;
 	}
 	head_stop(sim, h);
@@ -428,7 +432,12 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 	} else {
 		RS_ASSERT(h->wt_active > 0);
 		h->wt_active--;
-		finish_cmd(sim, h, io, 0);
+		int status = 0;
+		if (wm_streams(h, io)) {
+			status = h->wm_status;
+			h->wm_status = 0;
+		}
+		finish_cmd(sim, h, io, status);
 	}
 	kick(sim, h);
 }
@@ -686,8 +695,9 @@ static void wm_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
-	(void)status; /* a dead link fails the command at its end, as any write */
 	rs_time_t now = rs_now(sim);
+	if (status && !h->wm_status)
+		h->wm_status = status; /* the write fails at its end */
 	uint64_t first = h->wm_in;
 	h->wm_in += wm_chunk(h, io);
 	rs_time_t need = h->wm_t0 + (first ? media_time(h, io->lba, (uint32_t)first) : 0);
