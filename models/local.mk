@@ -53,6 +53,7 @@ nobase_dist_pkgdata_DATA += \
 	models/disks/disksim/cheetah9LP.yaml \
 	models/disks/disksim/dec_rz26.yaml \
 	models/disks/disksim/hp_c2490a.yaml \
+	models/disks/disksim/hp_c3323a.yaml \
 	models/disks/disksim/ibm18es.yaml \
 	models/disks/disksim/st41601n.yaml
 # DiskSim 4.0 validation set (valid/), with its licence: the source of the

@@ -45,6 +45,13 @@ struct hdd {
 	bool prev_write;              /* the previous command was a write */
 	uint64_t wt_end;              /* end of the latest write going to the media */
 	uint32_t wt_active;           /* writes going to the media, not yet done */
+	/* The write streaming its data in under the write water mark (one at a
+	 * time: its media access holds the head until all of it is written). */
+	struct rs_io *wm_io;
+	uint64_t wm_in;               /* its blocks in the drive so far */
+	rs_time_t wm_t0;              /* when its media access reached the first block */
+	bool wm_media_waits;          /* the media caught up and waits for data */
+	int wm_status;                /* a failed transfer of its data, reported at its end */
 	struct rs_tavg head_busy;
 	struct rs_hdd_counters c;
 	/* Queuing protocol, when on (queue_depth > 1): per-command costs. */
@@ -61,6 +68,8 @@ static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status);
 static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
 static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
 static void read_first_done(struct rs_sim *sim, void *obj, void *arg, int status);
+static void wm_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
+static void wm_next(struct rs_sim *sim, struct hdd *h, struct rs_io *io);
 
 /* ---- small lists through io->qnext (the request is in no rs_ioq) ----- */
 
@@ -93,7 +102,7 @@ static struct rs_io *list_pop(struct rs_io **head, struct rs_io **tail)
  * service time) and issue SERVICE before any data moves; NCQ and SCSI open
  * it with one drive-initiated exchange.  While a request is in its data
  * phase it is out of every queue, so io->aux holds which transfer follows. */
-enum data_step { STEP_HIT, STEP_WC, STEP_WT, STEP_READ_FIRST, STEP_READ_LAST };
+enum data_step { STEP_HIT, STEP_WC, STEP_WT, STEP_WT_MORE, STEP_READ_FIRST, STEP_READ_LAST };
 
 static void last_burst(const struct hdd *h, const struct rs_io *io, uint64_t *bytes,
 		       uint64_t *last)
@@ -105,10 +114,31 @@ static void last_burst(const struct hdd *h, const struct rs_io *io, uint64_t *by
 		*last = *bytes;
 }
 
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Whether a write streams its data in under the write water mark: only one
+ * larger than a segment, since a segment takes any other whole. */
+static bool wm_streams(const struct hdd *h, const struct rs_io *io)
+{
+	return h->p.write_watermark > 0 && io->nblk > h->buf.seg_blk;
+}
+
+/* Blocks one reconnection brings: what drained below the full segment down
+ * to the mark, at least a block (a mark of 1 reconnects as each block is
+ * written). */
+static uint64_t wm_chunk(const struct hdd *h, const struct rs_io *io)
+{
+	uint64_t mark = (uint64_t)((double)h->buf.seg_blk * h->p.write_watermark);
+	uint64_t room = h->buf.seg_blk > mark ? h->buf.seg_blk - mark : 1;
+	return min_u64(room, io->nblk - h->wm_in);
+}
+
 static void data_go(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum data_step step)
 {
 	uint64_t bytes, last;
 	last_burst(h, io, &bytes, &last);
+	if (step == STEP_WT && wm_streams(h, io))
+		bytes = h->buf.seg_blk * RS_BLOCK_BYTES;
 	switch (step) {
 	case STEP_HIT:
 		rs_link_xfer(sim, h->link, RS_DIR_IN, bytes, xfer_complete, h, io);
@@ -118,6 +148,10 @@ static void data_go(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum da
 		return;
 	case STEP_WT:
 		rs_link_xfer(sim, h->link, RS_DIR_OUT, bytes, wt_data_in, h, io);
+		return;
+	case STEP_WT_MORE:
+		rs_link_xfer(sim, h->link, RS_DIR_OUT, wm_chunk(h, io) * RS_BLOCK_BYTES,
+			     wm_data_in, h, io);
 		return;
 	case STEP_READ_FIRST:
 		rs_link_xfer(sim, h->link, RS_DIR_IN, bytes - last, read_first_done, h, io);
@@ -291,7 +325,6 @@ static void admit_stalled(struct rs_sim *sim, struct hdd *h)
 
 /* ---- the head ---------------------------------------------------------- */
 
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Finish the stream before other work: its segment keeps what was read. */
 static void stop_stream(struct rs_sim *sim, struct hdd *h)
@@ -363,10 +396,34 @@ static void read_first_go(struct rs_sim *sim, void *obj, void *arg)
 	data_phase(sim, h, io, STEP_READ_FIRST);
 }
 
+/* When the streaming write's media access ends, as its data stands now. */
+static rs_time_t wm_media_end(const struct hdd *h, const struct rs_io *io)
+{
+	return h->wm_t0 + rs_disk_media_time(&h->g.layout, &h->g.seek, &h->g.spindle, io->lba,
+					     io->nblk, 1);
+}
+
 static void media_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
+	if (io == h->wm_io) {
+		/* The media went as far as the data allowed; it ends once the
+		 * last of it is in and written. */
+		if (h->wm_in < io->nblk) {
+			h->wm_media_waits = true;
+			return;
+		}
+		rs_time_t end = wm_media_end(h, io);
+		if (end > rs_now(sim)) {
+			rs_sched_at(sim, end, media_done, h, io);
+			return;
+		}
+		/* Slips kept the head on the write's last track past the end
+		 * planned at its start. */
+		park_after(h, io->lba + io->nblk - 1, rs_now(sim));
+		h->wm_io = NULL;
+	}
 	head_stop(sim, h);
 	rs_ioq_release(sim, &h->mq);
 	if (io->op == RS_READ) {
@@ -375,7 +432,12 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 	} else {
 		RS_ASSERT(h->wt_active > 0);
 		h->wt_active--;
-		finish_cmd(sim, h, io, 0);
+		int status = 0;
+		if (wm_streams(h, io)) {
+			status = h->wm_status;
+			h->wm_status = 0;
+		}
+		finish_cmd(sim, h, io, status);
 	}
 	kick(sim, h);
 }
@@ -448,6 +510,14 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 							      &h->g.spindle, io->lba, io->nblk, w);
 		if (w) {
 			park_after(h, end - 1, media_end);
+			if (wm_streams(h, io)) {
+				RS_ASSERT(h->wm_io == NULL);
+				h->wm_io = io;
+				h->wm_in = h->buf.seg_blk;
+				h->wm_t0 = pos.start_ns;
+				h->wm_media_waits = false;
+				wm_next(sim, h, io);
+			}
 		} else {
 			struct rs_hdd_mech *m = &h->mech;
 			uint64_t limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, io->lba, io->lba,
@@ -597,6 +667,53 @@ static void kick(struct rs_sim *sim, struct hdd *h)
 		return;
 	}
 	start_destage(sim, h, cont);
+}
+
+/* ---- the write water mark ---------------------------------------------- */
+
+static void wm_reconnect(struct rs_sim *sim, void *obj, void *arg)
+{
+	data_phase(sim, obj, arg, STEP_WT_MORE);
+}
+
+/* Reconnect for more once the media has drained the segment to the mark. */
+static void wm_next(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
+{
+	uint64_t mark = (uint64_t)((double)h->buf.seg_blk * h->p.write_watermark);
+	rs_time_t t = rs_now(sim);
+	if (h->wm_in > mark) {
+		rs_time_t drained = h->wm_t0 + media_time(h, io->lba, (uint32_t)(h->wm_in - mark));
+		if (drained > t)
+			t = drained;
+	}
+	rs_sched_at(sim, t, wm_reconnect, h, io);
+}
+
+/* More of the streaming write's data is in.  Had the media already needed
+ * its first block, the access slips by whole revolutions to meet it. */
+static void wm_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	struct hdd *h = obj;
+	struct rs_io *io = arg;
+	rs_time_t now = rs_now(sim);
+	if (status && !h->wm_status)
+		h->wm_status = status; /* the write fails at its end */
+	uint64_t first = h->wm_in;
+	h->wm_in += wm_chunk(h, io);
+	rs_time_t need = h->wm_t0 + (first ? media_time(h, io->lba, (uint32_t)first) : 0);
+	if (need < now) {
+		rs_time_t rev = rs_spindle_period_ns(&h->g.spindle);
+		rs_time_t late = now - need;
+		h->wm_t0 += rev > 0 ? (late + rev - 1) / rev * rev : late;
+		h->c.wm_slips++;
+	}
+	if (h->wm_in < io->nblk) {
+		wm_next(sim, h, io);
+	} else if (h->wm_media_waits) {
+		h->wm_media_waits = false;
+		rs_time_t end = wm_media_end(h, io);
+		rs_sched_at(sim, end > now ? end : now, media_done, h, io);
+	}
 }
 
 /* ---- commands entering the drive -------------------------------------- */

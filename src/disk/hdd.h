@@ -38,6 +38,7 @@ struct rs_hdd_counters {
 	uint64_t destages;            /* destage operations (each positions the head) */
 	uint64_t destage_streamed;    /* tracks' worth a destage went on with, unpositioned */
 	uint64_t destaged_blk;
+	uint64_t wm_slips;            /* write data late for the media (write water mark) */
 	rs_time_t positioning_ns;     /* sum of seek + rotation over media accesses */
 };
 

@@ -120,6 +120,11 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "data starts over the interface (0: from the first block, as the media delivers "
 	  "it; 1: store and forward; DiskSim's \"High (read) water mark\" by request "
 	  "size)" },
+	{ "write_watermark", RS_OPT_DOUBLE, P(write_watermark), "0", RANGE, 0, 1, NULL,
+	  "0: a write's whole data comes in before its media access; above 0, a write "
+	  "larger than a segment takes a segment's worth, starts on the media, and "
+	  "reconnects for more whenever the segment has drained to this share of it "
+	  "(DiskSim's \"Low (write) water mark\"); writes that fit a segment are unchanged" },
 	{ "read_hits_on_write_data", RS_OPT_BOOL, P(read_hits_on_write_data), "true", 0, 0, 0,
 	  NULL, "a read of data a cached write left in the buffer is a hit (false: it goes "
 	  "to the media; DiskSim's \"Allow read hits on write data\")" },

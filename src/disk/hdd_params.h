@@ -62,6 +62,7 @@ struct rs_hdd_params {
 	bool read_drop_request;           /* a read's blocks leave the buffer once delivered */
 	bool read_ahead_on_idle_hit;      /* a hit on an idle drive restarts read-ahead */
 	double read_watermark;            /* share of a read in the buffer before data moves */
+	double write_watermark;           /* > 0: a write past a segment streams its data in */
 	bool read_hits_on_write_data;     /* cached write data serves reads */
 	rs_time_t completion_read_ns;     /* after a read's last data, before its status */
 	rs_time_t completion_write_ns;

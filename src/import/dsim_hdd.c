@@ -57,9 +57,7 @@ static const struct rule disk_rules[] = {
 	{ "Maximum number of write segments", TAKE, 0, NULL },
 	{ "Segment size (in blks)", TAKE, 0, NULL },
 	{ "Use separate write segment", TAKE, 0, NULL },
-	{ "Low (write) water mark", EQ, 0, "raidsim takes a write's whole data before its media "
-	  "access, so a drive that takes more of a write larger than a segment whenever the "
-	  "segment has drained to a mark is not modelled" },
+	{ "Low (write) water mark", TAKE, 0, NULL },
 	{ "High (read) water mark", TAKE, 0, NULL },
 	{ "Set watermark by reqsize", TAKE, 0, NULL },
 	{ "Calc sector by sector", EQ, 1, "raidsim moves interface data block by block "
@@ -1074,6 +1072,29 @@ static int bus_holding(struct ctx *c, const struct rs_dsim_val *disk, double rea
 	return 0;
 }
 
+/* How a write larger than a segment takes its data: DiskSim reconnects for
+ * more once the segment has drained to the mark, a share of the segment
+ * (of the request, at most a segment, "by reqsize"; a write larger than a
+ * segment makes both the same).  A write that fits a segment comes in
+ * whole either way.  0 keeps raidsim's default, so it is not written. */
+static int write_watermark(struct ctx *c, const struct rs_dsim_val *disk, bool by_req)
+{
+	(void)by_req;
+	const struct rs_dsim_param *wp = take(disk, "Low (write) water mark");
+	double mark;
+	if (num(c, wp, &mark))
+		return -1;
+	if (mark < 0 || mark > 1)
+		return err_val(c, wp->val, "'%s' must be from 0 to 1, got %s", wp->key, wp->val->text);
+	if (mark == 0)
+		return 0;
+	char v[64];
+	snprintf(v, sizeof(v), "%.10g", mark);
+	line(c, "write_watermark", v, wp, "a write larger than a segment reconnects for more "
+	     "once the segment has drained to this share of it");
+	return 0;
+}
+
 /* When a read's data starts over the bus: DiskSim reconnects once the
  * segment holds the water mark's share of the request (at least a block),
  * or of the segment when not "by reqsize". */
@@ -1101,7 +1122,7 @@ static int read_watermark(struct ctx *c, const struct rs_dsim_val *disk)
 	snprintf(v, sizeof(v), "%.10g", mark);
 	line(c, "read_watermark", v, hp, mark > 0 ? "a share of the request, at most a segment "
 	     "(\"Set watermark by reqsize\" = 1)" : "data moves as the media delivers it");
-	return 0;
+	return write_watermark(c, disk, by_req);
 }
 
 /* The firmware rules of reads and completions. */

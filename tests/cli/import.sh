@@ -41,11 +41,11 @@ check every_model_regenerates every_model_regenerates
 # The Atlas 10K set-up with a write water mark, which raidsim does not model.
 refused() {
 	mkdir "$tmp/w" && cp "$src"/atlas10k.parv "$src"/atlas10k.model "$src"/atlas10k.seek "$tmp/w/" &&
-		sed 's/Low (write) water mark = 0.000000/Low (write) water mark = 0.5/' \
+		sed 's/Preseeking level = 0,/Preseeking level = 2,/' \
 			"$src/atlas10k.diskspecs" >"$tmp/w/atlas10k.diskspecs" || return 1
 	"$raidsim" import disksim "$tmp/w/atlas10k.parv" -o "$tmp/i.yaml" >"$tmp/i.out" 2>"$tmp/i.err"
 	[ $? -eq 2 ] && [ ! -e "$tmp/i.yaml" ] && [ ! -s "$tmp/i.out" ] &&
-		grep -q "atlas10k.diskspecs:38:28: error: 'Low (write) water mark' = 0.5 is not modelled" \
+		grep -q "atlas10k.diskspecs:14:22: error: 'Preseeking level' = 2 is not modelled" \
 			"$tmp/i.err"
 }
 check refused refused

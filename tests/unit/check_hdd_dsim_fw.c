@@ -1,6 +1,6 @@
 /* Unit tests for the hdd firmware rules DiskSim's drives describe beyond
  * the plain drive (src/disk/hdd.c, hdd_buffer.c, hdd_mech.c): completion
- * overheads, the read water mark, read hits on write data, read-ahead on
+ * overheads, the read and write water marks, read hits on write data, read-ahead on
  * an idle hit, a read whose blocks leave the buffer once delivered, and
  * read-ahead that finishes the sector under the head before it stops.
  * Each compares one small drive with the rule on and off, so a test fails
@@ -141,6 +141,47 @@ START_TEST(read_watermark)
 	snprintf(dev, sizeof(dev), slow, "0.5");
 	ck_assert_uint_eq(replay(dev, trace, &rhalf, 1), 1);
 	ck_assert_int_eq(rhalf - r0, 4 * SECTOR_NS);
+}
+END_TEST
+
+/* ---- the write water mark ------------------------------------------------- */
+
+/* Segments of 4 blocks, an 8-block write at LBA 5 (sector 5 of cylinder 0,
+ * under the head at 0.5 ms).  Taking the whole write first (0.4 ms of bus,
+ * then 0.2 ms overhead) misses sector 5 by 0.1 ms and waits a turn; with the
+ * mark, one segment's worth (0.2 ms) is enough to start, the media meets
+ * the sector, and the bus, twice as fast, keeps ahead of it: a turn sooner.
+ * A mark of 1 reconnects as each block is written, to the same effect.  A
+ * bus slower than the media leaves the write's later data late: the access
+ * slips a turn for each of the two reconnections.  A write that fits a
+ * segment comes in whole either way. */
+START_TEST(write_watermark)
+{
+	static const char big[] = "W m 5 8 0 100000\n";
+	static const char small[] = "W m 5 4 0 100000\n";
+	const char *fmt = DRIVE ", interface_block_time: %s, prefetch: none, "
+			  "cache_size: 4KiB, segments: 2, write_watermark: %s";
+	char dev[1024];
+	rs_time_t off, half, one, soff, shalf, f0, f1;
+	snprintf(dev, sizeof(dev), fmt, "0.05ms", "0");
+	ck_assert_uint_eq(replay(dev, big, &off, 1), 1);
+	snprintf(dev, sizeof(dev), fmt, "0.05ms", "0.5");
+	ck_assert_uint_eq(replay(dev, big, &half, 1), 1);
+	snprintf(dev, sizeof(dev), fmt, "0.05ms", "1");
+	ck_assert_uint_eq(replay(dev, big, &one, 1), 1);
+	ck_assert_int_eq(off, (100 + 5 + 8) * SECTOR_NS); /* a turn, then sector 5 */
+	ck_assert_int_eq(off - half, 100 * SECTOR_NS);
+	ck_assert_int_eq(one, half);
+	snprintf(dev, sizeof(dev), fmt, "0.2ms", "0");
+	ck_assert_uint_eq(replay(dev, big, &soff, 1), 1);
+	snprintf(dev, sizeof(dev), fmt, "0.2ms", "0.5");
+	ck_assert_uint_eq(replay(dev, big, &shalf, 1), 1);
+	ck_assert_int_eq(shalf - soff, 2 * 100 * SECTOR_NS);
+	snprintf(dev, sizeof(dev), fmt, "0.05ms", "0");
+	ck_assert_uint_eq(replay(dev, small, &f0, 1), 1);
+	snprintf(dev, sizeof(dev), fmt, "0.05ms", "1");
+	ck_assert_uint_eq(replay(dev, small, &f1, 1), 1);
+	ck_assert_int_eq(f1, f0);
 }
 END_TEST
 
@@ -351,6 +392,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, completion_overheads);
 	tcase_add_test(tc, read_watermark);
+	tcase_add_test(tc, write_watermark);
 	tcase_add_test(tc, read_hits_on_write_data);
 	tcase_add_test(tc, read_ahead_on_idle_hit);
 	tcase_add_test(tc, read_drop_request);
