@@ -43,3 +43,4 @@ tests_unit_check_benchmarks_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_benchmarks_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace
+EXTRA_DIST += tests/unit/data/msr_good.csv tests/unit/data/spc_good.csv tests/unit/data/blkparse_good.txt
