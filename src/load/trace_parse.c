@@ -546,8 +546,8 @@ static bool is_dev_field(const struct field *f)
 
 static int missing(struct ctx *c, int col, const char *what)
 {
-	return bad(c, col, "missing field '%s' (a %s line is: %s)", what,
-		   rs_trace_format_name(c->o->format),
+	return bad(c, col, "missing field '%s' (%s %s line is: %s)", what,
+		   c->o->format == RS_TRACE_MSR ? "an" : "a", rs_trace_format_name(c->o->format),
 		   c->o->format == RS_TRACE_BLKPARSE ? blkparse_fields
 		   : c->o->format == RS_TRACE_MSR    ? msr_fields
 						     : spc_fields);
