@@ -5,6 +5,11 @@
  * start, whatever the device is doing, so a slow device builds a queue
  * instead of slowing the arrivals down.
  *
+ * format: msr, spc and blkparse are open loop too, with times counted from
+ * their first request; `disk`, `asu` and `action` pick what to keep, and
+ * `fit` what to do with addresses beyond the target.  `scale` is the
+ * replay speed for every format (0.5 replays twice as fast).
+ *
  * format: validate is closed loop, as DiskSim replays its drive-validation
  * traces: one request at a time, the next issued `gap_us` after the
  * previous one completed.  With a single request outstanding the response

@@ -437,6 +437,62 @@ static const char *scenario(void)
 
 #define IDEAL "device: { type: ideal, service: fixed, mean: 1ms, capacity: 1GiB }\n"
 
+/* The new formats replay open loop from their first request, with their
+ * filters, and fit: scale brings a trace beyond a small device onto it. */
+START_TEST(open_loop_new_formats)
+{
+	struct tu_point r;
+	struct logline l[16];
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: msr_good.csv, format: msr, disk: 0 }\n"),
+			 0);
+	tu_point_go(&r);
+	ck_assert_uint_eq(read_log(&r, l, 16), 3);
+	ck_assert_int_eq(l[1].issue, 1000000000);
+	ck_assert_int_eq(l[2].issue, 2000000000);
+	tu_point_free(&r);
+
+	/* 223490 + 8 is beyond 1 MiB (2048 blocks): refused, then scaled. */
+	ck_assert_int_eq(run_build(&r, scenario(),
+				   "device: { type: ideal, capacity: 1MiB }\n"
+				   "workload:\n"
+				   "  trace: { file: blkparse_good.txt, format: blkparse }\n"),
+			 -1);
+	ck_assert_int_eq(r.d.line, 7);   /* the first D line */
+	ck_assert(strstr(r.d.msg, "block 223490 of 8 blocks ends beyond the device"));
+	tu_point_free(&r);
+	ck_assert_int_eq(run_build(&r, scenario(),
+				   "device: { type: ideal, service: fixed, mean: 1ms, "
+				   "capacity: 1MiB }\n"
+				   "workload:\n"
+				   "  trace: { file: blkparse_good.txt, format: blkparse, fit: scale, "
+				   "scale: 100 }\n"),
+			 0);
+	tu_point_go(&r);
+	ck_assert_uint_eq(read_log(&r, l, 16), 3);
+	ck_assert_int_eq(l[1].issue, 9500000);
+	ck_assert_int_eq(l[2].issue, 199500000);
+	tu_point_free(&r);
+
+	/* Each filter belongs to its format. */
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: spc_good.csv, format: spc, disk: 1 }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "'disk' applies only to format msr"));
+	tu_point_free(&r);
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: msr_good.csv, format: msr, action: Q }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "'action' applies only to format blkparse"));
+	tu_point_free(&r);
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: spc_good.csv, format: spc, asu: 9 }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "holds no requests for ASU 9"));
+	tu_point_free(&r);
+}
+END_TEST
+
 /* FIFO, one server, 1 ms each: arrivals 0, 0.5, 3, 3, 10.25 ms give
  * responses 1, 1.5, 1, 2, 1 ms; the window closes at the last completion. */
 START_TEST(open_loop_exact)
@@ -848,6 +904,7 @@ static Suite *trace_suite(void)
 	tc = tcase_create("replay");
 	tcase_add_test(tc, open_loop_exact);
 	tcase_add_test(tc, open_loop_filter_scale);
+	tcase_add_test(tc, open_loop_new_formats);
 	tcase_add_test(tc, open_loop_repeat);
 	tcase_add_test(tc, open_loop_run_window);
 	tcase_add_test(tc, closed_loop_validate);
