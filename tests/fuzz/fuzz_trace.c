@@ -68,8 +68,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct rs_trace_opts all = { FUZZ_TRACE_FORMAT, -1, 0 };
-	const struct rs_trace_opts dev0 = { FUZZ_TRACE_FORMAT, 0, (uint64_t)1 << 32 };
+	const struct rs_trace_opts all = { FUZZ_TRACE_FORMAT, -1, 0, RS_TRACE_FIT_ERROR, 0 };
+	const struct rs_trace_opts dev0 = { FUZZ_TRACE_FORMAT, 0, (uint64_t)1 << 32,
+					    RS_TRACE_FIT_ERROR, 0 };
 	const struct rs_trace_opts wrap = { FUZZ_TRACE_FORMAT, -1, (uint64_t)1 << 20,
 					    RS_TRACE_FIT_WRAP, 'Q' };
 	const struct rs_trace_opts scale = { FUZZ_TRACE_FORMAT, -1, (uint64_t)1 << 20,
