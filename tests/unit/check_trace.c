@@ -231,6 +231,17 @@ START_TEST(parse_fit)
 	};
 	check_reqs(&t, scaled, 3);
 	rs_trace_free(&t);
+	/* DiskSim's formats take `fit` too. */
+	static const char ds[] = "0 0 5000 8 1\n1 0 10 8 0\n";
+	struct rs_trace_opts od = opts(RS_TRACE_DISKSIM, -1, 1000);
+	od.fit = RS_TRACE_FIT_WRAP;
+	ck_assert_int_eq(rs_trace_parse_mem("d.trace", ds, strlen(ds), &od, &t, &d), 0);
+	const struct rs_trace_req ds_wrapped[2] = {
+		{ 0, 0, 0, 8, RS_READ, 0 },              /* 5000 mod 1000 */
+		{ 10, 1000000, 0, 8, RS_WRITE, 0 },
+	};
+	check_reqs(&t, ds_wrapped, 2);
+	rs_trace_free(&t);
 	/* A request larger than the whole device cannot be remapped. */
 	o.capacity_blk = 1;
 	ck_assert_int_eq(rs_trace_parse_mem("f.csv", text, strlen(text), &o, &t, &d), -1);
