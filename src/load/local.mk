@@ -4,7 +4,8 @@ src_librs_a_SOURCES += \
 	src/load/iometer.c src/load/iometer.h \
 	src/load/iometer_specs.c src/load/iometer_specs.h \
 	src/load/trace.c src/load/trace.h \
-	src/load/trace_parse.c src/load/trace_parse.h \
+	src/load/trace_parse.c src/load/trace_parse.h src/load/trace_lex.h \
+	src/load/trace_formats.c \
 	src/load/filecopy.c src/load/filecopy.h \
 	src/load/filecopy_sets.c src/load/filecopy_sets.h \
 	src/load/phase.c src/load/phase.h \
@@ -43,3 +44,4 @@ tests_unit_check_benchmarks_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_benchmarks_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace
+EXTRA_DIST += tests/unit/data/msr_good.csv tests/unit/data/spc_good.csv tests/unit/data/blkparse_good.txt

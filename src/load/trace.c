@@ -5,6 +5,11 @@
  * start, whatever the device is doing, so a slow device builds a queue
  * instead of slowing the arrivals down.
  *
+ * format: msr, spc and blkparse are open loop too, with times counted from
+ * their first request; `disk`, `asu` and `action` pick what to keep, and
+ * `fit` what to do with addresses beyond the target.  `scale` is the
+ * replay speed for every format (0.5 replays twice as fast).
+ *
  * format: validate is closed loop, as DiskSim replays its drive-validation
  * traces: one request at a time, the next issued `gap_us` after the
  * previous one completed.  With a single request outstanding the response
@@ -25,7 +30,12 @@
 #include "kernel/assert.h"
 #include "load/trace_parse.h"
 
-static const char *const format_names[] = { "disksim", "validate", NULL };
+/* In the order of enum rs_trace_format and enum rs_trace_fit. */
+static const char *const format_names[] = { "disksim", "validate", "msr", "spc", "blkparse",
+					    NULL };
+static const char *const fit_names[] = { "error", "wrap", "scale", NULL };
+static const char *const action_names[] = { "D", "Q", "C", NULL };
+static const char action_letters[] = "DQC";
 
 struct trace_params {
 	struct rs_load_common common;
@@ -33,6 +43,10 @@ struct trace_params {
 	int format;                   /* enum rs_trace_format */
 	double scale;
 	uint64_t device;              /* used only when present */
+	uint64_t disk;                /* msr: used only when present */
+	uint64_t asu;                 /* spc: used only when present */
+	int action;                   /* blkparse: index in action_names */
+	int fit;                      /* enum rs_trace_fit */
 	uint64_t repeat;
 };
 
@@ -50,13 +64,28 @@ static const struct rs_opt trace_opts[] = {
 	  NULL, "trace file, relative to the scenario file's directory" },
 	{ "format", RS_OPT_ENUM, offsetof(struct trace_params, format), "disksim", 0, 0, 0,
 	  format_names,
-	  "disksim (arrival_ms device block size flags; open loop) or validate "
-	  "(R|W hit|miss block size service_us gap_us; closed loop)" },
+	  "disksim (arrival_ms device block size flags; open loop), validate "
+	  "(R|W hit|miss block size service_us gap_us; closed loop), msr (MSR Cambridge "
+	  "CSV), spc (SPC/UMass CSV) or blkparse (blkparse's text output); the last "
+	  "three are open loop from their first request" },
 	{ "scale", RS_OPT_DOUBLE, offsetof(struct trace_params, scale), "1", RS_OPT_POSITIVE,
 	  0, 0, NULL, "multiply the trace's times (arrivals or gaps) by this factor" },
 	{ "device", RS_OPT_UINT, offsetof(struct trace_params, device), "0",
 	  RS_OPT_HAS_MAX, 0, 2147483647.0, NULL,
 	  "disksim: replay only this device's requests (default: all)" },
+	{ "disk", RS_OPT_UINT, offsetof(struct trace_params, disk), "0",
+	  RS_OPT_HAS_MAX, 0, 2147483647.0, NULL,
+	  "msr: replay only this DiskNumber's requests (default: all)" },
+	{ "asu", RS_OPT_UINT, offsetof(struct trace_params, asu), "0",
+	  RS_OPT_HAS_MAX, 0, 2147483647.0, NULL,
+	  "spc: replay only this ASU's requests (default: all)" },
+	{ "action", RS_OPT_ENUM, offsetof(struct trace_params, action), "D", 0, 0, 0,
+	  action_names,
+	  "blkparse: the event replayed, D (issued to the driver), Q (queued) or C "
+	  "(completed)" },
+	{ "fit", RS_OPT_ENUM, offsetof(struct trace_params, fit), "error", 0, 0, 0, fit_names,
+	  "a request beyond the device: error (refused at its line), wrap (address modulo "
+	  "the capacity) or scale (every address times capacity / the trace's highest)" },
 	{ "repeat", RS_OPT_UINT, offsetof(struct trace_params, repeat), "1",
 	  RS_OPT_HAS_MIN | RS_OPT_HAS_MAX, 1, 1 << 30, NULL,
 	  "replay the trace this many times back to back" },
@@ -241,25 +270,39 @@ static int trace_init(struct rs_sim *sim, struct rs_load *load, const void *para
 	const struct rs_node *file_node = rs_node_get(node, "file");
 	const struct rs_node *dev_node = rs_node_get(node, "device");
 	const struct rs_node *repeat_node = rs_node_get(node, "repeat");
+	const struct rs_node *disk_node = rs_node_get(node, "disk");
+	const struct rs_node *asu_node = rs_node_get(node, "asu");
+	const struct rs_node *action_node = rs_node_get(node, "action");
 	bool closed = p->format == RS_TRACE_VALIDATE;
-	if (closed && dev_node)
+	if (dev_node && p->format != RS_TRACE_DISKSIM)
 		return rs_diag_node(d, dev_node, "'device' applies only to format disksim "
-						 "(validate traces have no device column)");
+						 "(msr has 'disk', spc has 'asu')");
+	if (disk_node && p->format != RS_TRACE_MSR)
+		return rs_diag_node(d, disk_node, "'disk' applies only to format msr");
+	if (asu_node && p->format != RS_TRACE_SPC)
+		return rs_diag_node(d, asu_node, "'asu' applies only to format spc");
+	if (action_node && p->format != RS_TRACE_BLKPARSE)
+		return rs_diag_node(d, action_node, "'action' applies only to format blkparse");
 	if (p->file[0] == '\0')
 		return rs_diag_node(d, file_node, "empty trace file name");
 
+	const struct rs_node *filter = dev_node ? dev_node : disk_node ? disk_node : asu_node;
+	uint64_t keep = dev_node ? p->device : disk_node ? p->disk : p->asu;
 	struct rs_trace_opts o = {
-		.format = closed ? RS_TRACE_VALIDATE : RS_TRACE_DISKSIM,
-		.device = dev_node ? (int64_t)p->device : -1,
+		.format = (enum rs_trace_format)p->format,
+		.device = filter ? (int64_t)keep : -1,
 		.capacity_blk = load->target->capacity_blk,
+		.fit = (enum rs_trace_fit)p->fit,
+		.action = action_letters[p->action],
 	};
 	char *path = resolve_path(file_node, p->file);
 	struct rs_trace t;
 	int rc = rs_trace_parse_file(path, &o, &t, file_node, d);
 	if (rc == 0 && t.n == 0) {
-		if (dev_node)
-			rs_diag_node(d, dev_node, "trace file '%s' holds no requests for device %llu",
-				     path, (unsigned long long)p->device);
+		if (filter)
+			rs_diag_node(d, filter, "trace file '%s' holds no requests for %s %llu",
+				     path, dev_node ? "device" : disk_node ? "disk" : "ASU",
+				     (unsigned long long)keep);
 		else
 			rs_diag_node(d, file_node, "trace file '%s' holds no requests", path);
 		rc = -1;
@@ -323,8 +366,9 @@ static void trace_destroy(struct rs_load *load)
 
 const struct rs_load_type rs_load_trace = {
 	.name = "trace",
-	.help = "replay a DiskSim trace: disksim (open loop, at the recorded arrival times) "
-		"or validate (closed loop, with the drive's measured service times)",
+	.help = "replay a block trace: disksim, msr, spc or blkparse (open loop, at the "
+		"recorded arrival times) or validate (closed loop, with the drive's measured "
+		"service times)",
 	.opts = trace_opts,
 	.params_size = sizeof(struct trace_params),
 	.init = trace_init,

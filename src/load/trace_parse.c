@@ -20,86 +20,22 @@
 #include "config/limits.h"
 #include "config/units.h"
 #include "kernel/assert.h"
-
-#define MAX_FIELDS 6
-
-struct field {
-	const char *s;
-	size_t len;
-	int col;                      /* from 1 */
-};
-
-struct ctx {
-	const char *name;
-	const struct rs_trace_opts *o;
-	struct rs_diag *d;
-	int line;
-};
+#include "load/trace_lex.h"
 
 const char *rs_trace_format_name(enum rs_trace_format f)
 {
-	return f == RS_TRACE_VALIDATE ? "validate" : "disksim";
-}
-
-static int bad(struct ctx *c, int col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(struct ctx *c, int col, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return rs_diag_at(c->d, c->name, c->line, col, "%s", msg);
-}
-
-static inline bool is_blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f';
-}
-
-/* Split a line into at most `max` fields plus one (to notice extras); a
- * field starting with '#' begins a comment.  *end_col is the column just
- * past the last field, where a missing field is reported. */
-static int split(const char *s, size_t len, struct field *f, int max, int *end_col)
-{
-	int n = 0;
-	size_t i = 0;
-	*end_col = 1;
-	while (n <= max) {
-		while (i < len && is_blank(s[i]))
-			i++;
-		if (i == len || s[i] == '#')
-			break;
-		f[n].s = s + i;
-		f[n].col = (int)i + 1;
-		while (i < len && !is_blank(s[i]))
-			i++;
-		f[n].len = (size_t)(s + i - f[n].s);
-		*end_col = (int)i + 1;
-		n++;
+	switch (f) {
+	case RS_TRACE_VALIDATE:
+		return "validate";
+	case RS_TRACE_MSR:
+		return "msr";
+	case RS_TRACE_SPC:
+		return "spc";
+	case RS_TRACE_BLKPARSE:
+		return "blkparse";
+	default:
+		return "disksim";
 	}
-	return n;
-}
-
-/* Field text for messages, cut short if long. */
-#define FIELD_FMT "%.*s%s"
-#define FIELD_ARG(f) (int)((f)->len > 40 ? 40 : (f)->len), (f)->s, ((f)->len > 40 ? "..." : "")
-
-static bool parse_u64(const struct field *f, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (f->len == 0)
-		return false;
-	for (size_t i = 0; i < f->len; i++) {
-		unsigned dgt = (unsigned)(f->s[i] - '0');
-		if (dgt > 9 || v > (UINT64_MAX - dgt) / 10)
-			return false;
-		v = v * 10 + dgt;
-	}
-	*out = v;
-	return true;
 }
 
 /* Hexadecimal, with or without 0x, as DiskSim's %x reads the flags. */
@@ -130,91 +66,7 @@ static bool parse_hex(const struct field *f, uint64_t *out)
 	return true;
 }
 
-enum num_status { NUM_OK, NUM_BAD, NUM_NEGATIVE, NUM_RANGE };
-
-static const uint64_t pow10_u64[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-
-/* A non-negative decimal in units of 10^exp ns (exp 6: milliseconds, 3:
- * microseconds) as nanoseconds: exact up to `exp` fraction digits, rounded
- * half up beyond.  Exponent forms ("1.5e3") go through strtod. */
-static enum num_status parse_ns(const struct field *f, int exp, int64_t *out)
-{
-	const char *s = f->s;
-	size_t len = f->len, i = 0;
-	const uint64_t limit = (uint64_t)INT64_MAX;
-	if (i < len && s[i] == '+')
-		i++;
-	else if (i < len && s[i] == '-')
-		return i + 1 < len && (s[i + 1] == '.' || (s[i + 1] >= '0' && s[i + 1] <= '9'))
-			       ? NUM_NEGATIVE
-			       : NUM_BAD;
-	uint64_t ip = 0, frac = 0;
-	int ndigits = 0, nfrac = 0;
-	bool round_up = false, overflow = false;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, ndigits++) {
-		if (ip > (UINT64_MAX - 9) / 10)
-			overflow = true;
-		else
-			ip = ip * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, ndigits++) {
-			if (nfrac < exp)
-				frac = frac * 10 + (uint64_t)(s[i] - '0');
-			else if (nfrac == exp)
-				round_up = s[i] >= '5';
-			if (nfrac <= exp)
-				nfrac++;
-		}
-	}
-	if (ndigits == 0)
-		return NUM_BAD;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		char buf[64];
-		if (len >= sizeof(buf))
-			return NUM_BAD;
-		memcpy(buf, s, len);
-		buf[len] = '\0';
-		char *end;
-		errno = 0;
-		double v = strtod(buf, &end);
-		if (end != buf + len || !isfinite(v))
-			return NUM_BAD;
-		v *= (double)pow10_u64[exp];
-		if (v >= 9.2e18)
-			return NUM_RANGE;
-		*out = (int64_t)llround(v);
-		return NUM_OK;
-	}
-	if (i != len)
-		return NUM_BAD;
-	if (nfrac > exp)
-		nfrac = exp;
-	uint64_t scale = pow10_u64[exp];
-	if (overflow || ip > limit / scale)
-		return NUM_RANGE;
-	uint64_t ns = ip * scale + frac * pow10_u64[exp - nfrac] + (round_up ? 1 : 0);
-	if (ns > limit)
-		return NUM_RANGE;
-	*out = (int64_t)ns;
-	return NUM_OK;
-}
-
-static int ns_error(struct ctx *c, const struct field *f, enum num_status st, const char *what,
-		    const char *unit)
-{
-	switch (st) {
-	case NUM_NEGATIVE:
-		return bad(c, f->col, "%s '" FIELD_FMT "' must not be negative", what, FIELD_ARG(f));
-	case NUM_RANGE:
-		return bad(c, f->col, "%s '" FIELD_FMT "' is too large", what, FIELD_ARG(f));
-	default:
-		return bad(c, f->col, "bad %s '" FIELD_FMT "': expected a number of %s", what,
-			   FIELD_ARG(f), unit);
-	}
-}
-
-/* Block and size: common to both formats, with the capacity check. */
+/* Block and size: common to the two DiskSim formats, with the capacity check. */
 static int parse_extent(struct ctx *c, const struct field *fb, const struct field *fs,
 			struct rs_trace_req *r)
 {
@@ -231,13 +83,7 @@ static int parse_extent(struct ctx *c, const struct field *fb, const struct fiel
 		return bad(c, fs->col, "size " FIELD_FMT " is too large (at most %u blocks)",
 			   FIELD_ARG(fs), UINT32_MAX);
 	r->nblk = (uint32_t)size;
-	uint64_t cap = c->o->capacity_blk;
-	if (cap && (r->lba >= cap || size > cap - r->lba))
-		return bad(c, fb->col, "request at block %llu of %llu blocks ends beyond the "
-				       "device (%llu blocks)",
-			   (unsigned long long)r->lba, (unsigned long long)size,
-			   (unsigned long long)cap);
-	return 0;
+	return check_fits(c, fb->col, r);
 }
 
 static const char disksim_fields[] = "arrival_ms device block size flags";
@@ -279,21 +125,6 @@ static int parse_disksim(struct ctx *c, const struct field *f, struct rs_trace_r
 	return 1;
 }
 
-static bool token_is(const struct field *f, const char *word)
-{
-	size_t n = strlen(word);
-	if (f->len != n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char ch = f->s[i];
-		if (ch >= 'A' && ch <= 'Z')
-			ch = (char)(ch - 'A' + 'a');
-		if (ch != word[i])
-			return false;
-	}
-	return true;
-}
-
 static int parse_validate(struct ctx *c, const struct field *f, struct rs_trace_req *r)
 {
 	if (token_is(&f[0], "r"))
@@ -321,7 +152,9 @@ static int line_too_long(struct ctx *c)
 	return bad(c, RS_TRACE_LINE_MAX + 1, "line longer than %d bytes: not a trace of "
 					     "lines (a %s line is: %s)", RS_TRACE_LINE_MAX,
 		   rs_trace_format_name(c->o->format),
-		   c->o->format == RS_TRACE_VALIDATE ? validate_fields : disksim_fields);
+		   c->o->format == RS_TRACE_VALIDATE   ? validate_fields
+		   : c->o->format == RS_TRACE_DISKSIM  ? disksim_fields
+						       : rs_trace_other_layout(c->o->format));
 }
 
 int rs_trace_parse_mem(const char *name, const char *text, size_t len,
@@ -329,7 +162,10 @@ int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 {
 	memset(t, 0, sizeof(*t));
 	bool validate = o->format == RS_TRACE_VALIDATE;
-	int nwant = validate ? 6 : 5;
+	bool other = !validate && o->format != RS_TRACE_DISKSIM;
+	struct trace_clock clock = { false, 0, 0 };
+	/* The shortest request line of each format, in fields. */
+	int nwant = validate ? 6 : o->format == RS_TRACE_MSR ? 7 : 5;
 	const char *layout = validate ? validate_fields : disksim_fields;
 	const char *const *names = validate ? validate_names : disksim_names;
 
@@ -361,6 +197,14 @@ int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 			line_too_long(&c);
 			goto fail;
 		}
+		if (other) {
+			int rc = rs_trace_parse_other(&c, p, (size_t)(eol - p), &req[n], &clock);
+			p = nl ? nl + 1 : end;
+			if (rc < 0)
+				goto fail;
+			n += (size_t)rc;
+			continue;
+		}
 		struct field f[MAX_FIELDS + 1];
 		int end_col;
 		int nf = split(p, (size_t)(eol - p), f, nwant, &end_col);
@@ -384,6 +228,7 @@ int rs_trace_parse_mem(const char *name, const char *text, size_t len,
 			goto fail;
 		n += (size_t)rc;
 	}
+	rs_trace_remap(o, req, n);
 	t->n = n;
 	t->lines = (uint64_t)c.line;
 	if (n) {

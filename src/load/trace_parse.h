@@ -15,8 +15,26 @@
  *             time between that request's completion and the next issue,
  *             both in microseconds.
  *
- * Fields are separated by blanks; blank lines and '#' comments (to the
- * end of the line) are skipped; CRLF line ends are accepted. */
+ * and three formats users already hold, all open loop, with times made
+ * relative to the first request kept:
+ *
+ *   msr       (MSR Cambridge CSV): Timestamp,Hostname,DiskNumber,Type,
+ *             Offset,Size,ResponseTime; times and response times in
+ *             Windows filetime units (100 ns), Type Read or Write, Offset
+ *             and Size in bytes (a request covers every 512-byte block it
+ *             touches).  `device` selects one DiskNumber.
+ *   spc       (SPC / UMass): ASU,LBA,Size,Opcode,Timestamp[,...]; LBA in
+ *             512-byte blocks, Size in bytes, Opcode r/R/w/W, Timestamp
+ *             in seconds.  `device` selects one ASU.
+ *   blkparse  (blkparse's default text output): dev cpu seq seconds pid
+ *             action RWBS sector + count [process]; only lines of the
+ *             action `action` (D by default) that read or write are kept:
+ *             flushes without data, discards, messages, plugs and the
+ *             statistics blocks are skipped.
+ *
+ * Fields are separated by blanks (commas for msr and spc); blank lines
+ * and '#' comments (to the end of the line) are skipped; CRLF line ends
+ * are accepted. */
 #ifndef RS_LOAD_TRACE_PARSE_H
 #define RS_LOAD_TRACE_PARSE_H
 
@@ -27,7 +45,19 @@
 #include "config/node.h"
 #include "io/io.h"
 
-enum rs_trace_format { RS_TRACE_DISKSIM, RS_TRACE_VALIDATE };
+/* In the order of the `format:` names (load/trace.c). */
+enum rs_trace_format {
+	RS_TRACE_DISKSIM,
+	RS_TRACE_VALIDATE,
+	RS_TRACE_MSR,
+	RS_TRACE_SPC,
+	RS_TRACE_BLKPARSE,
+};
+
+/* What to do with a request that ends beyond the device: refuse the
+ * trace at that line, wrap the address around the capacity, or scale
+ * every address by capacity / the trace's highest address. */
+enum rs_trace_fit { RS_TRACE_FIT_ERROR, RS_TRACE_FIT_WRAP, RS_TRACE_FIT_SCALE };
 
 /* One request: 32 bytes, so a trace of millions of requests stays small
  * and is walked sequentially. */
@@ -45,8 +75,10 @@ _Static_assert(sizeof(struct rs_trace_req) == 32, "keep trace requests compact")
 
 struct rs_trace_opts {
 	enum rs_trace_format format;
-	int64_t device;               /* disksim: keep only this device; -1 = all */
-	uint64_t capacity_blk;        /* refuse requests ending beyond; 0 = no check */
+	int64_t device;               /* disksim device, msr disk, spc ASU to keep; -1 = all */
+	uint64_t capacity_blk;        /* device size for `fit`; 0 = no check */
+	enum rs_trace_fit fit;
+	char action;                  /* blkparse: the action kept (Q, D or C); 0 = D */
 };
 
 struct rs_trace {

@@ -2,7 +2,9 @@
  * entry in the format FUZZ_TRACE_FORMAT (one program per format).  Each
  * input is parsed twice: keeping every request with no capacity, then
  * keeping device 0 only on a 2^32-block device, so the filter and the
- * capacity check are both reached.  A parse that succeeds must hand back
+ * capacity check are both reached; then twice more on a 2^20-block device
+ * with fit: wrap and fit: scale (and blkparse's Q action), where every
+ * request kept must have been moved onto the device.  A parse that succeeds must hand back
  * requests the replay can trust. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 #include "load/trace_parse.h"
 
 #ifndef FUZZ_TRACE_FORMAT
-#error "define FUZZ_TRACE_FORMAT (RS_TRACE_DISKSIM or RS_TRACE_VALIDATE)"
+#error "define FUZZ_TRACE_FORMAT (RS_TRACE_DISKSIM, _VALIDATE, _MSR, _SPC or _BLKPARSE)"
 #endif
 
 static void broken(const char *what, size_t i)
@@ -38,7 +40,7 @@ static void check_trace(const struct rs_trace *t, const struct rs_trace_opts *o)
 			broken("a request ends within the device", i);
 		if (r->t_ns < 0 || r->measured_ns < 0)
 			broken("times are not negative", i);
-		if (o->format == RS_TRACE_DISKSIM && i > 0 && r->t_ns < r[-1].t_ns)
+		if (o->format != RS_TRACE_VALIDATE && i > 0 && r->t_ns < r[-1].t_ns)
 			broken("arrivals are in order", i);
 	}
 }
@@ -66,9 +68,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct rs_trace_opts all = { FUZZ_TRACE_FORMAT, -1, 0 };
-	const struct rs_trace_opts dev0 = { FUZZ_TRACE_FORMAT, 0, (uint64_t)1 << 32 };
+	const struct rs_trace_opts all = { FUZZ_TRACE_FORMAT, -1, 0, RS_TRACE_FIT_ERROR, 0 };
+	const struct rs_trace_opts dev0 = { FUZZ_TRACE_FORMAT, 0, (uint64_t)1 << 32,
+					    RS_TRACE_FIT_ERROR, 0 };
+	const struct rs_trace_opts wrap = { FUZZ_TRACE_FORMAT, -1, (uint64_t)1 << 20,
+					    RS_TRACE_FIT_WRAP, 'Q' };
+	const struct rs_trace_opts scale = { FUZZ_TRACE_FORMAT, -1, (uint64_t)1 << 20,
+					     RS_TRACE_FIT_SCALE, 0 };
 	parse(data, size, &all);
 	parse(data, size, &dev0);
+	parse(data, size, &wrap);
+	parse(data, size, &scale);
 	return 0;
 }

@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sh "$src/tests/fuzz/seeds.sh" "$src" "$tmp" >/dev/null || exit 1
 fail=0
-for target in scenario model trace_disksim trace_validate; do
+for target in scenario model trace_disksim trace_validate trace_msr trace_spc \
+	trace_blkparse; do
 	if ! "$build/tests/fuzz/replay_$target" "$tmp/fuzz_$target"; then
 		echo "FAIL replay_$target"
 		fail=1

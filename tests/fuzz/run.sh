@@ -28,6 +28,9 @@ for target in "$@"; do
 	fuzz_scenario | fuzz_model) dict=yaml.dict len=8192 slow=60 ;;
 	fuzz_trace_disksim) dict=disksim.dict len=4096 slow=10 ;;
 	fuzz_trace_validate) dict=validate.dict len=4096 slow=10 ;;
+	fuzz_trace_msr) dict=msr.dict len=4096 slow=10 ;;
+	fuzz_trace_spc) dict=spc.dict len=4096 slow=10 ;;
+	fuzz_trace_blkparse) dict=blkparse.dict len=4096 slow=10 ;;
 	*) echo "run.sh: unknown target $target" >&2 && exit 2 ;;
 	esac
 	mkdir -p "$work/corpus/$target" "$work/artifacts/$target"

@@ -6,8 +6,9 @@
 # from):
 #   fuzz_scenario        scenarios/**/*.yaml and tests/errors/*/in.yaml
 #   fuzz_model           models/**/*.yaml and tests/errors/*/models/*.yaml
-#   fuzz_trace_disksim,  every trace file in the tree (*.trace), for both
-#   fuzz_trace_validate  formats: each format's parser learns from the other's
+#   fuzz_trace_*         every trace file in the tree (*.trace, *.csv, the
+#                        blkparse samples), for every format: each format's
+#                        parser learns from the others'
 # plus the regression inputs of tests/fuzz/regressions/<target>/.
 set -eu
 src=$1
@@ -33,12 +34,15 @@ rm -rf "$dest"
 seed fuzz_scenario $(list scenarios '*.yaml') $(list tests/errors in.yaml)
 # shellcheck disable=SC2046
 seed fuzz_model $(list models '*.yaml') $(list tests/errors '*.yaml' | grep /models/)
-traces=$( (list tests '*.trace'; list scenarios '*.trace') | LC_ALL=C sort -u)
-for target in fuzz_trace_disksim fuzz_trace_validate; do
+traces=$( (list tests '*.trace'; list scenarios '*.trace'; list tests '*.csv'
+	list tests/unit/data 'blkparse*'; list tests/errors 't.txt') | LC_ALL=C sort -u)
+trace_targets="fuzz_trace_disksim fuzz_trace_validate fuzz_trace_msr fuzz_trace_spc
+	fuzz_trace_blkparse"
+for target in $trace_targets; do
 	# shellcheck disable=SC2086
 	seed $target $traces
 done
-for target in fuzz_scenario fuzz_model fuzz_trace_disksim fuzz_trace_validate; do
+for target in fuzz_scenario fuzz_model $trace_targets; do
 	# shellcheck disable=SC2046
 	seed $target $(list tests/fuzz/regressions/$target '*')
 	printf '%s: %s seeds\n' "$target" "$(ls "$dest/$target" | wc -l)"

@@ -109,6 +109,147 @@ START_TEST(parse_validate_good)
 }
 END_TEST
 
+/* One request's fields, for the tables below. */
+static void check_reqs(const struct rs_trace *t, const struct rs_trace_req *want, size_t n)
+{
+	ck_assert_uint_eq(t->n, n);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(t->req[i].lba == want[i].lba && t->req[i].t_ns == want[i].t_ns &&
+				      t->req[i].nblk == want[i].nblk && t->req[i].op == want[i].op,
+			      "request %zu: got lba %llu t %lld nblk %u op %d", i,
+			      (unsigned long long)t->req[i].lba, (long long)t->req[i].t_ns,
+			      (unsigned)t->req[i].nblk, t->req[i].op);
+	}
+}
+
+static void parse_sample(const char *file, struct rs_trace_opts *o, struct rs_trace *t)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), file);
+	struct rs_diag d;
+	rs_diag_init(&d);
+	ck_assert_msg(rs_trace_parse_file(path, o, t, NULL, &d) == 0, "%s:%d:%d: %s", d.file,
+		      d.line, d.col, d.msg);
+}
+
+/* MSR: filetime 100 ns units from the first record, bytes to the blocks
+ * they touch, the disk filter. */
+START_TEST(parse_msr_good)
+{
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_MSR, -1, 0);
+	parse_sample("msr_good.csv", &o, &t);
+	const struct rs_trace_req want[4] = {
+		{ 8, 0, 0, 16, RS_READ, 0 },
+		{ 1, 10000, 0, 1, RS_WRITE, 0 },
+		{ 1, 1000000000, 0, 2, RS_WRITE, 0 },   /* bytes 1000..1099: blocks 1 and 2 */
+		{ 0, 2000000000, 0, 8, RS_READ, 0 },
+	};
+	check_reqs(&t, want, 4);
+	ck_assert_int_eq(t.req[0].measured_ns, 123400);
+	rs_trace_free(&t);
+	o.device = 1;
+	parse_sample("msr_good.csv", &o, &t);
+	const struct rs_trace_req disk1 = { 1, 0, 0, 1, RS_WRITE, 0 };
+	check_reqs(&t, &disk1, 1);
+	rs_trace_free(&t);
+}
+END_TEST
+
+/* SPC: seconds from the first record, sizes in bytes, any opcode case,
+ * extra columns ignored, the ASU filter. */
+START_TEST(parse_spc_good)
+{
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_SPC, -1, 0);
+	parse_sample("spc_good.csv", &o, &t);
+	const struct rs_trace_req want[4] = {
+		{ 20941264, 0, 0, 16, RS_WRITE, 0 },
+		{ 20939840, 2335000, 0, 16, RS_READ, 0 },
+		{ 1000, 948294000, 0, 1, RS_READ, 0 },
+		{ 7, 948294000, 0, 1, RS_WRITE, 0 },
+	};
+	check_reqs(&t, want, 4);
+	rs_trace_free(&t);
+	o.device = 1;
+	parse_sample("spc_good.csv", &o, &t);
+	const struct rs_trace_req asu1 = { 20939840, 0, 0, 16, RS_READ, 0 };
+	check_reqs(&t, &asu1, 1);
+	rs_trace_free(&t);
+}
+END_TEST
+
+/* blkparse: one action kept; plugs, messages, flushes without data,
+ * discards and the statistics block skipped. */
+START_TEST(parse_blkparse_good)
+{
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_BLKPARSE, -1, 0);
+	parse_sample("blkparse_good.txt", &o, &t);
+	const struct rs_trace_req want[3] = {
+		{ 223490, 0, 0, 8, RS_WRITE, 0 },
+		{ 4096, 95000, 0, 256, RS_READ, 0 },
+		{ 12, 1995000, 0, 1, RS_WRITE, 0 },
+	};
+	check_reqs(&t, want, 3);
+	rs_trace_free(&t);
+	o.action = 'Q';
+	parse_sample("blkparse_good.txt", &o, &t);
+	check_reqs(&t, want, 1);
+	rs_trace_free(&t);
+	o.action = 'C';
+	parse_sample("blkparse_good.txt", &o, &t);
+	check_reqs(&t, want, 1);
+	rs_trace_free(&t);
+}
+END_TEST
+
+/* fit: wrap moves only what lies beyond; scale shrinks every address by
+ * capacity / highest end, so the order of addresses is kept. */
+START_TEST(parse_fit)
+{
+	static const char text[] = "0,1000,512,R,0\n0,10,1024,w,1\n0,999,1024,w,2\n";
+	struct rs_diag d;
+	rs_diag_init(&d);
+	struct rs_trace t;
+	struct rs_trace_opts o = opts(RS_TRACE_SPC, -1, 1000);
+	o.fit = RS_TRACE_FIT_WRAP;
+	ck_assert_int_eq(rs_trace_parse_mem("f.csv", text, strlen(text), &o, &t, &d), 0);
+	const struct rs_trace_req wrapped[3] = {
+		{ 0, 0, 0, 1, RS_READ, 0 },
+		{ 10, 1000000000, 0, 2, RS_WRITE, 0 },
+		{ 998, 2000000000, 0, 2, RS_WRITE, 0 },  /* 999 wraps to itself, then ends in */
+	};
+	check_reqs(&t, wrapped, 3);
+	rs_trace_free(&t);
+	o.fit = RS_TRACE_FIT_SCALE;
+	ck_assert_int_eq(rs_trace_parse_mem("f.csv", text, strlen(text), &o, &t, &d), 0);
+	const struct rs_trace_req scaled[3] = {
+		{ 999, 0, 0, 1, RS_READ, 0 },            /* 1000 * 1000 / 1001 */
+		{ 9, 1000000000, 0, 2, RS_WRITE, 0 },
+		{ 998, 2000000000, 0, 2, RS_WRITE, 0 },
+	};
+	check_reqs(&t, scaled, 3);
+	rs_trace_free(&t);
+	/* DiskSim's formats take `fit` too. */
+	static const char ds[] = "0 0 5000 8 1\n1 0 10 8 0\n";
+	struct rs_trace_opts od = opts(RS_TRACE_DISKSIM, -1, 1000);
+	od.fit = RS_TRACE_FIT_WRAP;
+	ck_assert_int_eq(rs_trace_parse_mem("d.trace", ds, strlen(ds), &od, &t, &d), 0);
+	const struct rs_trace_req ds_wrapped[2] = {
+		{ 0, 0, 0, 8, RS_READ, 0 },              /* 5000 mod 1000 */
+		{ 10, 1000000, 0, 8, RS_WRITE, 0 },
+	};
+	check_reqs(&t, ds_wrapped, 2);
+	rs_trace_free(&t);
+	/* A request larger than the whole device cannot be remapped. */
+	o.capacity_blk = 1;
+	ck_assert_int_eq(rs_trace_parse_mem("f.csv", text, strlen(text), &o, &t, &d), -1);
+	ck_assert(strstr(d.msg, "larger than the device"));
+	ck_assert_int_eq(d.line, 2);
+}
+END_TEST
+
 /* Decimal times convert exactly, round beyond a nanosecond and accept
  * exponent forms. */
 START_TEST(parse_times)
@@ -178,6 +319,32 @@ static const struct bad_case bad_cases[] = {
 	{ RS_TRACE_VALIDATE, 0, "R miss 1 8 100 0 # ok\nW  hit  7  8  1  2  3\n", 2, 21,
 	  "unexpected extra field '3'" },
 	{ RS_TRACE_VALIDATE, 50, "W hit 49 2 1 1\n", 1, 7, "ends beyond the device" },
+	/* msr: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime */
+	{ RS_TRACE_MSR, 0, "1,h,0,Read,0,512\n", 1, 17, "missing field 'ResponseTime'" },
+	{ RS_TRACE_MSR, 0, "1,h,0,Read,0,512,1,9\n", 1, 20, "unexpected extra field '9'" },
+	{ RS_TRACE_MSR, 0, "1,h,x,Read,0,512,1\n", 1, 5, "bad disk number 'x'" },
+	{ RS_TRACE_MSR, 0, "1.5,h,0,Read,0,512,1\n", 1, 1, "bad timestamp '1.5'" },
+	{ RS_TRACE_MSR, 0, "1,h,0,Erase,0,512,1\n", 1, 7, "expected Read or Write, got 'Erase'" },
+	{ RS_TRACE_MSR, 0, "1,h,0,Read,0,-512,1\n", 1, 14, "size '-512' must not be negative" },
+	{ RS_TRACE_MSR, 0, "1,h,0,Read,0,0,1\n", 1, 14, "size must be at least 1 byte" },
+	{ RS_TRACE_MSR, 0, "5,h,0,Read,0,1,1\n 4 ,h,0,Read,0,1,1\n", 2, 2, "arrival order" },
+	{ RS_TRACE_MSR, 1000, "1,h,0,Read,511488,1024,1\n", 1, 12,
+	  "request at block 999 of 2 blocks ends beyond the device (1000 blocks); fit: wrap" },
+	/* spc: ASU,LBA,Size,Opcode,Timestamp[,...] */
+	{ RS_TRACE_SPC, 0, "0,1,512\n", 1, 8, "missing field 'Opcode'" },
+	{ RS_TRACE_SPC, 0, "0,x1,512,r,0\n", 1, 3, "bad LBA 'x1'" },
+	{ RS_TRACE_SPC, 0, "0,1,512,q,0\n", 1, 9, "expected opcode r or w, got 'q'" },
+	{ RS_TRACE_SPC, 0, "0,1,-512,r,0\n", 1, 5, "size '-512' must not be negative" },
+	{ RS_TRACE_SPC, 0, "0,1,512,r,-1\n", 1, 11, "timestamp '-1' must not be negative" },
+	/* blkparse: dev cpu seq seconds pid action RWBS sector + count */
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 0.0 1 D\n", 1, 16, "missing field 'RWBS'" },
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 0.0 1 D W 5 +\n", 1, 22, "missing field 'count'" },
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 0.0 1 D W x + 8\n", 1, 19, "bad sector 'x'" },
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 abc 1 D W 5 + 8\n", 1, 9, "bad time 'abc'" },
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 0.0 1 D WX 5 + 8\n", 1, 18, "unknown RWBS letter 'X'" },
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 0.0 1 D W 5 + -8\n", 1, 23,
+	  "sector count '-8' must not be negative" },
+	{ RS_TRACE_BLKPARSE, 0, "8,0 0 1 0.0 1 D W 5 - 8\n", 1, 21, "expected '+'" },
 };
 
 START_TEST(parse_bad)
@@ -280,6 +447,62 @@ static const char *scenario(void)
 }
 
 #define IDEAL "device: { type: ideal, service: fixed, mean: 1ms, capacity: 1GiB }\n"
+
+/* The new formats replay open loop from their first request, with their
+ * filters, and fit: scale brings a trace beyond a small device onto it. */
+START_TEST(open_loop_new_formats)
+{
+	struct tu_point r;
+	struct logline l[16];
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: msr_good.csv, format: msr, disk: 0 }\n"),
+			 0);
+	tu_point_go(&r);
+	ck_assert_uint_eq(read_log(&r, l, 16), 3);
+	ck_assert_int_eq(l[1].issue, 1000000000);
+	ck_assert_int_eq(l[2].issue, 2000000000);
+	tu_point_free(&r);
+
+	/* 223490 + 8 is beyond 1 MiB (2048 blocks): refused, then scaled. */
+	ck_assert_int_eq(run_build(&r, scenario(),
+				   "device: { type: ideal, capacity: 1MiB }\n"
+				   "workload:\n"
+				   "  trace: { file: blkparse_good.txt, format: blkparse }\n"),
+			 -1);
+	ck_assert_int_eq(r.d.line, 7);   /* the first D line */
+	ck_assert(strstr(r.d.msg, "block 223490 of 8 blocks ends beyond the device"));
+	tu_point_free(&r);
+	ck_assert_int_eq(run_build(&r, scenario(),
+				   "device: { type: ideal, service: fixed, mean: 1ms, "
+				   "capacity: 1MiB }\n"
+				   "workload:\n"
+				   "  trace: { file: blkparse_good.txt, format: blkparse, fit: scale, "
+				   "scale: 100 }\n"),
+			 0);
+	tu_point_go(&r);
+	ck_assert_uint_eq(read_log(&r, l, 16), 3);
+	ck_assert_int_eq(l[1].issue, 9500000);
+	ck_assert_int_eq(l[2].issue, 199500000);
+	tu_point_free(&r);
+
+	/* Each filter belongs to its format. */
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: spc_good.csv, format: spc, disk: 1 }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "'disk' applies only to format msr"));
+	tu_point_free(&r);
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: msr_good.csv, format: msr, action: Q }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "'action' applies only to format blkparse"));
+	tu_point_free(&r);
+	ck_assert_int_eq(run_build(&r, scenario(), IDEAL "workload:\n"
+					"  trace: { file: spc_good.csv, format: spc, asu: 9 }\n"),
+			 -1);
+	ck_assert(strstr(r.d.msg, "holds no requests for ASU 9"));
+	tu_point_free(&r);
+}
+END_TEST
 
 /* FIFO, one server, 1 ms each: arrivals 0, 0.5, 3, 3, 10.25 ms give
  * responses 1, 1.5, 1, 2, 1 ms; the window closes at the last completion. */
@@ -676,6 +899,10 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, parse_disksim_good);
 	tcase_add_test(tc, parse_validate_good);
 	tcase_add_test(tc, parse_times);
+	tcase_add_test(tc, parse_msr_good);
+	tcase_add_test(tc, parse_spc_good);
+	tcase_add_test(tc, parse_blkparse_good);
+	tcase_add_test(tc, parse_fit);
 	tcase_add_loop_test(tc, parse_bad, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
@@ -688,6 +915,7 @@ static Suite *trace_suite(void)
 	tc = tcase_create("replay");
 	tcase_add_test(tc, open_loop_exact);
 	tcase_add_test(tc, open_loop_filter_scale);
+	tcase_add_test(tc, open_loop_new_formats);
 	tcase_add_test(tc, open_loop_repeat);
 	tcase_add_test(tc, open_loop_run_window);
 	tcase_add_test(tc, closed_loop_validate);
