@@ -120,16 +120,22 @@ static void to_member(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 	rs_dev_submit(sim, pt->member, child);
 }
 
+/* A transfer before the member failed: the child completes through the
+ * member's path, so the port's accounting sees it like any other. */
+static void fail_before_member(struct rs_sim *sim, struct port *pt, struct rs_io *child,
+			       int status)
+{
+	child->done = member_done;
+	child->done_ctx = pt;
+	rs_io_complete(sim, child, status);
+}
+
 static void chan_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
-	struct rs_io *child = arg;
-	if (status) {
-		child->done = member_done;
-		child->done_ctx = obj;
-		rs_io_complete(sim, child, status);
-		return;
-	}
-	to_member(sim, obj, child);
+	if (status)
+		fail_before_member(sim, obj, arg, status);
+	else
+		to_member(sim, obj, arg);
 }
 
 static void bus_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -183,14 +189,10 @@ static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 
 static void command_sent(struct rs_sim *sim, void *obj, void *arg, int status)
 {
-	struct rs_io *child = arg;
-	if (status) {
-		child->done = member_done;
-		child->done_ctx = obj;
-		rs_io_complete(sim, child, status);
-		return;
-	}
-	start(sim, obj, child);
+	if (status)
+		fail_before_member(sim, obj, arg, status);
+	else
+		start(sim, obj, arg);
 }
 
 static void dispatch(struct rs_sim *sim, struct rs_channel *ch)

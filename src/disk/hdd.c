@@ -791,13 +791,12 @@ static bool write_is_cached(const struct hdd *h, const struct rs_io *io)
 }
 
 /* Overheads that depend on the previous command: set for this one. */
-static void note_command(struct hdd *h, const struct rs_io *io)
+static void note_command(struct hdd *h, const struct rs_io *io, bool cached)
 {
 	const struct rs_hdd_fw *f = &h->fwr;
 	bool pw = h->prev_write;
 	h->ovh_hit = f->ovh[RS_CMD_READ_HIT][pw] + h->queued_ns;
 	h->sched.overhead_ns[0] = f->ovh[RS_CMD_READ_MISS][pw] + h->queued_ns;
-	bool cached = io->op == RS_WRITE ? write_is_cached(h, io) : h->p.write_cache;
 	h->sched.overhead_ns[1] =
 		f->ovh[cached ? RS_CMD_WRITE_HIT : RS_CMD_WRITE_MISS][pw] + h->queued_ns;
 	h->prev_write = io->op == RS_WRITE;
@@ -806,8 +805,10 @@ static void note_command(struct hdd *h, const struct rs_io *io)
 static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
 	rs_time_t now = rs_now(sim);
+	/* Decided once, before the write invalidates what it covers. */
+	bool cached = io->op == RS_WRITE ? write_is_cached(h, io) : h->p.write_cache;
 	if (h->fwr.by_previous && io->op != RS_FLUSH)
-		note_command(h, io);
+		note_command(h, io, cached);
 	io->tag = 0;
 	io->aux = (uint64_t)now;
 	if (io->op != RS_FLUSH && (io->nblk == 0 || io->lba + io->nblk > h->cap_blk)) {
@@ -844,7 +845,6 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 		return;
 	}
 	case RS_WRITE: {
-		bool cached = write_is_cached(h, io);
 		invalidate(h, io);
 		if (cached) {
 			if (h->wc.stall_head || !rs_hdd_wcache_room(&h->wc, &h->buf, io->nblk)) {
