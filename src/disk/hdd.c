@@ -781,7 +781,8 @@ static void idle_hit_read_ahead(struct rs_sim *sim, struct hdd *h, uint32_t seg,
  * continue, so level 1 then writes through, as DiskSim's does. */
 static bool write_is_cached(const struct hdd *h, const struct rs_io *io)
 {
-	if (!h->p.write_cache || io->nblk > h->wc.cap_blk)
+	/* A FUA write goes to the media before it completes. */
+	if (!h->p.write_cache || io->fua || io->nblk > h->wc.cap_blk)
 		return false;
 	if (!h->p.write_cache_appends_only)
 		return true;

@@ -38,7 +38,11 @@ struct rs_ssd_params {
 	rs_time_t program_cost_ns;    /* controller firmware, per flash program or erase issued */
 	double controller_rate;       /* bytes/s the controller's data path adds per command; 0 = none */
 	uint64_t controller_cores;
-	uint64_t queue_depth;
+	uint64_t queue_depth;         /* per queue pair */
+	uint64_t queue_pairs;         /* NVMe submission/completion queue pairs (1: SATA NCQ) */
+	rs_time_t doorbell_ns;        /* a command's way in: doorbell write and entry fetch */
+	rs_time_t interrupt_ns;       /* a completion's way out: entry write and interrupt */
+	bool plp;                     /* power-loss protection: the write buffer is safe */
 	uint64_t write_buffer_bytes;
 	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
 				       * host programs below high, runs when idle below high */
