@@ -110,3 +110,6 @@ EXTRA_DIST += \
 	models/disks/disksim/source/st41601n_validate.model \
 	models/disks/disksim/source/st41601n_validate.seek \
 	models/disks/disksim/source/statdefs
+# NVMe drive, host storage stacks and HBAs.
+nobase_dist_pkgdata_DATA += \
+	models/ssds/intel-dc-p3700-400g.yaml

@@ -30,3 +30,11 @@ tests_unit_check_ssd_flush_SOURCES = tests/unit/check_ssd_flush.c
 tests_unit_check_ssd_flush_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ssd_flush_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_nvme
+TESTS += tests/unit/check_nvme
+tests_unit_check_nvme_SOURCES = tests/unit/check_nvme.c
+tests_unit_check_nvme_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_nvme_LDADD = $(UNIT_LDADD)
+endif

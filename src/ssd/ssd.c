@@ -250,11 +250,20 @@ static void wait_for_flash(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
  * without power-loss protection is written through; it waits for the
  * units buffered before it too, which a real drive may not (the model's
  * buffer programs in order). */
+static void write_committed(struct rs_sim *sim, void *obj, void *arg)
+{
+	complete_cmd(sim, obj, arg, 0);
+}
+
 static void write_buffered(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 {
 	if (io->fua && !s->p.plp) {
 		s->c.fua_through++;
 		wait_for_flash(sim, s, io);
+		return;
+	}
+	if (s->p.write_commit_ns > 0) {
+		rs_sched(sim, s->p.write_commit_ns, write_committed, s, io);
 		return;
 	}
 	complete_cmd(sim, s, io, 0);

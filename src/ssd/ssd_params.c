@@ -59,6 +59,10 @@ const struct rs_opt rs_ssd_opts[] = {
 	{ "interrupt_cost", RS_OPT_TIME, P(interrupt_ns), "0s", MIN0, NULL,
 	  "time from the drive finishing a command to the host seeing it (NVMe: completion "
 	  "entry write and MSI-X interrupt); overlaps between commands" },
+	{ "write_commit", RS_OPT_TIME, P(write_commit_ns), "0s", MIN0, NULL,
+	  "time from a write's data being in the buffer to the drive acknowledging it "
+	  "(firmware commit of data and map entries); overlaps between commands and holds "
+	  "no controller core" },
 	{ "power_loss_protection", RS_OPT_BOOL, P(plp), "true", 0, 0, 0, NULL,
 	  "the write buffer survives a power loss (capacitors): a flush or FUA write need not "
 	  "wait for flash; without it, a flush waits until the buffered data is programmed "

@@ -42,6 +42,7 @@ struct rs_ssd_params {
 	uint64_t queue_pairs;         /* NVMe submission/completion queue pairs (1: SATA NCQ) */
 	rs_time_t doorbell_ns;        /* a command's way in: doorbell write and entry fetch */
 	rs_time_t interrupt_ns;       /* a completion's way out: entry write and interrupt */
+	rs_time_t write_commit_ns;    /* from a write's data in the buffer to its acknowledgement */
 	bool plp;                     /* power-loss protection: the write buffer is safe */
 	uint64_t write_buffer_bytes;
 	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
