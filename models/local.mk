@@ -113,3 +113,6 @@ EXTRA_DIST += \
 # NVMe drive, host storage stacks and HBAs.
 nobase_dist_pkgdata_DATA += \
 	models/ssds/intel-dc-p3700-400g.yaml
+nobase_dist_pkgdata_DATA += \
+	models/hbas/lsi-sas3008.yaml \
+	models/hosts/linux-4-blk-mq.yaml
