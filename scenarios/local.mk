@@ -62,7 +62,8 @@ EXTRA_DIST += \
 	scenarios/ssd/sequential.yaml \
 	scenarios/ssd/latency.yaml \
 	scenarios/ssd/gc-onset.yaml \
-	scenarios/ssd/raid0-c226.yaml
+	scenarios/ssd/raid0-c226.yaml \
+	scenarios/ssd/nvme-p3700.yaml
 
 EXTRA_DIST += \
 	scenarios/s3700/README.md \
