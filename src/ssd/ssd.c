@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "ctrl/bus.h"
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "ssd/ssd_priv.h"
@@ -394,6 +395,12 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	if (g.units_per_page > SSD_MAX_UNITS_PER_PAGE)
 		return rs_diag_node(d, node, "a multi-plane page of %u 4KiB units is too large "
 				    "(at most %u)", g.units_per_page, SSD_MAX_UNITS_PER_PAGE);
+	/* A bus model sets the link (a PCIe generation and width for NVMe). */
+	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
+				     p->interface_burst_bytes, false };
+	if (p->interface_bus && b &&
+	    rs_bus_params(b->models, p->interface_bus, "interface_bus", &lp, d))
+		return -1;
 	struct ssd *s = calloc(1, sizeof(*s));
 	RS_ASSERT(s != NULL);
 	dev->priv = s;
@@ -440,8 +447,6 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		    now);
 	rs_tavg_init(&s->held, now, 0);
 	s->has_link = p->interface;
-	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
-				     p->interface_burst_bytes, false };
 	rs_link_init(&s->link_own, dev->name, &lp, now);
 	s->link = &s->link_own;
 	s->ns_per_byte = p->controller_rate > 0 ? 1e9 / p->controller_rate : 0;

@@ -86,6 +86,9 @@ const struct rs_opt rs_ssd_opts[] = {
 	  "host link cost per transaction (frame)" },
 	{ "interface_burst", RS_OPT_SIZE, P(interface_burst_bytes), "8KiB", RANGE, 512,
 	  1 << 30, NULL, "largest host link transaction (frame payload)" },
+	{ "interface_bus", RS_OPT_NODE, P(interface_bus), NULL, 0, 0, 0, NULL,
+	  "the host link as a bus model (pcie3-x4, sata-6...) or inline {rate, overhead, burst, "
+	  "duplex}; replaces interface_rate, interface_overhead and interface_burst" },
 	RS_OPT_END
 };
 

@@ -52,6 +52,7 @@ struct rs_ssd_params {
 	double interface_rate;
 	rs_time_t interface_overhead_ns;
 	uint64_t interface_burst_bytes;
+	const struct rs_node *interface_bus;  /* a bus model or inline link; NULL = the three above */
 };
 
 extern const struct rs_opt rs_ssd_opts[];

@@ -93,7 +93,41 @@ START_TEST(latency)
 }
 END_TEST
 
-/* 64 K entries in each of two queue pairs: more than the default cap on
+/* The host link comes from a bus model: on PCIe 1.0 x4 (842 MB/s of
+ * payload) sequential reads stop at the link, not at the controller's
+ * 2,700 MB/s; a name that is no bus is refused at the key. */
+START_TEST(link_from_bus_model)
+{
+	struct tu_point p;
+	tu_point_runf(&p, "nvme.yaml", "nvme0", 1,
+		      "device: {model: intel-dc-p3700-400g, state: full, interface_bus: pcie1-x4}\n"
+		      "workload:\n"
+		      "  iometer: {spec: default, size: 128KiB, read: 100%%, random: 0%%, "
+		      "outstanding: 32, ramp: 0.02s, run: 0.2s}\n");
+	double mb_s = p.load->summary.mb_s;
+	tu_point_free(&p);
+	printf("P3700 on PCIe 1.0 x4: %.1f MB/s sequential read (link payload 842)\n", mb_s);
+	fflush(stdout);
+	ck_assert_double_le(mb_s, 842 * 1.01);
+	ck_assert_double_ge(mb_s, 842 * 0.95);
+
+	struct rs_model_path mp;
+	tu_model_path(&mp, NULL);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_node *root;
+	struct rs_diag d;
+	struct rs_dev *dev = tu_build_text(
+		sim, &mp, "model: intel-dc-p3700-400g\ninterface_bus: intel-dc-s3700-100g\n",
+		"nvme0", &root, &d);
+	ck_assert_ptr_null(dev);
+	ck_assert_msg(strstr(d.msg, "interface_bus must be a link") != NULL, "%s", d.msg);
+	rs_node_free(root);
+	rs_sim_free(sim);
+	rs_model_path_free(&mp);
+}
+END_TEST
+
+/* 64 K entries in each of 16 queue pairs: more than the default cap on
  * requests alive at once refuses, with the cap named; raised, it builds. */
 START_TEST(queue_depth_bounded_by_cap)
 {
@@ -130,6 +164,7 @@ static Suite *nvme_suite(void)
 	tcase_add_test(tc, rand_write);
 	tcase_add_test(tc, latency);
 	tcase_add_test(tc, queue_depth_bounded_by_cap);
+	tcase_add_test(tc, link_from_bus_model);
 	suite_add_tcase(s, tc);
 	return s;
 }
