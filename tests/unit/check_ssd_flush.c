@@ -13,6 +13,7 @@
 #include "dev/dev.h"
 #include "io/io.h"
 #include "kernel/sim.h"
+#include "ssd/ftl.h"
 #include "ssd/ssd.h"
 #define TU_WANT_SCENARIO
 #include "testutil.h"
@@ -200,6 +201,36 @@ START_TEST(hdd_fua_writes_through)
 }
 END_TEST
 
+/* Many flushes among random writes, past the point where GC runs: the
+ * partly filled pages they leave behind keep the FTL consistent (map and
+ * valid counts agree) and every request completes. */
+START_TEST(flushes_among_random_writes_keep_ftl_consistent)
+{
+	struct bench b;
+	open_dev(&b, TINY "power_loss_protection: false\n", false);
+	uint64_t x = 12345;
+	int flushes = 0;
+	for (int round = 0; round < 40; round++) {
+		for (int i = 0; i < 400; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t unit = (x >> 33) % (48u * 1024 * 1024 / 4096);
+			put(&b, RS_WRITE, unit * 8, 8);
+			if (i % 7 == 6) {
+				put(&b, RS_FLUSH, 0, 0);
+				flushes++;
+			}
+		}
+		rs_sim_run(b.sim, RS_TIME_MAX);
+	}
+	const struct rs_ssd_counters *c = rs_ssd_counters(b.dev);
+	ck_assert_uint_eq(b.dev->completed, 40 * 400 + (uint64_t)flushes);
+	ck_assert_uint_gt(c->partial_programs, 0);
+	ck_assert_uint_gt(c->gc_victims, 0);
+	ck_assert_uint_eq(ftl_check(rs_ssd_ftl(b.dev)), 0);
+	close_dev(&b);
+}
+END_TEST
+
 /* Reads of never-written data on a fresh drive: one warning per process,
  * however many drives and reads. */
 START_TEST(unmapped_reads_warn_once)
@@ -228,6 +259,7 @@ static Suite *flush_suite(void)
 	tcase_add_test(tc, fua_write);
 	tcase_add_test(tc, array_forwards_flush_and_fua);
 	tcase_add_test(tc, hdd_fua_writes_through);
+	tcase_add_test(tc, flushes_among_random_writes_keep_ftl_consistent);
 	tcase_add_test(tc, unmapped_reads_warn_once);
 	suite_add_tcase(s, tc);
 	return s;
