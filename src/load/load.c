@@ -188,8 +188,10 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 			rs_diag_node(d, key, "unknown workload type '%s'", key->str);
 		return NULL;
 	}
-	if (body->kind != RS_NODE_MAP) {
-		rs_diag_node(d, body, "expected a mapping for 'workload.%s'", type->name);
+	bool file_only = type->takes_file && body->kind == RS_NODE_SCALAR;
+	if (body->kind != RS_NODE_MAP && !file_only) {
+		rs_diag_node(d, body, "expected a mapping for 'workload.%s'%s", type->name,
+			     type->takes_file ? " or a file name" : "");
 		return NULL;
 	}
 	struct rs_load *load = calloc(1, sizeof(*load));
@@ -200,7 +202,7 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 	RS_ASSERT(load->params != NULL);
 	char ctx[64];
 	snprintf(ctx, sizeof(ctx), "workload.%s", type->name);
-	if (rs_schema_bind(type->opts, body, load->params, key, ctx, NULL, d) != 0 ||
+	if ((!file_only && rs_schema_bind(type->opts, body, load->params, key, ctx, NULL, d) != 0) ||
 	    type->init(sim, load, load->params, body, d) != 0) {
 		rs_load_destroy(load);
 		return NULL;

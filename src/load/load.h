@@ -53,6 +53,9 @@ struct rs_load_type {
 	/* Start issuing at the current time. */
 	void (*start)(struct rs_sim *sim, struct rs_load *load);
 	void (*destroy)(struct rs_load *load);
+	/* `workload: {TYPE: FILE}` is allowed: init then gets the scalar
+	 * node itself instead of a mapping bound to `opts`. */
+	bool takes_file;
 };
 
 struct rs_load {
