@@ -19,6 +19,7 @@
 #include "ctrl/bus.h"
 #include "dev/dev.h"
 #include "import/dsim_hdd.h"
+#include "load/fio_scenario.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
 #include "run/repeats.h"
@@ -65,14 +66,18 @@ static const char usage_main[] =
 
 static const char usage_run[] =
 	"Usage: raidsim run SCENARIO [OPTIONS]\n"
+	"       raidsim run JOB.fio --device MODEL [OPTIONS]\n"
 	"\n"
 	"Run every point of SCENARIO's sweep and write DIR/NAME.tsv, NAME.json and\n"
 	"NAME.gp (and NAME.png with --plot).  Output is byte-identical for the same\n"
-	"scenario and seed, whatever --jobs is.\n"
+	"scenario and seed, whatever --jobs is.  A fio job file (NAME.fio) runs as\n"
+	"the workload of a scenario of its own on the device model --device names\n"
+	"(found as -M describes; --set device.KEY=V changes the model's values).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR   where to write results (default: out/SCENARIO-NAME)\n"
 	"      --seed N       seed of all random streams (same as --set seed=N)\n"
+	"      --device MODEL the device a fio job file runs on\n"
 	"      --repeat N     run every point at N seeds (the seed, seed+1, ...,\n"
 	"                     1 <= N <= 1000) and write each result column as the\n"
 	"                     mean, followed by COLUMN_ci95 (half-width of its 95%\n"
@@ -272,10 +277,13 @@ static int cmd_run(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'K' },
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "limit", required_argument, NULL, 'L' },
+		{ "device", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
+	const char *device = NULL;
+	char fio_yaml[4096] = "";
 	unsigned repeat = 1;
 	char why[256];
 	const char *out_dir = NULL;
@@ -336,6 +344,9 @@ static int cmd_run(int argc, char **argv)
 			if (parse_repeat(optarg, &repeat) != 0)
 				goto out;
 			break;
+		case 'D':
+			device = optarg;
+			break;
 		case 'K':
 			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
 				fprintf(stderr, "raidsim: --shard expects K/N with 0 <= K < N, "
@@ -357,12 +368,38 @@ static int cmd_run(int argc, char **argv)
 				"Try 'raidsim help run'.\n");
 		goto out;
 	}
+	const char *scenario = argv[optind];
+	if (rs_fio_is_job_file(scenario) != (device != NULL)) {
+		fprintf(stderr, device ? "raidsim: --device applies to a fio job file (NAME.fio); "
+					 "a scenario names its device itself\n"
+				       : "raidsim: a fio job file runs on the device --device MODEL "
+					 "names\n");
+		fputs("Try 'raidsim help run'.\n", stderr);
+		goto out;
+	}
+	if (device) {
+		/* The device comes first, so --set device.KEY=V can change it. */
+		if (nsets == sizeof(sets) / sizeof(sets[0])) {
+			fprintf(stderr, "raidsim: too many --set options\n");
+			goto out;
+		}
+		memmove(sets + 1, sets, nsets * sizeof(sets[0]));
+		nsets++;
+		sets[0].path = strdup("device.model");
+		sets[0].value = rs_node_new_scalar("--device", 1, 1, device);
+		if (rs_fio_scenario_write(scenario, fio_yaml, sizeof(fio_yaml), why,
+					  sizeof(why)) != 0) {
+			fprintf(stderr, "raidsim: %s\n", why);
+			goto out;
+		}
+		scenario = fio_yaml;
+	}
 	struct rs_model_path mp;
 	if (setup_models(&mp, model_dirs, ndirs) != 0)
 		goto out;
 	rs_model_path_set_scenario(&mp, argv[optind]);
 	struct rs_scenario sc;
-	if (rs_scenario_load_repeat(&sc, argv[optind], sets, nsets, &mp, repeat, &d) != 0) {
+	if (rs_scenario_load_repeat(&sc, scenario, sets, nsets, &mp, repeat, &d) != 0) {
 		rs_diag_print(&d, stderr);
 		rs_scenario_free(&sc);
 		rs_model_path_free(&mp);
@@ -383,6 +420,8 @@ static int cmd_run(int argc, char **argv)
 	rs_scenario_free(&sc);
 	rs_model_path_free(&mp);
 out:
+	if (fio_yaml[0])
+		rs_fio_scenario_remove(fio_yaml);
 	for (size_t i = 0; i < nsets; i++) {
 		free(sets[i].path);
 		rs_node_free(sets[i].value);

@@ -458,6 +458,8 @@ int rs_fio_jobs_read(const struct rs_fio_file *f, struct rs_fio_jobs *out, struc
 		struct rs_fio_job *j = &out->job[out->njobs];
 		job_defaults(j);
 		j->name = sec->name;
+		j->line = sec->line;
+		j->col = sec->col;
 		r.kb_base = 1024;
 		bool wall = false;
 		for (size_t g = 0; g < nglobals; g++) {

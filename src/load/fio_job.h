@@ -18,6 +18,7 @@
 
 struct rs_fio_job {
 	const char *name;
+	int line, col;                /* the job's section, for diagnostics */
 	unsigned group;               /* stonewall groups, from 0 */
 	size_t nlines;                /* block sizes with their shares (bssplit) */
 	uint64_t bs[RS_SPEC_MAX_LINES];

@@ -1,5 +1,8 @@
 #include "load/fio_load.h"
 
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +216,19 @@ static char *resolve_path(const struct rs_node *at, const char *file)
 	return s;
 }
 
+static int job_error(struct rs_diag *d, const char *path, const struct rs_fio_job *j,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int job_error(struct rs_diag *d, const char *path, const struct rs_fio_job *j,
+		     const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rs_diag_at(d, path, j->line, j->col, "job '%s': %s", j->name, msg);
+}
+
 /* The region and sizes of one job on this target: 0, or -1 with d set. */
 static int clone_setup(struct clone *cl, const struct rs_fio_job *j, uint64_t cap,
 		       const char *path, struct rs_diag *d)
@@ -221,16 +237,15 @@ static int clone_setup(struct clone *cl, const struct rs_fio_job *j, uint64_t ca
 					      j->offset;
 	offset -= offset % RS_BLOCK_BYTES;
 	if (offset >= cap)
-		return rs_diag_at(d, path, 0, 0, "job '%s': offset %llu is beyond the device "
-				  "(%llu bytes)", j->name, (unsigned long long)offset,
-				  (unsigned long long)cap);
+		return job_error(d, path, j, "offset %llu is beyond the device (%llu bytes)",
+				 (unsigned long long)offset, (unsigned long long)cap);
 	uint64_t size = j->size_pct > 0 ? (uint64_t)((double)cap * j->size_pct / 100) : j->size;
 	uint64_t region = j->filesize ? j->filesize : size ? size : cap - offset;
 	region -= region % RS_BLOCK_BYTES;
 	if (region > cap - offset)
-		return rs_diag_at(d, path, 0, 0, "job '%s': offset plus size (%llu bytes) ends "
-				  "beyond the device (%llu bytes)", j->name,
-				  (unsigned long long)(offset + region), (unsigned long long)cap);
+		return job_error(d, path, j, "offset plus size (%llu bytes) ends beyond the "
+				 "device (%llu bytes)", (unsigned long long)(offset + region),
+				 (unsigned long long)cap);
 	cl->job = j;
 	cl->start_blk = offset / RS_BLOCK_BYTES;
 	cl->len_blk = region / RS_BLOCK_BYTES;
@@ -238,21 +253,20 @@ static int clone_setup(struct clone *cl, const struct rs_fio_job *j, uint64_t ca
 	double cum = 0;
 	for (size_t i = 0; i < j->nlines; i++) {
 		if (j->bs[i] % RS_BLOCK_BYTES)
-			return rs_diag_at(d, path, 0, 0, "job '%s': block size %llu is not a "
-					  "multiple of 512 bytes", j->name,
-					  (unsigned long long)j->bs[i]);
+			return job_error(d, path, j, "block size %llu is not a multiple of 512 "
+					 "bytes", (unsigned long long)j->bs[i]);
 		if (j->bs[i] > region || j->bs[i] > (1ull << 30))
-			return rs_diag_at(d, path, 0, 0, "job '%s': block size %llu is larger than "
-					  "its region (%llu bytes) or 1 GiB", j->name,
-					  (unsigned long long)j->bs[i], (unsigned long long)region);
+			return job_error(d, path, j, "block size %llu is larger than its region "
+					 "(%llu bytes) or 1 GiB", (unsigned long long)j->bs[i],
+					 (unsigned long long)region);
 		cl->nblk[i] = (uint32_t)(j->bs[i] / RS_BLOCK_BYTES);
 		cl->positions[i] = (cl->len_blk - cl->nblk[i]) / cl->nblk[i] + 1;
 		cum += j->share[i];
 		cl->cum_share[i] = cum;
 	}
 	if (j->seq_skip % RS_BLOCK_BYTES)
-		return rs_diag_at(d, path, 0, 0, "job '%s': the skip of 'rw=...:N' must be a "
-				  "multiple of 512 bytes", j->name);
+		return job_error(d, path, j, "the skip of 'rw=...:N' must be a multiple of 512 "
+				 "bytes");
 	cl->gap = j->rate_iops > 0 ? rs_ns_from_double(1e9 / j->rate_iops) : 0;
 	return 0;
 }
@@ -286,6 +300,14 @@ static int fio_init(struct rs_sim *sim, struct rs_load *load, const void *params
 	/* The path outlives the parse: diagnostics and the ignored list
 	 * name it. */
 	char *path = resolve_path(file_node, name);
+	FILE *probe = fopen(path, "rb");
+	if (!probe) {
+		rs_diag_node(d, file_node, "cannot open fio job file '%s': %s", path,
+			     strerror(errno));
+		free(path);
+		return -1;
+	}
+	fclose(probe);
 	if (rs_fio_read(path, &f->file, d) != 0 || rs_fio_jobs_read(&f->file, &f->jobs, d) != 0) {
 		f->file.path = NULL;
 		free(path);

@@ -13,7 +13,8 @@ src_librs_a_SOURCES += \
 	src/load/atto.c src/load/atto.h \
 	src/load/fio_parse.c src/load/fio_parse.h \
 	src/load/fio_job.c src/load/fio_job.h \
-	src/load/fio_load.c src/load/fio_load.h
+	src/load/fio_load.c src/load/fio_load.h \
+	src/load/fio_scenario.c src/load/fio_scenario.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_load
