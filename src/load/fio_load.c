@@ -12,11 +12,15 @@
 
 struct fio_params {
 	const char *file;
+	rs_time_t runtime;
 };
 
 static const struct rs_opt fio_opts[] = {
 	{ "file", RS_OPT_STR, offsetof(struct fio_params, file), NULL, RS_OPT_REQUIRED, 0, 0,
 	  NULL, "fio job file, relative to the scenario's folder ('fio: FILE' for short)" },
+	{ "runtime", RS_OPT_TIME, offsetof(struct fio_params, runtime), "0s", RS_OPT_HAS_MIN,
+	  0, 0, NULL, "every job's runtime instead of the file's (0 = the file's), to try a "
+	  "long job briefly" },
 	RS_OPT_END
 };
 
@@ -45,6 +49,13 @@ struct clone {
 	gsl_rng *rng_line, *rng_mix, *rng_offset;
 };
 
+/* What one stonewall group did inside the measuring window. */
+struct group_result {
+	rs_time_t t_start, t_end;     /* t_end 0 while it runs */
+	uint64_t ops, bytes;
+	size_t fig;                   /* its first figure */
+};
+
 struct fio {
 	struct rs_fio_file file;
 	struct rs_fio_jobs jobs;
@@ -52,6 +63,8 @@ struct fio {
 	size_t nclones;
 	unsigned group;               /* running */
 	uint64_t group_active;        /* its clones still running */
+	struct group_result groups[RS_FIO_MAX_JOBS];
+	unsigned figs_per_group;      /* 0: the groups have no figures of their own */
 };
 
 static void slot_next(struct rs_sim *sim, struct slot *sl);
@@ -75,6 +88,7 @@ static void slot_stop(struct rs_sim *sim, struct slot *sl)
 	RS_ASSERT(f->group_active > 0);
 	if (--f->group_active > 0)
 		return;
+	f->groups[f->group].t_end = sim->now;
 	f->group++;
 	if (f->group < f->jobs.ngroups && !cl->load->stopped)
 		group_start(sim, cl->load);
@@ -115,7 +129,12 @@ static void slot_done(struct rs_sim *sim, struct rs_io *io)
 {
 	struct slot *sl = io->done_ctx;
 	struct clone *cl = sl->cl;
+	struct fio *f = cl->load->priv;
 	bool wrote = io->op == RS_WRITE;
+	if (cl->load->measuring && io->status == 0 && io->op != RS_FLUSH) {
+		f->groups[cl->job->group].ops++;
+		f->groups[cl->job->group].bytes += rs_io_bytes(io);
+	}
 	bool more = rs_load_account(sim, cl->load, io);
 	rs_io_free(sim, io);
 	if (more && wrote && cl->job->flush_every && ++cl->writes % cl->job->flush_every == 0) {
@@ -169,6 +188,7 @@ static void group_start(struct rs_sim *sim, struct rs_load *load)
 {
 	struct fio *f = load->priv;
 	f->group_active = 0;
+	f->groups[f->group].t_start = sim->now;
 	for (size_t c = 0; c < f->nclones; c++) {
 		struct clone *cl = &f->clones[c];
 		if (cl->job->group != f->group)
@@ -271,6 +291,45 @@ static int clone_setup(struct clone *cl, const struct rs_fio_job *j, uint64_t ca
 	return 0;
 }
 
+/* A file of several groups (fio's report has one section each) gets
+ * NAME_iops and NAME_mb_s per group, NAME its first job's, over the part
+ * of the group inside the window; IOPS only when both do not fit. */
+static void declare_group_figures(struct rs_load *load, struct fio *f)
+{
+	unsigned n = f->jobs.ngroups;
+	size_t room = RS_LOAD_MAX_FIGURES - load->nfigures;
+	f->figs_per_group = n < 2 ? 0 : 2 * n <= room ? 2 : n <= room ? 1 : 0;
+	for (unsigned g = 0; g < n && f->figs_per_group; g++) {
+		const char *name = NULL;
+		for (size_t i = 0; i < f->jobs.njobs && !name; i++)
+			if (f->jobs.job[i].group == g)
+				name = f->jobs.job[i].name;
+		char col[256];
+		snprintf(col, sizeof(col), "%s_iops", name);
+		f->groups[g].fig = rs_load_add_figure(load, rs_intern(col));
+		if (f->figs_per_group == 2) {
+			snprintf(col, sizeof(col), "%s_mb_s", name);
+			rs_load_add_figure(load, rs_intern(col));
+		}
+	}
+}
+
+static void fill_group_figures(struct rs_load *load)
+{
+	struct fio *f = load->priv;
+	rs_time_t open = load->t0 + load->ramp_ns, close = load->t_measure_end;
+	for (unsigned g = 0; g < f->jobs.ngroups && f->figs_per_group; g++) {
+		const struct group_result *gr = &f->groups[g];
+		rs_time_t t0 = gr->t_start > open ? gr->t_start : open;
+		rs_time_t t1 = gr->t_end && gr->t_end < close ? gr->t_end : close;
+		double secs = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
+		load->figures[gr->fig].value = secs > 0 ? (double)gr->ops / secs : 0;
+		if (f->figs_per_group == 2)
+			load->figures[gr->fig + 1].value = secs > 0 ? (double)gr->bytes / 1e6 / secs
+								    : 0;
+	}
+}
+
 /* Listed once per process: every point of a sweep builds the workload. */
 static void list_ignored(const struct fio *f)
 {
@@ -314,8 +373,11 @@ static int fio_init(struct rs_sim *sim, struct rs_load *load, const void *params
 		return -1;
 	}
 	uint64_t cap = load->target->capacity_blk * RS_BLOCK_BYTES;
-	for (size_t i = 0; i < f->jobs.njobs; i++)
+	for (size_t i = 0; i < f->jobs.njobs; i++) {
 		f->nclones += f->jobs.job[i].numjobs;
+		if (node->kind == RS_NODE_MAP && p->runtime > 0)
+			f->jobs.job[i].runtime = p->runtime;
+	}
 	f->clones = calloc(f->nclones, sizeof(*f->clones));
 	RS_ASSERT(f->clones != NULL);
 	size_t c = 0;
@@ -357,6 +419,8 @@ static int fio_init(struct rs_sim *sim, struct rs_load *load, const void *params
 		load->run_ns = longest;
 	if (flushes)
 		rs_load_report_flushes(load);
+	declare_group_figures(load, f);
+	load->figures_fill = fill_group_figures;
 	list_ignored(f);
 	return 0;
 }

@@ -37,7 +37,8 @@ int rs_fio_scenario_write(const char *job, char *yaml, size_t n, char *why, size
 	bool ok = f != NULL;
 	if (ok) {
 		/* A YAML single-quoted string: only the quote itself is doubled. */
-		fputs("workload:\n  fio: '", f);
+		/* A mapping, so --set workload.fio.runtime=T applies. */
+		fputs("workload:\n  fio:\n    file: '", f);
 		for (const char *c = abs; *c; c++)
 			fputs(*c == '\'' ? "''" : (char[]){ *c, '\0' }, f);
 		fputs("'\n", f);

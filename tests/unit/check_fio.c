@@ -283,6 +283,14 @@ START_TEST(stonewall_groups)
 		last_write = s;
 	ck_assert_ptr_nonnull(first_read);
 	ck_assert(last_write < first_read);
+	/* Each group has its figures: 16 x 64 KiB over its own time. */
+	ck_assert_uint_eq(p.load->nfigures, 4);
+	ck_assert_str_eq(p.load->figures[0].name, "w_iops");
+	ck_assert_str_eq(p.load->figures[3].name, "r_mb_s");
+	double w = rs_load_figure_value(p.load, "w_iops"), r = rs_load_figure_value(p.load, "r_iops");
+	ck_assert_double_gt(w, 0);
+	ck_assert_double_gt(r, 0);
+	ck_assert_double_eq_tol(rs_load_figure_value(p.load, "w_mb_s"), w * 65536 / 1e6, 1e-9);
 	free(log);
 	tu_point_free(&p);
 }
