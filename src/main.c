@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/diag.h"
@@ -34,6 +35,9 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
 #endif
+#ifndef RS_DATA_DIR
+#define RS_DATA_DIR "."
+#endif
 
 #define EXIT_BAD_INPUT 2
 
@@ -46,6 +50,8 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
 	"                    a TSV table, JSON, a gnuplot script and optionally a PNG\n"
+	"  run JOB.fio --device MODEL\n"
+	"                    run a fio job file on a device model\n"
 	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
@@ -62,7 +68,8 @@ static const char usage_main[] =
 	"\n"
 	"Exit status: 0 success, 1 runtime failure, 2 bad input.\n"
 	"See 'raidsim help run' for scenario options, and 'raidsim models --types'\n"
-	"for the device and workload types (iometer, trace, filecopy, cdm, atto).\n";
+	"for the device and workload types (iometer, trace, filecopy, cdm, atto,\n"
+	"fio).  'man raidsim' has every command.\n";
 
 static const char usage_run[] =
 	"Usage: raidsim run SCENARIO [OPTIONS]\n"
@@ -219,6 +226,41 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The installed data (models/, scenarios/): BINDIR/../share/raidsim beside
+ * this binary when it is there -- an installation moved or staged with
+ * DESTDIR -- else where configure said it would be.  NULL for a binary run
+ * from its build tree (that tree is its own). */
+static const char *installed_data(void)
+{
+	static char dir[PATH_MAX];
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	char *slash = strrchr(self, '/');
+	if (len <= 0 || !slash)
+		return RS_DATA_DIR;
+	*slash = '\0';
+	char mk[PATH_MAX + 16];
+	snprintf(mk, sizeof(mk), "%.*s/../Makefile", PATH_MAX, self);
+	if (access(mk, R_OK) == 0)
+		return NULL;
+	/* PREFIX/bin -> PREFIX/share/raidsim, without a "bin/.." in the
+	 * paths users read. */
+	char *up = strrchr(self, '/');
+	if (up && up != self)
+		*up = '\0';
+	else
+		strcat(self, "/..");
+	snprintf(dir, sizeof(dir), "%.*s/share/%s", PATH_MAX - 32, self, PACKAGE_NAME);
+	return is_dir(dir) ? dir : RS_DATA_DIR;
+}
+
 static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
 {
 	struct rs_diag d;
@@ -233,6 +275,25 @@ static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
 	}
 	rs_model_path_add_defaults(mp);
 	return 0;
+}
+
+/* An installation that is not where configure put it (moved, or staged
+ * with DESTDIR) still finds its own models: they join the end of
+ * $RAIDSIM_MODELS, so every place searched before keeps its precedence
+ * and the studies' scripts it runs inherit them. */
+static void find_moved_models(void)
+{
+	const char *data = installed_data();
+	if (!data || strcmp(data, RS_DATA_DIR) == 0)
+		return;
+	char moved[PATH_MAX + 16], env[3 * PATH_MAX];
+	snprintf(moved, sizeof(moved), "%.*s/models", PATH_MAX, data);
+	if (!is_dir(moved))
+		return;
+	const char *old = getenv("RAIDSIM_MODELS");
+	snprintf(env, sizeof(env), "%s%s%s", old && old[0] ? old : "", old && old[0] ? ":" : "",
+		 moved);
+	setenv("RAIDSIM_MODELS", env, 1);
 }
 
 /* --repeat N: 1..RS_REPEAT_MAX runs per point.  0, or -1 with the
@@ -491,6 +552,15 @@ static void find_trees(char *build, size_t nb, char *src, size_t ns, char *self,
 		return;
 	snprintf(build, nb, "%.*s/..", (int)(slash - self), self);
 	snprintf(src, ns, "%s", build);
+	/* Installed: the studies and models are the installed data, and
+	 * there are no validation programs (the studies run without
+	 * findings). */
+	const char *data = installed_data();
+	if (data) {
+		snprintf(src, ns, "%s", data);
+		snprintf(build, nb, "%s", data);
+		return;
+	}
 	char mk[PATH_MAX + 16], line[PATH_MAX + 64];
 	snprintf(mk, sizeof(mk), "%.*s/Makefile", PATH_MAX, build);
 	FILE *f = fopen(mk, "r");
@@ -787,6 +857,7 @@ static int cmd_import(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	find_moved_models();
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return EXIT_BAD_INPUT;

@@ -30,6 +30,9 @@ TESTS += tests/cli/import.sh
 # Models found where users stand (no -M, no RAIDSIM_MODELS), by path,
 # `raidsim models show`, and where `raidsim models` looked for none.
 TESTS += tests/cli/models.sh
+# make install: manual page, completion, models, scenarios; the staged
+# binary finds its models and reproduce its studies.
+TESTS += tests/cli/install.sh
 # fio job files: fio's examples run, one equals its iometer scenario byte
 # for byte, ignored options listed once, flush columns only with flushes.
 TESTS += tests/cli/fio.sh
