@@ -1,11 +1,13 @@
 #include "load/fio_load.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/limits.h"
 #include "kernel/assert.h"
 #include "load/fio_job.h"
 #include "load/fio_parse.h"
@@ -187,11 +189,14 @@ static void slot_issue(struct rs_sim *sim, struct slot *sl)
 static void group_start(struct rs_sim *sim, struct rs_load *load)
 {
 	struct fio *f = load->priv;
+	/* The last slot stopping at once starts the next group from inside
+	 * the loop below: the loops keep to this one. */
+	unsigned g = f->group;
 	f->group_active = 0;
-	f->groups[f->group].t_start = sim->now;
+	f->groups[g].t_start = sim->now;
 	for (size_t c = 0; c < f->nclones; c++) {
 		struct clone *cl = &f->clones[c];
-		if (cl->job->group != f->group)
+		if (cl->job->group != g)
 			continue;
 		/* The first group's runtime follows its ramp, as fio's does. */
 		rs_time_t run = cl->job->runtime ? cl->job->runtime : RS_TIME_MAX;
@@ -205,7 +210,7 @@ static void group_start(struct rs_sim *sim, struct rs_load *load)
 	}
 	for (size_t c = 0; c < f->nclones; c++) {
 		struct clone *cl = &f->clones[c];
-		if (cl->job->group != f->group)
+		if (cl->job->group != g)
 			continue;
 		for (uint64_t k = 0; k < cl->job->iodepth; k++) {
 			if (clone_wants_more(sim, cl))
@@ -304,11 +309,18 @@ static void declare_group_figures(struct rs_load *load, struct fio *f)
 		for (size_t i = 0; i < f->jobs.njobs && !name; i++)
 			if (f->jobs.job[i].group == g)
 				name = f->jobs.job[i].name;
-		char col[256];
-		snprintf(col, sizeof(col), "%s_iops", name);
+		/* A job's name may hold anything but ']': the column keeps
+		 * letters, digits, '-', '.' and '_' (a tab would split the
+		 * table). */
+		char base[128], col[160];
+		size_t len = 0;
+		for (const char *c = name; *c && len < sizeof(base) - 1; c++)
+			base[len++] = isalnum((unsigned char)*c) || strchr("-._", *c) ? *c : '_';
+		base[len] = '\0';
+		snprintf(col, sizeof(col), "%s_iops", base);
 		f->groups[g].fig = rs_load_add_figure(load, rs_intern(col));
 		if (f->figs_per_group == 2) {
-			snprintf(col, sizeof(col), "%s_mb_s", name);
+			snprintf(col, sizeof(col), "%s_mb_s", base);
 			rs_load_add_figure(load, rs_intern(col));
 		}
 	}
@@ -373,6 +385,18 @@ static int fio_init(struct rs_sim *sim, struct rs_load *load, const void *params
 		return -1;
 	}
 	uint64_t cap = load->target->capacity_blk * RS_BLOCK_BYTES;
+	uint64_t slots = 0;
+	for (size_t i = 0; i < f->jobs.njobs; i++)
+		slots += f->jobs.job[i].numjobs * f->jobs.job[i].iodepth;
+	uint64_t qcap = rs_limits()->queued_requests;
+	if (slots > qcap) {
+		const struct rs_fio_job *j = &f->jobs.job[0];
+		rs_diag_at(d, path, j->line, j->col, "the jobs keep %llu requests in flight "
+			   "(numjobs x iodepth), more than the cap queued_requests=%llu (raise it "
+			   "with --limit queued_requests=N)", (unsigned long long)slots,
+			   (unsigned long long)qcap);
+		return -1;            /* the path is f->file's now */
+	}
 	for (size_t i = 0; i < f->jobs.njobs; i++) {
 		f->nclones += f->jobs.job[i].numjobs;
 		if (node->kind == RS_NODE_MAP && p->runtime > 0)

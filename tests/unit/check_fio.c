@@ -305,9 +305,36 @@ START_TEST(bad_job_in_scenario)
 	ck_assert_int_eq(tu_point_build(&p, "test.yaml", text, strlen(text), "device", 1), -1);
 	ck_assert_ptr_nonnull(strstr(p.d.msg, "not a multiple of 512"));
 	tu_point_free(&p);
+	/* numjobs x iodepth beyond the cap on requests in flight. */
+	job = write_job("many.fio", "[j]\nnumjobs=1024\niodepth=1000\n");
+	snprintf(text, sizeof(text), DEVICE "workload: {fio: %s}\n", job);
+	ck_assert_int_eq(tu_point_build(&p, "test.yaml", text, strlen(text), "device", 1), -1);
+	ck_assert_ptr_nonnull(strstr(p.d.msg, "cap queued_requests=500000"));
+	ck_assert_int_eq(p.d.line, 1);
+	tu_point_free(&p);
 	snprintf(text, sizeof(text), DEVICE "workload: {fio: %s/none.fio}\n", dir);
 	ck_assert_int_eq(tu_point_build(&p, "test.yaml", text, strlen(text), "device", 1), -1);
 	ck_assert_ptr_nonnull(strstr(p.d.msg, "cannot open"));
+	tu_point_free(&p);
+}
+END_TEST
+
+/* A group whose slots mostly have nothing to do (size = one block, four
+ * in flight) hands over to the next group while it starts; job names
+ * become plain column names. */
+START_TEST(tiny_groups)
+{
+	const char *job = write_job("tiny.fio", "[global]\nbs=64k\niodepth=4\n"
+						"[first job]\nrw=write\nsize=64k\n"
+						"[b]\nstonewall\nrw=read\nsize=64k\n"
+						"[c]\nstonewall\nrw=read\nsize=128k\n");
+	struct tu_point p;
+	char *log = run_log(&p, "seed: 1\n" DEVICE "workload: {fio: %s}\n", job);
+	ck_assert_uint_eq(p.load->stats.ops[RS_ST_WRITE], 1);
+	ck_assert_uint_eq(p.load->stats.ops[RS_ST_READ], 3);
+	ck_assert_str_eq(p.load->figures[0].name, "first_job_iops");
+	ck_assert_uint_eq(p.load->nfigures, 6);
+	free(log);
 	tu_point_free(&p);
 }
 END_TEST
@@ -362,6 +389,7 @@ int main(void)
 	tcase_add_test(tc, sync_writes);
 	tcase_add_test(tc, stonewall_groups);
 	tcase_add_test(tc, bad_job_in_scenario);
+	tcase_add_test(tc, tiny_groups);
 	tcase_add_test(tc, iometer_sync_counts_flushes);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
