@@ -20,6 +20,7 @@
 #include "ctrl/bus.h"
 #include "dev/dev.h"
 #include "import/dsim_hdd.h"
+#include "load/fio_load.h"
 #include "load/fio_scenario.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
@@ -429,6 +430,7 @@ static int cmd_run(int argc, char **argv)
 				"Try 'raidsim help run'.\n");
 		goto out;
 	}
+	rs_fio_quiet(o.quiet);
 	const char *scenario = argv[optind];
 	if (rs_fio_is_job_file(scenario) != (device != NULL)) {
 		fprintf(stderr, device ? "raidsim: --device applies to a fio job file (NAME.fio); "

@@ -342,11 +342,15 @@ static void fill_group_figures(struct rs_load *load)
 	}
 }
 
+static bool quiet;
+
+void rs_fio_quiet(bool q) { quiet = q; }
+
 /* Listed once per process: every point of a sweep builds the workload. */
 static void list_ignored(const struct fio *f)
 {
 	static bool listed;
-	if (listed || f->jobs.nignored == 0)
+	if (quiet || listed || f->jobs.nignored == 0)
 		return;
 	listed = true;
 	fprintf(stderr, "raidsim: %s: ignored (they do not change the I/O pattern):",

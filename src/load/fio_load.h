@@ -13,4 +13,8 @@
  * the first group's ramp_time and ends with the last group. */
 extern const struct rs_load_type rs_load_fio;
 
+/* `raidsim run -q` prints nothing on success: not the list of ignored
+ * options either. */
+void rs_fio_quiet(bool quiet);
+
 #endif

@@ -15,7 +15,7 @@ run_job() { # job, runtime, output, extra...
 	job=$1 t=$2 out=$3
 	shift 3
 	"$raidsim" run "$jobs/$job" --device ideal-1ms --set workload.fio.runtime="$t" \
-		-o "$out" -q -j 1 "$@" 2>>"$tmp/stderr"
+		-o "$out" -j 1 "$@" >/dev/null 2>>"$tmp/stderr"
 }
 
 same_table() {
@@ -64,6 +64,11 @@ status_is() { # status, command...
 	"$@" >/dev/null 2>&1
 	[ $? -eq "$want" ]
 }
+quiet() {
+	"$raidsim" run "$jobs/ssd-test.fio" --device ideal-1ms --set workload.fio.runtime=10ms \
+		-o "$tmp/quiet" -q -j 1 >"$tmp/q.out" 2>&1 && [ ! -s "$tmp/q.out" ]
+}
+check "-q: not even the ignored options" quiet
 check "a job file needs --device" status_is 2 "$raidsim" run "$jobs/sync.fio" -o "$tmp/x"
 check "--device only with a job file" status_is 2 \
 	"$raidsim" run "$here/small.yaml" --device ideal-1ms -o "$tmp/x"
