@@ -435,8 +435,8 @@ static int cmd_run(int argc, char **argv)
 	if (rs_fio_is_job_file(scenario) != (device != NULL)) {
 		fprintf(stderr, device ? "raidsim: --device applies to a fio job file (NAME.fio); "
 					 "a scenario names its device itself\n"
-				       : "raidsim: a fio job file runs on the device --device MODEL "
-					 "names\n");
+				       : "raidsim: a fio job file runs on the device "
+					 "--device MODEL names\n");
 		fputs("Try 'raidsim help run'.\n", stderr);
 		goto out;
 	}

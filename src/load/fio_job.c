@@ -218,9 +218,10 @@ static int get_rw(const struct reader *r, const struct rs_fio_opt *o, struct rs_
 			char *end;
 			errno = 0;
 			unsigned long long k = strtoull(colon + 1, &end, 10);
-			if (colon[1] < '0' || colon[1] > '9' || *end || errno || k < 1 || k > 1u << 20)
-				return bad(r, o, "'randrw:N' with N from 1 to 1048576 (I/Os before a "
-						 "new random offset)");
+			if (colon[1] < '0' || colon[1] > '9' || *end || errno || k < 1 ||
+			    k > 1u << 20)
+				return bad(r, o, "'randrw:N' with N from 1 to 1048576 (I/Os "
+						 "before a new random offset)");
 			j->random_run = k;
 		} else {
 			if (rs_fio_parse_size(colon + 1, r->kb_base, &v) != 0)
@@ -258,7 +259,8 @@ static int get_bssplit(const struct reader *r, const struct rs_fio_opt *o, struc
 			char *end;
 			double p = strtod(slash + 1, &end);
 			if (*end || !(p >= 0 && p <= 100))
-				return bad(r, o, "SIZE/PERCENT items with percentages from 0 to 100");
+				return bad(r, o, "SIZE/PERCENT items with percentages from 0 to "
+						 "100");
 			j->share[n] = p;
 			given += p;
 		} else {
@@ -351,7 +353,8 @@ static int apply(struct reader *r, const struct rs_fio_opt *o, struct rs_fio_job
 		if (need_value(r, o))
 			return -1;
 		if (strchr(o->val, ','))
-			return bad(r, o, "one rate (separate read and write rates are not supported)");
+			return bad(r, o, "one rate (separate read and write rates are not "
+					 "supported)");
 		if (get_uint(r, o, 0, 100000000, &u))
 			return -1;
 		j->rate_iops = (double)u;
@@ -479,8 +482,8 @@ int rs_fio_jobs_read(const struct rs_fio_file *f, struct rs_fio_jobs *out, struc
 		j->group = group;
 		if (j->time_based && j->runtime == 0)
 			return rs_diag_at(d, f->path, sec->line, sec->col,
-					  "job '%s' is time_based but has no runtime: it would never "
-					  "end", j->name);
+					  "job '%s' is time_based but has no runtime: it would "
+					  "never end", j->name);
 		out->njobs++;
 	}
 	if (out->njobs == 0)

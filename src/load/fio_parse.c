@@ -83,8 +83,8 @@ static int parse_line(struct rs_fio_file *f, char *line, int lineno, struct rs_d
 				  "options in this file");
 	if (f->nsecs == 0)
 		return rs_diag_at(d, f->path, lineno, col,
-				  "expected a section ('[global]' or '[job-name]') before the first "
-				  "option");
+				  "expected a section ('[global]' or '[job-name]') before "
+				  "the first option");
 	struct rs_fio_opt o = { s, NULL, lineno, col, 0 };
 	char *eq = strchr(s, '=');
 	if (eq) {
@@ -94,7 +94,8 @@ static int parse_line(struct rs_fio_file *f, char *line, int lineno, struct rs_d
 		trim(&vs, &ve);
 		*ve = '\0';
 		if (s == ke)
-			return rs_diag_at(d, f->path, lineno, col, "expected an option name before '='");
+			return rs_diag_at(d, f->path, lineno, col,
+					  "expected an option name before '='");
 		if (vs == ve)
 			return rs_diag_at(d, f->path, lineno, (int)(eq - line) + 2,
 					  "expected a value after '%s='", s);
@@ -104,8 +105,8 @@ static int parse_line(struct rs_fio_file *f, char *line, int lineno, struct rs_d
 	for (char *c = s; *c; c++)
 		if (is_space(*c))
 			return rs_diag_at(d, f->path, lineno, (int)(c - line) + 1,
-					  "expected 'option' or 'option=value', got a space in '%s'",
-					  s);
+					  "expected 'option' or 'option=value', got a space "
+					  "in '%s'", s);
 	add_opt(&f->secs[f->nsecs - 1], &o);
 	return 0;
 }

@@ -287,7 +287,8 @@ START_TEST(stonewall_groups)
 	ck_assert_uint_eq(p.load->nfigures, 4);
 	ck_assert_str_eq(p.load->figures[0].name, "w_iops");
 	ck_assert_str_eq(p.load->figures[3].name, "r_mb_s");
-	double w = rs_load_figure_value(p.load, "w_iops"), r = rs_load_figure_value(p.load, "r_iops");
+	double w = rs_load_figure_value(p.load, "w_iops");
+	double r = rs_load_figure_value(p.load, "r_iops");
 	ck_assert_double_gt(w, 0);
 	ck_assert_double_gt(r, 0);
 	ck_assert_double_eq_tol(rs_load_figure_value(p.load, "w_mb_s"), w * 65536 / 1e6, 1e-9);
