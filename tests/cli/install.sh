@@ -36,6 +36,12 @@ check "--help lists --version" sh -c "'$bin' --help | grep -q -- '--version'"
 # From elsewhere, so neither the build tree nor the source tree is near.
 cd "$tmp" || exit 1
 check "finds its own models" sh -c "'$bin' models | grep -q '^ideal-1ms .*$share/models/'"
+complete_device() {
+	# shellcheck disable=SC2016
+	bash -c 'shopt -s extglob; . "$1"; COMP_WORDS=("$2" run --device ideal-1); COMP_CWORD=3
+		_raidsim; [ "${COMPREPLY[*]}" = ideal-1ms ]' sh "$comp" "$bin"
+}
+check "completion: model names after --device" complete_device
 run_example() {
 	"$bin" run "$share/scenarios/examples/sync-writes.yaml" -o "$tmp/out" -q -j 1 \
 		--set workload.iometer.run=200ms --set workload.iometer.ramp=0s &&
