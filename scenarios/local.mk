@@ -1,6 +1,7 @@
 EXTRA_DIST += \
 	scenarios/examples/queueing.yaml \
 	scenarios/examples/array-study.yaml \
+	scenarios/examples/sync-writes.yaml \
 	scenarios/disks/README.md \
 	scenarios/disks/access-time.yaml \
 	scenarios/disks/database-mix.yaml \

@@ -30,6 +30,12 @@ TESTS += tests/cli/import.sh
 # Models found where users stand (no -M, no RAIDSIM_MODELS), by path,
 # `raidsim models show`, and where `raidsim models` looked for none.
 TESTS += tests/cli/models.sh
+# make install: manual page, completion, models, scenarios; the staged
+# binary finds its models and reproduce its studies.
+TESTS += tests/cli/install.sh
+# fio job files: fio's examples run, one equals its iometer scenario byte
+# for byte, ignored options listed once, flush columns only with flushes.
+TESTS += tests/cli/fio.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 # A study's own numbers (measured.tsv) against its tables on a fake study:
