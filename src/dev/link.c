@@ -17,6 +17,22 @@ rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
+void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s)
+{
+	RS_ASSERT(rate_bytes_s >= 0);
+	l->rate_out_bytes_s = rate_bytes_s;
+}
+
+/* One transaction in a direction: at the host-to-device rate when it has
+ * its own. */
+static rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
+{
+	if (dir != RS_DIR_OUT || l->rate_out_bytes_s <= 0)
+		return rs_link_transaction_ns(l, bytes);
+	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_out_bytes_s);
+	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
+}
+
 static uint64_t burst_of(const struct rs_link *l, uint64_t left)
 {
 	uint64_t b = l->p.burst_bytes;
@@ -66,15 +82,15 @@ static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_cha
 	if (c->waiting.len == 0 && l->p.burst_bytes > 0 && j->left > l->p.burst_bytes) {
 		uint64_t full = j->left / l->p.burst_bytes;
 		uint64_t rest = j->left % l->p.burst_bytes;
-		t = (rs_time_t)full * rs_link_transaction_ns(l, l->p.burst_bytes);
+		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, l->p.burst_bytes);
 		if (rest)
-			t += rs_link_transaction_ns(l, rest);
+			t += dir_transaction_ns(l, j->dir, rest);
 		c->cur_bytes = j->left;
 		c->batch_bursts = full + (rest ? 1 : 0);
 	} else {
 		c->cur_bytes = burst_of(l, j->left);
 		c->batch_bursts = 1;
-		t = rs_link_transaction_ns(l, c->cur_bytes);
+		t = dir_transaction_ns(l, j->dir, c->cur_bytes);
 	}
 	c->batch_start = sim->now;
 	rs_tavg_set(&c->busy, sim->now, 1);
@@ -87,7 +103,7 @@ static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 {
 	if (c->batch_bursts <= 1)
 		return;
-	rs_time_t per = rs_link_transaction_ns(l, l->p.burst_bytes);
+	rs_time_t per = dir_transaction_ns(l, c->cur->dir, l->p.burst_bytes);
 	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
 	uint64_t full = c->cur_bytes / l->p.burst_bytes;
 	if (done + 1 >= full) /* the last full burst or the tail is running */

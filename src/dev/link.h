@@ -42,6 +42,7 @@ struct rs_link_channel {
 struct rs_link {
 	const char *name;
 	struct rs_link_params p;
+	double rate_out_bytes_s;      /* > 0: host-to-device rate, when not p.rate_bytes_s */
 	bool up;
 	struct rs_link_channel ch[2]; /* [0] OUT (or both if half duplex), [1] IN */
 	uint64_t failed;              /* transfers failed by the link being down */
@@ -56,7 +57,10 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
 /* The same, at simulated time `at` (>= now): a scripted fault. */
 void rs_link_schedule_up(struct rs_sim *sim, struct rs_link *l, rs_time_t at, bool up);
-/* Time one transaction of `bytes` holds the link. */
+/* A host-to-device rate of its own (a SCSI bus whose write blocks take
+ * longer than its read blocks); 0 goes back to the one rate. */
+void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s);
+/* Time one transaction of `bytes` holds the link (device to host). */
 rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes);
 /* Fraction of time busy since the last restart, per direction (0 or 1). */
 double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now);
