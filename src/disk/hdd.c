@@ -1162,6 +1162,32 @@ rs_time_t rs_hdd_positioning_estimate(const struct rs_dev *dev, uint64_t lba, ui
 	       now;
 }
 
+/* The head's last media event by `now`, where DiskSim's drive last
+ * updated the rotational state its driver reads: the end of the last
+ * sector a streaming head has read, or when a parked head stopped. */
+static rs_time_t last_media_event(const struct hdd *h, rs_time_t now)
+{
+	const struct rs_hdd_mech *m = &h->mech;
+	if (!m->streaming)
+		return m->head.free_at_ns < now ? m->head.free_at_ns : now;
+	uint64_t done = rs_hdd_mech_stream_done(m, now);
+	if (done == 0)
+		return now;
+	return m->s_t0_ns + rs_disk_media_time(&h->g.layout, &h->g.seek, &h->g.spindle, m->s_lba,
+					       (uint32_t)done, 0);
+}
+
+rs_time_t rs_hdd_positioning_estimate_host(const struct rs_dev *dev, uint64_t lba,
+					   uint32_t nblk, bool is_write, rs_time_t now)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	const struct hdd *h = dev->priv;
+	struct rs_hdd_pos pos;
+	int w = is_write ? 1 : 0;
+	rs_time_t t0 = last_media_event(h, now);
+	return rs_hdd_mech_position(&h->mech, t0, 0, lba, nblk, w, &pos) - t0;
+}
+
 void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)
 {
 	RS_ASSERT(dev->type == &rs_dev_hdd);
