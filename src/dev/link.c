@@ -1,6 +1,8 @@
 #include "dev/link.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "io/io.h"
 #include "kernel/assert.h"
@@ -51,6 +53,54 @@ void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_para
 
 static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
 
+void rs_link_add_priority(struct rs_link *l, const void *obj, int dir, int prio)
+{
+	l->arb = realloc(l->arb, (l->narb + 1) * sizeof(*l->arb));
+	RS_ASSERT(l->arb != NULL);
+	l->arb[l->narb++] = (struct rs_link_arb){ obj, dir, prio };
+}
+
+void rs_link_destroy(struct rs_link *l)
+{
+	free(l->arb);
+	l->arb = NULL;
+	l->narb = 0;
+}
+
+static int rank(const struct rs_link *l, const struct rs_job *j)
+{
+	for (uint32_t i = 0; i < l->narb; i++)
+		if (l->arb[i].obj == j->obj && (l->arb[i].dir < 0 || l->arb[i].dir == j->dir))
+			return l->arb[i].prio;
+	return INT_MIN;
+}
+
+/* The next transfer to hold the channel: the oldest, or under priority
+ * arbitration the oldest of the highest rank. */
+static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel *c)
+{
+	if (l->narb == 0 || !c->waiting.head || !c->waiting.head->next)
+		return rs_jobq_pop(&c->waiting);
+	struct rs_job *best = c->waiting.head, *best_prev = NULL, *prev = c->waiting.head;
+	int best_r = rank(l, best);
+	for (struct rs_job *j = best->next; j; prev = j, j = j->next) {
+		int r = rank(l, j);
+		if (r > best_r) {
+			best = j;
+			best_prev = prev;
+			best_r = r;
+		}
+	}
+	if (!best_prev)
+		return rs_jobq_pop(&c->waiting);
+	best_prev->next = best->next;
+	if (c->waiting.tail == best)
+		c->waiting.tail = best_prev;
+	c->waiting.len--;
+	best->next = NULL;
+	return best;
+}
+
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_link *l = obj;
@@ -76,7 +126,7 @@ static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_cha
 {
 	if (c->cur || !c->waiting.head)
 		return;
-	struct rs_job *j = rs_jobq_pop(&c->waiting);
+	struct rs_job *j = arbitrate(l, c);
 	c->cur = j;
 	rs_time_t t;
 	if (c->waiting.len == 0 && l->p.burst_bytes > 0 && j->left > l->p.burst_bytes) {
