@@ -1,9 +1,10 @@
 /* Unit tests for the host side of a controller port (src/ctrl/hostq.c and
  * the SCSI bus of src/ctrl/port.c): sstf picks the nearest address and
- * sptf the shortest positioning the drive estimates, both the same way
- * every time; a flush is a barrier; on a shared SCSI bus the drives' data
- * phases take turns on the one bus while their seeks overlap, and the
- * command and status phases cross it too. */
+ * sptf the shortest positioning the drive estimates (sptf-host DiskSim's
+ * driver estimate), the same way every time; a flush is a barrier; on a
+ * shared SCSI bus the drives' data phases share the one bus while their
+ * seeks overlap, the command and status phases cross it too, and the
+ * highest SCSI ID wins the free bus. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -280,6 +281,38 @@ static void run(struct brun *out, const char *fmt, ...)
 	"workload:\n  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 100%%, " \
 	"random: 100%%, outstanding: 8, run: 10s}\n"
 
+/* The drives on a SCSI bus take IDs 0, 1, 2 in the order they join (7 is
+ * the host adapter's); of those waiting for the free bus the highest ID
+ * wins: the host sending a command first, then drive 2, 1, 0.  A drive's
+ * data and its status rank by its ID. */
+START_TEST(scsi_highest_id_wins)
+{
+	struct tu_point p;
+	const char *three = "device:\n  type: controller\n  ports: 1\n  devices_per_port: 3\n"
+			    "  channel: scsi\n  port_link: {rate: 40MB/s}\n"
+			    "  array: {type: array, level: raid0, strip: 64KiB, "
+			    "disks: {model: atlas10k, count: 3}}\n"
+			    "workload:\n  iometer: {spec: default, size: 4KiB, read: 100%, "
+			    "random: 100%, outstanding: 8, run: 1s}\n";
+	tu_point_run(&p, "test.yaml", three, strlen(three), "ctrl", 1);
+	const struct rs_link *l = rs_ctrl_channel_link(p.dev, 0);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_uint_eq(l->narb, 9);
+	ck_assert_uint_eq(l->targets, 3);
+	for (uint32_t d = 0; d < 3; d++) {
+		const struct rs_link_arb *cmd = &l->arb[3 * d], *status = &l->arb[3 * d + 1],
+					 *data = &l->arb[3 * d + 2];
+		ck_assert_int_eq(cmd->dir, RS_DIR_OUT);
+		ck_assert_int_eq(cmd->prio, 15);              /* ID 7 */
+		ck_assert_int_eq(status->dir, RS_DIR_IN);
+		ck_assert_int_eq(status->prio, 8 + (int)d);   /* ID d */
+		ck_assert_int_eq(data->dir, -1);
+		ck_assert_int_eq(data->prio, 8 + (int)d);
+	}
+	tu_point_free(&p);
+}
+END_TEST
+
 /* Two drives on one SCSI bus seek at the same time (they disconnect), so
  * they deliver nearly twice one drive; two drives on one ATA channel take
  * turns for whole commands and deliver about one drive's worth. */
@@ -360,6 +393,7 @@ int main(void)
 	tcase_add_loop_test(tq, flush_is_a_barrier, 0, 2);
 	tcase_add_test(tq, sptf_picks_shortest_positioning);
 	tcase_add_test(tq, sptf_host_estimates_from_the_last_media_event);
+	tcase_add_test(tq, scsi_highest_id_wins);
 	suite_add_tcase(s, tq);
 	TCase *tb = tcase_create("scsi_bus");
 	tcase_set_timeout(tb, 60);
