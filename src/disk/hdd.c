@@ -323,7 +323,10 @@ static void wc_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 static void admit_write(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
 	h->wc.reserved_blk += io->nblk;
-	rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], wc_fw_done, h, io);
+	/* Its data moves once the command overhead and the data preparation
+	 * are done. */
+	rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1] + h->p.data_prep_ns, wc_fw_done,
+			 h, io);
 }
 
 static void admit_stalled(struct rs_sim *sim, struct hdd *h)

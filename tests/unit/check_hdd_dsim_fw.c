@@ -405,6 +405,12 @@ START_TEST(connection_overheads)
 	snprintf(dev, sizeof(dev), "%s, reselect: 0.2ms", base);
 	ck_assert_uint_eq(replay(dev, write, &w1, 1), 1);
 	ck_assert_int_eq(w1 - w0, 200000);
+	/* A cached write's data waits for the data preparation too. */
+	const char *wc = DRIVE ", interface_block_time: 0.05ms, write_cache: true";
+	snprintf(dev, sizeof(dev), "%s, data_prep: 0.03ms", wc);
+	ck_assert_uint_eq(replay(wc, write, &w0, 1), 1);
+	ck_assert_uint_eq(replay(dev, write, &w1, 1), 1);
+	ck_assert_int_eq(w1 - w0, 30000);
 	/* Its data in by 0.4 ms, a 50 ms disconnection outlasts the media. */
 	snprintf(dev, sizeof(dev), "%s, disconnect_write: 50ms", base);
 	ck_assert_uint_eq(replay(dev, write, &w1, 1), 1);
