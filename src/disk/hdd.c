@@ -477,10 +477,13 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 			status = h->wm_status;
 			h->wm_status = 0;
 		}
-		if (h->scsi && status == 0)
+		if (h->scsi && status == 0) {
 			write_reconnect(sim, h, io);
-		else
+		} else {
+			if (io == h->xd_io)
+				h->xd_io = NULL;
 			finish_cmd(sim, h, io, status);
+		}
 	}
 	kick(sim, h);
 }
@@ -783,6 +786,8 @@ static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
 	if (status) {
+		if (io == h->xd_io)
+			h->xd_io = NULL;
 		complete_cmd(sim, h, io, status);
 		return;
 	}
