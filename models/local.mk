@@ -52,6 +52,7 @@ nobase_dist_pkgdata_DATA += \
 	models/disks/disksim/cheetah4LP.yaml \
 	models/disks/disksim/cheetah9LP.yaml \
 	models/disks/disksim/dec_rz26.yaml \
+	models/disks/disksim/hp_c2247a.yaml \
 	models/disks/disksim/hp_c2490a.yaml \
 	models/disks/disksim/hp_c3323a.yaml \
 	models/disks/disksim/ibm18es.yaml \

@@ -444,6 +444,8 @@ static void ctrl_destroy(struct rs_dev *dev)
 	if (c->cached)
 		rs_cache_fini(&c->cache);
 	free(c->ch);
+	for (size_t i = 0; c->scsi && i < c->p.ports; i++)
+		rs_link_destroy(&c->scsi[i]);
 	free(c->scsi);
 	free(c);
 }
