@@ -5,6 +5,7 @@
 
 #include "config/schema.h"
 #include "net/adapter.h"
+#include "raid/fault_script.h"
 
 struct fault {
 	rs_time_t at_ns;
@@ -53,11 +54,17 @@ int rs_net_faults_apply(struct rs_sim *sim, struct rs_dev *dev, const struct rs_
 		return 0;
 	if (list->kind != RS_NODE_SEQ)
 		return rs_diag_node(d, list, "expected a list of faults for 'faults', e.g. "
-				    "[{at: 120s, link: port1, state: down}]");
+				    "[{at: 120s, link: port1, state: down}] or "
+				    "[{at: 60s, member: disk2, state: failed}]");
 	for (size_t i = 0; i < list->len; i++) {
 		const struct rs_node *e = list->items[i];
 		if (rs_node_expect_map(e, "fault", d))
 			return -1;
+		if (rs_node_get(e, "member")) {
+			if (rs_raid_member_fault_apply(sim, dev, e, d) != 0)
+				return -1;
+			continue;
+		}
 		struct fault f;
 		if (rs_schema_bind(fault_opts, e, &f, e, "fault", NULL, d))
 			return -1;
