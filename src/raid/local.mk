@@ -29,3 +29,11 @@ tests_unit_check_degraded_SOURCES = tests/unit/check_degraded.c tests/unit/array
 tests_unit_check_degraded_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_degraded_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_rebuild
+TESTS += tests/unit/check_rebuild
+tests_unit_check_rebuild_SOURCES = tests/unit/check_rebuild.c tests/unit/array_harness.h
+tests_unit_check_rebuild_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_rebuild_LDADD = $(UNIT_LDADD)
+endif

@@ -149,7 +149,7 @@ static void ah_fire_fail(struct rs_sim *sim, void *obj, void *arg)
 	rs_array_fail_member(sim, obj, (uint32_t)(uintptr_t)arg);
 }
 
-static void ah_fail_at(struct ah *h, rs_time_t t, uint32_t m)
+static inline void ah_fail_at(struct ah *h, rs_time_t t, uint32_t m)
 {
 	rs_sched_at(h->sim, t, ah_fire_fail, h->dev, (void *)(uintptr_t)m);
 }
@@ -161,7 +161,7 @@ static const struct rs_array_counters *ah_c(const struct ah *h)
 
 /* Events of the member operations finished so far, from index `from`:
  * a bit per member touched. */
-static uint64_t ah_members_touched(const struct ah *h, size_t from)
+static inline uint64_t ah_members_touched(const struct ah *h, size_t from)
 {
 	uint64_t mask = 0;
 	for (size_t i = from; i < h->nev; i++)
