@@ -59,6 +59,22 @@ void array_data_lost(struct array *a, struct rs_io *io)
 	a->c.data_lost = true;
 }
 
+void array_row_lost(struct array *a, uint64_t row)
+{
+	a->c.stripes_lost++;
+	a->c.data_lost = true;
+	if (a->nbad < MAX_BAD_ROWS && !array_row_bad(a, row))
+		a->bad_row[a->nbad++] = row;
+}
+
+bool array_row_bad(const struct array *a, uint64_t row)
+{
+	for (uint32_t i = 0; i < a->nbad; i++)
+		if (a->bad_row[i] == row)
+			return true;
+	return false;
+}
+
 /* One row's part of a read without `target`. */
 static void read_row_without(struct rs_sim *sim, struct array *a, struct rs_io *parent,
 			     struct stripe *st, uint32_t target, uint64_t exclude, uint64_t lba,

@@ -112,8 +112,7 @@ static void recon_source_failed(struct rs_sim *sim, struct array *a, struct mop 
 			if (parent->layer == &a->rb) {
 				/* A rebuild that cannot read a row: the row's
 				 * data is gone, the rebuild goes on. */
-				a->c.stripes_lost++;
-				a->c.data_lost = true;
+				array_row_lost(a, row);
 			} else {
 				array_data_lost(a, parent);
 			}

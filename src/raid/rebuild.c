@@ -94,8 +94,7 @@ static void read_phase(struct rs_sim *sim, struct array *a, struct rebuild_chunk
 		uint32_t src[RS_RAID_MAX_MEMBERS];
 		uint32_t n = array_recon_sources(a, r, target, 0, src);
 		if (n < need) {
-			a->c.stripes_lost++;
-			a->c.data_lost = true;
+			array_row_lost(a, r);
 			continue;
 		}
 		uint64_t lo = r * a->unit_blk;

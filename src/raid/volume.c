@@ -56,6 +56,9 @@ static const struct rs_opt array_opts[] = {
 	  "read-modify-write or reconstruct-write" },
 	{ "xor", RS_OPT_NODE, P(xor_node), NULL, 0, 0, 0, NULL,
 	  "parity computation: {location: host|engine|none, rate, cost}" },
+	{ "member_size", RS_OPT_SIZE, P(member_size), "0", 0, 0, 0, NULL,
+	  "space used at the start of each member, as mdadm's --size (0: all of it); "
+	  "a smaller array rebuilds sooner" },
 	{ "spares", RS_OPT_UINT, P(spares), "0", RS_OPT_HAS_MAX, 0, RS_RAID_MAX_MEMBERS, NULL,
 	  "hot spares (built like 'disks', named after the members): a failed member is "
 	  "rebuilt onto the first free one" },
@@ -231,8 +234,12 @@ static int array_init(struct rs_sim *sim, struct rs_dev *dev, const void *params
 
 	uint64_t member_blk[RS_RAID_MAX_MEMBERS];
 	uint32_t nmem = (uint32_t)(dev->nmembers - a->p.spares);
-	for (size_t i = 0; i < dev->nmembers; i++)
+	uint64_t use_blk = a->p.member_size / RS_BLOCK_BYTES;
+	for (size_t i = 0; i < dev->nmembers; i++) {
 		member_blk[i] = dev->members[i]->capacity_blk;
+		if (use_blk && use_blk < member_blk[i])
+			member_blk[i] = use_blk;
+	}
 	char err[256];
 	if (rs_raid_geom_init(&a->g, (enum rs_raid_level)a->p.level,
 			      (enum rs_raid_layout)a->p.layout, nmem,

@@ -132,6 +132,10 @@ static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 			 const struct rs_raid_extent *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (a->nbad && array_row_bad(a, array_row_of(a, e[i].member_lba))) {
+			array_data_lost(a, io);
+			continue;
+		}
 		if (a->lost) {
 			array_degraded_read(sim, a, io, &e[i]);
 			continue;

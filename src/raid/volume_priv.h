@@ -43,6 +43,7 @@ struct array_params {
 	bool sequential_balance;
 	bool coalesce;                /* one command per member per request */
 	uint64_t spares;              /* hot spares built after the members */
+	uint64_t member_size;         /* bytes used of each member (0: all), md's --size */
 	double speed_min, speed_max;  /* md's speed_limit_min/max, bytes/s per device */
 	int rebuild_priority;         /* enum rebuild_priority */
 	int write_policy;             /* enum write_policy */
@@ -105,6 +106,8 @@ struct media_error {
 	rs_time_t from;               /* when the blocks went bad */
 };
 
+#define MAX_BAD_ROWS 64u
+
 /* Rebuild: chunks of whole rows, sequential, a few in flight so the
  * reads of one overlap the write of the one before (as md's stripe cache
  * keeps several stripes in flight). */
@@ -157,6 +160,11 @@ struct array {
 	uint32_t nmedia;
 	uint64_t fg_inflight, fg_arrivals;          /* host requests */
 	uint64_t unit_blk;            /* rebuild and degraded bookkeeping unit (a row) */
+	/* Rows a rebuild could not recover: reads of them fail with data
+	 * loss from then on (md's bad block list).  The first MAX_BAD_ROWS
+	 * are remembered; stripes_lost counts them all. */
+	uint64_t bad_row[MAX_BAD_ROWS];
+	uint32_t nbad;
 	struct rebuild rb;
 };
 
@@ -230,6 +238,9 @@ void array_degraded_read(struct rs_sim *sim, struct array *a, struct rs_io *io,
 void array_degraded_write(struct rs_sim *sim, struct array *a, struct rs_io *io,
 			  const struct rs_raid_extent *e);
 void array_data_lost(struct array *a, struct rs_io *io);
+/* A rebuild could not recover row `row`; whether a row is so. */
+void array_row_lost(struct array *a, uint64_t row);
+bool array_row_bad(const struct array *a, uint64_t row);
 
 /* rebuild.c */
 void array_rebuild_maybe_start(struct rs_sim *sim, struct array *a);

@@ -211,6 +211,13 @@ START_TEST(media_error_during_rebuild)
 	ck_assert_uint_eq(ah_c(&h)->stripes_lost, 1);
 	ck_assert(ah_c(&h)->data_lost);
 	ck_assert_uint_eq(ah_c(&h)->rebuild_rows, rs_array_geom(h.dev)->rows);
+	/* The lost row (member block 1000: row 7) stays lost: reads of it
+	 * fail, reads of the next row do not. */
+	ah_submit(&h, RS_READ, 7 * 384, 8);
+	ah_submit(&h, RS_READ, 8 * 384, 8);
+	ah_run(&h);
+	ck_assert_int_eq(h.done[0].status, -RS_ERR_DATALOSS);
+	ck_assert_int_eq(h.done[1].status, 0);
 	ah_free(&h);
 
 	ah_build(&h, "type: array\nlevel: raid6\nspares: 1\n"
