@@ -54,8 +54,7 @@ int rs_net_faults_apply(struct rs_sim *sim, struct rs_dev *dev, const struct rs_
 		return 0;
 	if (list->kind != RS_NODE_SEQ)
 		return rs_diag_node(d, list, "expected a list of faults for 'faults', e.g. "
-				    "[{at: 120s, link: port1, state: down}] or "
-				    "[{at: 60s, member: disk2, state: failed}]");
+				    "[{at: 120s, link: port1, state: down}]");
 	for (size_t i = 0; i < list->len; i++) {
 		const struct rs_node *e = list->items[i];
 		if (rs_node_expect_map(e, "fault", d))
