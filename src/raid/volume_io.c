@@ -220,6 +220,10 @@ static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
 	}
 }
 
+/* How long a dead array takes to refuse a request: a controller's (or
+ * md's) per-command overhead, order of 100 us on the hardware modelled. */
+#define DEAD_ANSWER_NS ((rs_time_t)100000)
+
 static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct array *a = obj;
@@ -240,10 +244,12 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	}
 	if (a->dead) {
 		/* More members lost than the level survives: md stops the
-		 * whole array, and so does this one. */
+		 * whole array, and so does this one.  The refusal takes a
+		 * command's overhead (so a closed-loop workload does not spin
+		 * at one instant). */
 		a->c.dataloss_requests++;
 		io->status = -RS_ERR_DATALOSS;
-		rs_sched(sim, 0, fail_later, a, io);
+		rs_sched(sim, DEAD_ANSWER_NS, fail_later, a, io);
 		return;
 	}
 	a->fg_inflight++;
