@@ -5,7 +5,7 @@
  * others; RAID6: the other data and P; mirrors: one surviving copy), the
  * chunk's rows (one command per member: a row sits at one offset on every
  * member, so consecutive rows are contiguous), then writes them to the new
- * drive.  REBUILD_WINDOW chunks are in flight, so the reads of one overlap
+ * drive one row per command.  REBUILD_WINDOW chunks are in flight, so the reads of one overlap
  * the write of the one before and the members stream.  Rows below the
  * checkpoint (the first row not yet written) are served from the new
  * drive; the others are still read without it (degraded.c).
@@ -126,8 +126,16 @@ static void write_phase(struct rs_sim *sim, struct array *a, struct rebuild_chun
 {
 	ch->writing = true;
 	struct rs_io *io = phase_io(sim, a, ch, RS_WRITE, write_done);
-	array_issue_ex(sim, a, io, NULL, a->rb.slot, RS_ARRAY_WRITE, chunk_lba(a, ch),
-		       chunk_nblk(a, ch), MOP_REBUILD, 0);
+	/* One write per row, as md writes each stripe's recovered block: a
+	 * drive's write cache takes row-sized writes and streams them, where
+	 * one larger than the cache would be written through. */
+	uint64_t lba = chunk_lba(a, ch), end = lba + chunk_nblk(a, ch);
+	while (lba < end) {
+		uint64_t stop = lba + a->unit_blk < end ? lba + a->unit_blk : end;
+		array_issue_ex(sim, a, io, NULL, a->rb.slot, RS_ARRAY_WRITE, lba,
+			       (uint32_t)(stop - lba), MOP_REBUILD, 0);
+		lba = stop;
+	}
 	array_release(sim, a, io);
 }
 

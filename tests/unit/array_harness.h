@@ -14,10 +14,11 @@
 #include "dev/build.h"
 #include "raid/map.h"
 #include "raid/volume.h"
+#define TU_WANT_SCENARIO
 #include "testutil.h"
 
 #define AH_MS ((rs_time_t)1000000)
-#define AH_MAX_EV 200000
+#define AH_MAX_EV 700000
 #define AH_MAX_DONE 100000
 
 struct ah_done {
@@ -59,7 +60,7 @@ static struct rs_dev *ah_build(struct ah *h, const char *text)
 	rs_diag_init(&h->d);
 	h->root = rs_yaml_load_string("test.yaml", text, strlen(text), &h->d);
 	ck_assert_ptr_nonnull(h->root);
-	rs_model_path_init(&h->mp);
+	tu_model_path(&h->mp, &h->d);
 	h->sim = rs_sim_new(1);
 	struct rs_build b = { .sim = h->sim, .models = &h->mp, .diag = &h->d };
 	h->dev = rs_dev_build(&b, h->root, "device", "array");

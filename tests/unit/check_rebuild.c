@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "disk/hdd.h"
+#include "disk/hdd_params.h"
+
 /* 100 MB/s members of 64 MiB: a member is read or written in 0.671 s. */
 #define BW 100e6
 #define R5_SPARE(cap, extra)                                                     \
@@ -258,6 +261,46 @@ START_TEST(replaced_drive_is_rebuilt)
 }
 END_TEST
 
+/* The time to stream member blocks [0, nblk) of an hdd, zone by zone from
+ * its zone table: a cylinder of a zone passes under the heads in
+ * heads * spt sectors of rotation, plus the skews of its head switches
+ * and of the switch to the next cylinder. */
+static double stream_s(const struct rs_dev *disk, uint64_t nblk)
+{
+	const struct rs_hdd_geom *g = rs_hdd_geom(disk);
+	const struct rs_layout *l = &g->layout;
+	double period_s = rs_spindle_period_ns(&g->spindle) / 1e9, t = 0;
+	for (uint32_t z = 0; z < l->nzones && nblk > 0; z++) {
+		const struct rs_layout_zone *lz = &l->zones[z];
+		uint64_t n = lz->lba_count < nblk ? lz->lba_count : nblk;
+		double per_cyl = (double)l->heads * lz->spt + (double)(l->heads - 1) *
+			lz->track_skew + lz->cyl_skew;
+		t += (double)n / lz->data_per_cyl * per_cyl / lz->spt * period_s;
+		nblk -= n;
+	}
+	return t;
+}
+
+/* An idle RAID5 of four Maxtor 6L020L0 drives rebuilds a whole member in
+ * about the time one drive streams its capacity (the reads of the three
+ * survivors and the write of the spare run side by side). */
+START_TEST(idle_hdd_rebuild_zone_by_zone)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: raid5\nspares: 1\n"
+		     "disks: {model: maxtor-6l020l0, count: 4}\n");
+	rs_array_fail_member(h.sim, h.dev, 1);
+	ah_run(&h);
+	const struct rs_dev *spare = h.dev->members[4];
+	double want = stream_s(spare, rs_array_geom(h.dev)->member_blk);
+	printf("idle RAID5 rebuild of a Maxtor 6L020L0: %.1f s; zone table: %.1f s\n",
+	       rebuild_s(&h), want);
+	tu_assert_rel(rebuild_s(&h), want, 0.05);
+	writes_cover_once(&h, 1);
+	ah_free(&h);
+}
+END_TEST
+
 static Suite *rebuild_suite(void)
 {
 	Suite *s = suite_create("rebuild");
@@ -270,6 +313,10 @@ static Suite *rebuild_suite(void)
 	tcase_add_test(tc, checkpoint_splits_the_member);
 	tcase_add_test(tc, media_error_during_rebuild);
 	tcase_add_test(tc, replaced_drive_is_rebuilt);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hdd");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, idle_hdd_rebuild_zone_by_zone);
 	suite_add_tcase(s, tc);
 	return s;
 }
