@@ -153,7 +153,9 @@ static void stripe_put(struct rs_sim *sim, struct stripe *st);
 static void issue(struct rs_sim *sim, struct stripe *st, uint32_t member, enum rs_array_op kind,
 		  uint64_t lba, uint32_t nblk)
 {
-	if (skipped(st, member))
+	/* Lost when the row was planned, or since (a member that died while
+	 * the row was reading or computing parity): nothing goes to it. */
+	if (skipped(st, member) || (st->a->lost && slot_lost_row(st->a, member, st->plan.stripe)))
 		return;
 	st->pending++;
 	array_issue(sim, st->a, st->parent, st, member, kind, lba, nblk);
