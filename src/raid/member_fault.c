@@ -70,6 +70,12 @@ void array_replace_slot(struct rs_sim *sim, struct array *a, uint32_t m)
 	if (!(a->lost >> m & 1u) || (a->rb.active && a->rb.slot == m) || a->dead)
 		return;
 	a->slot[m].replaced = true;
+	/* The new drive has none of the old one's bad blocks. */
+	uint32_t dev = a->slot[m].dev, n = 0;
+	for (uint32_t i = 0; i < a->nmedia; i++)
+		if (a->media[i].dev != dev)
+			a->media[n++] = a->media[i];
+	a->nmedia = n;
 	array_rebuild_maybe_start(sim, a);
 }
 

@@ -4,7 +4,8 @@
 # duration (a 16 MiB member of 100 MB/s drives: about 0.17 s idle, longer
 # under the load), the same bytes for any --jobs; a second failure loses
 # data (requests fail, counted as errors); without member faults the
-# table has no such column and is the same as with an empty faults list.
+# table has no such column and is the same as with an empty faults list;
+# after_ios, replaced, media errors and fail-slow run through a scenario.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -38,6 +39,11 @@ scenario one 'faults:
 scenario two 'faults:
   - {at: 1s, member: disk2, state: failed}
   - {at: 1s, member: disk0, state: failed}' >"$tmp/two.yaml"
+scenario all 'faults:
+  - {after_ios: 500, member: disk1, state: failed}
+  - {at: 2s, member: disk1, state: replaced}
+  - {member: disk1, lba: [0, 20000], error: media}
+  - {at: 1s, member: disk0, slow: 3}' >"$tmp/all.yaml"
 scenario none '' >"$tmp/none.yaml"
 scenario empty 'faults: []' >"$tmp/empty.yaml"
 
@@ -53,6 +59,15 @@ done
 "$raidsim" run "$tmp/two.yaml" -q -j 1 -o "$tmp/a" || exit 1
 check "a second failure loses data" \
 	awk -v e="$(col "$tmp/a/two.tsv" errors 1)" 'BEGIN { exit !(e + 0 > 0) }'
+# Every kind of member fault in one run: disk1's bad blocks are read
+# without it, then it dies after 500 commands and its replacement (without
+# them) is rebuilt at 2 s; disk0 runs slow; nothing fails.  (Bad blocks on
+# another member would lose data while disk1 is gone: RAID5 survives one
+# fault per row.)
+"$raidsim" run "$tmp/all.yaml" -q -j 1 -o "$tmp/a" || exit 1
+r=$(col "$tmp/a/all.tsv" rebuild_s 2)
+check "a replaced drive is rebuilt ($r)" awk -v r="$r" 'BEGIN { exit !(r + 0 > 0.16 && r + 0 < 1) }'
+check "no errors with every kind of fault" [ "$(col "$tmp/a/all.tsv" errors 2)" = 0 ]
 "$raidsim" run "$tmp/none.yaml" -q -j 1 -o "$tmp/a" || exit 1
 "$raidsim" run "$tmp/empty.yaml" -q -j 1 -o "$tmp/a" || exit 1
 check "no rebuild_s column without faults" [ "$(col "$tmp/a/none.tsv" rebuild_s 1)" = missing ]
