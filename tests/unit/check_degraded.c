@@ -285,6 +285,21 @@ START_TEST(media_error_reads)
 }
 END_TEST
 
+/* A flush goes to every member still there. */
+START_TEST(flush_skips_lost_members)
+{
+	struct ah h;
+	ah_build(&h, R5);
+	rs_array_fail_member(h.sim, h.dev, 2);
+	ah_submit(&h, RS_FLUSH, 0, 0);
+	ah_run(&h);
+	ck_assert_uint_eq(h.nev, 3);
+	ck_assert_uint_eq(ah_members_touched(&h, 0), bits(3, (uint32_t[]){ 0, 1, 3 }));
+	ck_assert_int_eq(h.done[0].status, 0);
+	ah_free(&h);
+}
+END_TEST
+
 /* Fail-slow: a member 5 times slower finishes its 1 ms commands in 5 ms. */
 START_TEST(fail_slow_scales_service)
 {
@@ -316,6 +331,7 @@ static Suite *degraded_suite(void)
 	tcase_add_test(tc, tolerance_by_level);
 	tcase_add_test(tc, fail_after_ios);
 	tcase_add_test(tc, fail_slow_scales_service);
+	tcase_add_test(tc, flush_skips_lost_members);
 	suite_add_tcase(s, tc);
 	return s;
 }
