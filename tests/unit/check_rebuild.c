@@ -261,6 +261,22 @@ START_TEST(replaced_drive_is_rebuilt)
 }
 END_TEST
 
+/* member_size: only the start of each member is used (mdadm --size), and
+ * only that is rebuilt. */
+START_TEST(member_size_limits_the_rebuild)
+{
+	struct ah h;
+	ah_build(&h, R5_SPARE("64MiB", "member_size: 8MiB\n"));
+	ck_assert_uint_eq(rs_array_geom(h.dev)->member_blk, 16384);
+	ck_assert_uint_eq(h.dev->capacity_blk, 3 * 16384);
+	rs_array_fail_member(h.sim, h.dev, 0);
+	ah_run(&h);
+	ck_assert_uint_eq(ah_c(&h)->rebuild_bytes, 8u << 20);
+	writes_cover_once(&h, 0);
+	ah_free(&h);
+}
+END_TEST
+
 /* The time to stream member blocks [0, nblk) of an hdd, zone by zone from
  * its zone table: a cylinder of a zone passes under the heads in
  * heads * spt sectors of rotation, plus the skews of its head switches
@@ -313,6 +329,7 @@ static Suite *rebuild_suite(void)
 	tcase_add_test(tc, checkpoint_splits_the_member);
 	tcase_add_test(tc, media_error_during_rebuild);
 	tcase_add_test(tc, replaced_drive_is_rebuilt);
+	tcase_add_test(tc, member_size_limits_the_rebuild);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hdd");
 	tcase_set_timeout(tc, 300);
