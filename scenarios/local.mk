@@ -52,6 +52,14 @@ EXTRA_DIST += \
 	scenarios/studies.list
 
 EXTRA_DIST += \
+	scenarios/rebuild/README.md \
+	scenarios/rebuild/run.sh \
+	scenarios/rebuild/figures.tsv \
+	scenarios/rebuild/levels.yaml \
+	scenarios/rebuild/raptor8.yaml \
+	scenarios/rebuild/lse.yaml
+
+EXTRA_DIST += \
 	scenarios/benchmarks/README.md \
 	scenarios/benchmarks/cdm.yaml \
 	scenarios/benchmarks/atto.yaml

@@ -25,6 +25,9 @@ TESTS += tests/cli/signals.sh
 TESTS += tests/cli/nospace.sh
 # No command writes outside its output folder.
 TESTS += tests/cli/confined.sh
+# Member faults end to end: the rebuild_s column, a second failure's
+# errors, no column (and the same table) without member faults.
+TESTS += tests/cli/rebuild.sh
 # raidsim import disksim: models, refusals, usage.
 TESTS += tests/cli/import.sh
 # Models found where users stand (no -M, no RAIDSIM_MODELS), by path,

@@ -35,7 +35,8 @@ const char *rs_op_name(enum rs_op op);
 	X(ENOPATH, "no path to device")                                     \
 	X(ELINKDOWN, "link down")                                           \
 	X(ERANGE, "address beyond device capacity")                         \
-	X(EABORTED, "aborted")
+	X(EABORTED, "aborted")                                              \
+	X(DATALOSS, "data lost: more array members failed than the level survives")
 enum rs_err {
 	RS_OK = 0,
 #define X(name, str) RS_ERR_##name,
