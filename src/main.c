@@ -26,6 +26,7 @@
 #include "run/runner.h"
 #include "run/scenario.h"
 #include "run/shard.h"
+#include "run/summary.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -92,6 +93,13 @@ static const char usage_run[] =
 	"      --limit NAME=V raise or lower one cap on what a scenario may ask\n"
 	"                     for (repeatable; see 'raidsim help limits')\n"
 	"  -q, --quiet        print nothing on success\n"
+	"      --output-format LIST\n"
+	"                     print on stdout after the run, LIST comma-separated:\n"
+	"                     normal (per point, or the best and worst points: IOPS,\n"
+	"                     MB/s, mean and p99 latency, what limited it; the\n"
+	"                     default when stdout is a terminal and not -q), terse\n"
+	"                     (one line per point: raidsim;1;NAME;POINT;AXIS=V,...;\n"
+	"                     iops;mb_s;lat_mean_ms;lat_p99_ms;limited_by), tsv, json\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Each point is saved in DIR/NAME.points/ as soon as it is done; the result\n"
@@ -258,6 +266,24 @@ static int parse_jobs(const char *arg, unsigned *jobs)
 	return 0;
 }
 
+/* --output-format LIST (run/summary.h).  0, or -1 with the message
+ * printed. */
+static int parse_output_format(const char *arg, unsigned *formats)
+{
+	char why[256];
+	if (rs_output_formats_parse(arg, formats, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "raidsim: %s\n", why);
+	return -1;
+}
+
+/* Without --output-format: the human summary, for a person at a
+ * terminal only, so scripts and pipes see what they always saw. */
+static unsigned default_output_format(bool quiet)
+{
+	return !quiet && isatty(STDOUT_FILENO) ? RS_FMT_NORMAL : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -272,10 +298,12 @@ static int cmd_run(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'K' },
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "limit", required_argument, NULL, 'L' },
+		{ "output-format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
+	bool formats_given = false;
 	unsigned repeat = 1;
 	char why[256];
 	const char *out_dir = NULL;
@@ -336,6 +364,11 @@ static int cmd_run(int argc, char **argv)
 			if (parse_repeat(optarg, &repeat) != 0)
 				goto out;
 			break;
+		case 'F':
+			if (parse_output_format(optarg, &o.formats) != 0)
+				goto out;
+			formats_given = true;
+			break;
 		case 'K':
 			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
 				fprintf(stderr, "raidsim: --shard expects K/N with 0 <= K < N, "
@@ -379,6 +412,8 @@ static int cmd_run(int argc, char **argv)
 		o.jobs = n > 0 ? (unsigned)n : 1;
 	}
 	o.progress = !o.quiet && isatty(STDERR_FILENO);
+	if (!formats_given)
+		o.formats = default_output_format(o.quiet);
 	status = rs_runner_run(&sc, &o);
 	rs_scenario_free(&sc);
 	rs_model_path_free(&mp);

@@ -42,7 +42,8 @@ bool rs_out_member(const char *name, const char *file, unsigned kinds)
 	if (strncmp(file, name, n) != 0)
 		return false;
 	const char *rest = file + n;
-	static const char *const table[] = { ".tsv", ".json", ".gp", ".png", NULL };
+	static const char *const table[] = { ".tsv", ".json", ".gp", ".png", ".components.tsv",
+					     NULL };
 	static const char *const series[] = { ".tsv", ".gp", ".png", NULL };
 	static const char *const requests[] = { ".csv", NULL };
 	if (kinds & RS_OUT_TABLE)

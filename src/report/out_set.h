@@ -16,7 +16,7 @@
 
 /* Kinds of member files, for rs_out_member(). */
 enum {
-	RS_OUT_TABLE = 1,             /* NAME.tsv .json .gp .png */
+	RS_OUT_TABLE = 1,             /* NAME.tsv .json .gp .png .components.tsv */
 	RS_OUT_POINT_FILES = 2,       /* NAME.series.N.tsv .gp .png, NAME.requests.N.csv */
 };
 

@@ -23,6 +23,11 @@ struct rs_report_meta {
 	const char *scenario;         /* NULL is written as null */
 	uint64_t seed;
 	unsigned repeat;              /* runs per point; written only when > 1 */
+	/* Optional parts of each point (run/components.h): rows of `parts`
+	 * belonging to point row parts_row_of[k], in row order; each point
+	 * gets "components": [{col: value, ...}] of the non-axis columns. */
+	const struct rs_table *parts;
+	const size_t *parts_row_of;
 };
 
 /* Header of column names, then one line per row; TAB-separated, '\n'

@@ -18,6 +18,10 @@ struct rs_results_meta {
 	unsigned repeat;              /* runs per point (run/repeats.h) */
 	const char *plot_x, *plot_series, *plot_y;   /* NULL: none / default */
 	int plot_logx;                /* -1: decide from the data */
+	/* Each point's parts (run/components.h), written as
+	 * NAME.components.tsv and into the JSON; NULL: none. */
+	const struct rs_table *parts;
+	const size_t *parts_row_of;
 };
 
 void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m);
