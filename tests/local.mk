@@ -14,6 +14,10 @@ TESTS += tests/cli/shard.sh
 TESTS += tests/cli/repeat.sh
 # The figure --plot draws for one, two and three sweep axes.
 TESTS += tests/cli/plot.sh
+# Per-component utilisation and times, limited_by, the stdout summary.
+TESTS += tests/cli/limits-by.sh
+# raidsim plot DIR: the figure redrawn from a finished run's files.
+TESTS += tests/cli/replot.sh
 # Scenario strings (output names, swept values, file names) never run as
 # code in gnuplot or a shell.
 TESTS += tests/cli/inject.sh

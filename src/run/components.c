@@ -10,7 +10,7 @@
 #include "kernel/assert.h"
 #include "report/out_stream.h"
 
-static const char *const part_cols[] = {
+const char *const rs_component_cols[] = {
 	"component", "kind", "utilisation", "ops_s", "time_ms", "service_ms", "queue_ms", NULL
 };
 #define NPART_COLS 7
@@ -96,8 +96,8 @@ int rs_components_gather(const char *dir, const char *out_name, const struct rs_
 			rs_table_add_col(parts, t->cols[c], 1);
 			nkey++;
 		}
-	for (size_t k = 0; part_cols[k]; k++)
-		rs_table_add_col(parts, part_cols[k], 0);
+	for (size_t k = 0; rs_component_cols[k]; k++)
+		rs_table_add_col(parts, rs_component_cols[k], 0);
 	size_t cap = 16, n = 0;
 	*row_of = malloc(cap * sizeof(**row_of));
 	RS_ASSERT(*row_of != NULL);

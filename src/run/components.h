@@ -27,6 +27,9 @@
  * limit), or RS_LIMITED_BY_WORKLOAD. */
 const char *rs_limited_by(const struct rs_components *c);
 
+/* The part columns of NAME.components.tsv, after the axes; NULL ends. */
+extern const char *const rs_component_cols[];
+
 /* Save point i's parts into dir.  0 or -1 (message printed). */
 int rs_components_save(const char *dir, const char *out_name, size_t i,
 		       const struct rs_components *c);
