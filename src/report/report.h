@@ -45,6 +45,12 @@ int rs_report_write_tsv(const struct rs_table *t, const char *path,
 int rs_report_write_json(const struct rs_table *t, const char *path,
 			 const struct rs_report_meta *meta, struct rs_report_err *err);
 
+/* Tic marks of a numeric x axis: gnuplot's own, one at each x value
+ * (labelled as the integer, for counts: disks, requests in flight), or
+ * one at each x value labelled as a size when x is in KiB (512 B, 4 KiB,
+ * 1 MiB), with a base-2 log scale. */
+enum rs_gp_ticks { RS_TICKS_AUTO, RS_TICKS_INT, RS_TICKS_SIZE_KIB };
+
 struct rs_plot_spec {
 	const char *x_col;
 	const char *series_col;       /* one line per distinct value; may be NULL */
@@ -55,8 +61,13 @@ struct rs_plot_spec {
 	const char *x_label, *y_label, *title;   /* NULL: the column name / none */
 	int logx, logy;
 	/* Small multiples: one panel per distinct value of this column, in
-	 * order of first appearance, on a shared page; may be NULL. */
+	 * order of first appearance, on a shared page, all on the same y
+	 * range (so their heights compare); may be NULL. */
 	const char *panel_col;
+	/* Short names for legend entries and panel titles ("outstanding=4"
+	 * rather than the column's dotted path); NULL: the column names. */
+	const char *series_label, *panel_label;
+	enum rs_gp_ticks x_ticks;
 };
 
 /* A self-contained gnuplot script drawing y_col over x_col into png_name

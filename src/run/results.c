@@ -25,6 +25,18 @@ void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m)
 	memset(m, 0, sizeof(*m));
 	m->out_name = sc->out_name;
 	m->scenario = sc->name;
+	const struct rs_node *desc = rs_node_get(sc->root, "description");
+	if (desc && desc->kind == RS_NODE_SCALAR && desc->str[0]) {
+		/* One line, and nothing a shard file refuses (a backquote), so
+		 * a merged sweep gets the very same title. */
+		snprintf(m->description_buf, sizeof(m->description_buf), "%s", desc->str);
+		for (char *p = m->description_buf; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
+			else if (*p == '`')
+				*p = '\'';
+		m->description = m->description_buf;
+	}
 	const struct rs_node *seed = rs_node_get(sc->root, "seed");
 	m->seed = seed && seed->kind == RS_NODE_SCALAR ? strtoull(seed->str, NULL, 10) : 1;
 	m->repeat = sc->repeat > 1 ? sc->repeat : 1;

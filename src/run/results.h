@@ -14,6 +14,8 @@
 struct rs_results_meta {
 	const char *out_name;         /* NAME of NAME.tsv, NAME.json, ... */
 	const char *scenario;         /* the scenario's name, for the JSON */
+	const char *description;      /* the scenario's description: the figure's title */
+	char description_buf[512];    /* where rs_results_meta_of keeps it */
 	uint64_t seed;                /* the first seed of each point's runs */
 	unsigned repeat;              /* runs per point (run/repeats.h) */
 	const char *plot_x, *plot_series, *plot_y;   /* NULL: none / default */

@@ -118,6 +118,7 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		fprintf(f, "#shard\t%u/%u\n", k, n_shards);
 		fprintf(f, "#points\t%zu\n", sc->npoints);
 		fprintf(f, "#axes\t%zu\n", sc->sweep.naxes);
+		put_meta(f, "description", m->description);
 		put_meta(f, "plot_x", m->plot_x);
 		put_meta(f, "plot_series", m->plot_series);
 		put_meta(f, "plot_y", m->plot_y);
@@ -206,6 +207,7 @@ static int next_line(struct reader *r)
 /* The "#key" lines of one shard file, checked, and its column line. */
 struct shard_head {
 	char *name, *scenario, *seed, *fingerprint, *plot_x, *plot_series, *plot_y;
+	char *description;
 	size_t plot_line[3];          /* lines of plot_x, plot_series, plot_y */
 	bool have_shard, have_points, have_axes, have_repeat;
 	unsigned k, n;
@@ -220,6 +222,7 @@ static void head_free(struct shard_head *h)
 {
 	free(h->name), free(h->scenario), free(h->seed), free(h->fingerprint);
 	free(h->plot_x), free(h->plot_series), free(h->plot_y), free(h->columns);
+	free(h->description);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -260,6 +263,8 @@ static int head_line(struct shard_head *h, struct reader *r)
 	}
 	if (!strcmp(key, "scenario"))
 		return set_text(&h->scenario, v, r, key);
+	if (!strcmp(key, "description"))
+		return set_text(&h->description, v, r, key);
 	if (!strcmp(key, "seed")) {
 		if (!parse_count(v, 0, UINT64_MAX, &u))
 			return rs_diag_at(r->d, r->file, line, col, "'#seed' must be a "
@@ -691,7 +696,7 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 	struct rs_table sorted;
 	sort_rows(&m, h0.points, &sorted);
 	struct rs_results_meta meta = {
-		.out_name = h0.name, .scenario = h0.scenario,
+		.out_name = h0.name, .scenario = h0.scenario, .description = h0.description,
 		.seed = h0.seed ? strtoull(h0.seed, NULL, 10) : 1, .repeat = h0.repeat,
 		.plot_x = h0.plot_x, .plot_series = h0.plot_series, .plot_y = h0.plot_y,
 		.plot_logx = h0.plot_logx,
