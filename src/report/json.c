@@ -82,6 +82,21 @@ int rs_report_write_json(const struct rs_table *t, const char *path,
 	fprintf(f, ",\n  \"seed\": %" PRIu64, meta->seed);
 	if (meta->repeat > 1)
 		fprintf(f, ",\n  \"repeat\": %u", meta->repeat);
+	if (meta->description) {
+		fputs(",\n  \"description\": ", f);
+		put_string(f, meta->description);
+	}
+	if (meta->plot_x) {
+		fputs(",\n  \"plot\": {\"x\": ", f);
+		put_string(f, meta->plot_x);
+		if (meta->plot_series) {
+			fputs(", \"series\": ", f);
+			put_string(f, meta->plot_series);
+		}
+		fputs(", \"y\": ", f);
+		put_string(f, meta->plot_y ? meta->plot_y : "");
+		fprintf(f, ", \"logx\": %d, \"axes\": %zu}", meta->plot_logx, meta->axes);
+	}
 	fputs(",\n  \"columns\": [", f);
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c > 0)

@@ -23,6 +23,13 @@ struct rs_report_meta {
 	const char *scenario;         /* NULL is written as null */
 	uint64_t seed;
 	unsigned repeat;              /* runs per point; written only when > 1 */
+	/* What `raidsim plot DIR` needs to draw the figure again: the
+	 * description (written when not NULL), the number of leading axis
+	 * columns, and the figure's columns (written when plot_x is set). */
+	const char *description;
+	size_t axes;
+	const char *plot_x, *plot_series, *plot_y;
+	int plot_logx;
 	/* Optional parts of each point (run/components.h): rows of `parts`
 	 * belonging to point row parts_row_of[k], in row order; each point
 	 * gets "components": [{col: value, ...}] of the non-axis columns. */
@@ -38,7 +45,10 @@ int rs_report_write_tsv(const struct rs_table *t, const char *path,
 
 /* {"raidsim": version, "scenario": ..., "seed": N, "columns": [...],
  *  "points": [{"col": value, ...}, ...]}, one point per line; "repeat": N
- * follows "seed" when meta->repeat > 1.  A cell that
+ * follows "seed" when meta->repeat > 1, then "description" (if any),
+ * and "plot": {"x": ..., "series": ..., "y": ..., "logx": L, "axes": N}
+ * (series only if set; the whole only with a figure; axes: how many
+ * leading columns are sweep axes).  A cell that
  * is a finite number in JSON syntax (rs_table_is_number) is written as a
  * number, verbatim; "nan" and unset cells as null; anything else as a
  * string. */

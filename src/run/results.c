@@ -197,8 +197,15 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 	snprintf(tsv, sizeof(tsv), "%s/%s.tsv", out_dir, m->out_name);
 	snprintf(json, sizeof(json), "%s/%s.json", out_dir, m->out_name);
 	snprintf(gp, sizeof(gp), "%s/%s.gp", out_dir, m->out_name);
-	struct rs_report_meta meta = { PACKAGE_VERSION, m->scenario, m->seed, m->repeat,
-				       m->parts, m->parts_row_of };
+	size_t axes = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		axes += t->col_is_axis[c] != 0;
+	struct rs_report_meta meta = {
+		.version = PACKAGE_VERSION, .scenario = m->scenario, .seed = m->seed,
+		.repeat = m->repeat, .parts = m->parts, .parts_row_of = m->parts_row_of,
+		.description = m->description, .axes = axes, .plot_x = m->plot_x,
+		.plot_series = m->plot_series, .plot_y = m->plot_y, .plot_logx = m->plot_logx,
+	};
 	struct rs_report_err err;
 	char parts[4200];
 	snprintf(parts, sizeof(parts), "%s/%s.components.tsv", out_dir, m->out_name);
