@@ -21,6 +21,7 @@
 #include "import/dsim_hdd.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
+#include "run/replot.h"
 #include "run/repeats.h"
 #include "run/reproduce.h"
 #include "run/runner.h"
@@ -47,6 +48,8 @@ static const char usage_main[] =
 	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
 	"                    a TSV table, JSON, a gnuplot script and optionally a PNG\n"
 	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
+	"  plot DIR          draw the figures of a finished run in DIR again from\n"
+	"                    its files (NAME.gp and NAME.png), without simulating\n"
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
 	"  models            list the models found on the model path ('models show\n"
@@ -125,6 +128,19 @@ static const char usage_merge[] =
 	"points, a NAME that is not a plain file name, counts out of bounds (the\n"
 	"point count is capped by sweep_points, see 'raidsim help limits') and\n"
 	"lines longer than 64 KiB.  Writes nothing until every shard is read.\n";
+
+static const char usage_plot[] =
+	"Usage: raidsim plot [-q] DIR\n"
+	"\n"
+	"Draw the figure of every result set in DIR (a NAME.json written by\n"
+	"'raidsim run' or 'merge' beside its NAME.tsv) again: NAME.gp is rewritten\n"
+	"from the table and the JSON's plot settings, and NAME.png rendered when\n"
+	"gnuplot is installed.  Nothing is simulated.  A DIR that holds no run's\n"
+	"output is refused with status 2.\n"
+	"\n"
+	"Options:\n"
+	"  -q, --quiet        print nothing on success\n"
+	"  -h, --help         show this help\n";
 
 static const char usage_reproduce[] =
 	"Usage: raidsim reproduce [-o DIR] [-j N] [--study NAME]...\n"
@@ -215,6 +231,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_import, stdout);
 	else if (strcmp(topic, "limits") == 0)
 		print_limits();
+	else if (strcmp(topic, "plot") == 0)
+		fputs(usage_plot, stdout);
 	else {
 		fprintf(stderr, "raidsim: no help for '%s'\n", topic);
 		return EXIT_BAD_INPUT;
@@ -423,6 +441,37 @@ out:
 		rs_node_free(sets[i].value);
 	}
 	return status;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage_plot, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help plot'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("raidsim: plot expects exactly one folder (a run's output)\n"
+		      "Try 'raidsim help plot'.\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return rs_replot(argv[optind], quiet);
 }
 
 static int cmd_merge(int argc, char **argv)
@@ -802,6 +851,8 @@ int main(int argc, char **argv)
 		return cmd_reproduce(argc - 1, argv + 1);
 	if (strcmp(cmd, "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
+	if (strcmp(cmd, "plot") == 0)
+		return cmd_plot(argc - 1, argv + 1);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(argc - 1, argv + 1);
 	if (strcmp(cmd, "import") == 0)
