@@ -24,7 +24,7 @@ TESTS += tests/cli/inject.sh
 # SIGTERM and a second SIGINT stop at once and --resume finishes; one run
 # per output folder and name (tests/cli/long.yaml).
 TESTS += tests/cli/signals.sh
-# A full disk (a 64 KiB tmpfs; needs root, else skipped) never leaves a
+# A full disk (a 128 KiB tmpfs; needs root, else skipped) never leaves a
 # mixed or partial result set, and says "No space left on device".
 TESTS += tests/cli/nospace.sh
 # No command writes outside its output folder.

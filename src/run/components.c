@@ -135,12 +135,3 @@ int rs_components_gather(const char *dir, const char *out_name, const struct rs_
 	}
 	return 0;
 }
-
-void rs_components_remove(const char *dir, const char *out_name, size_t npoints)
-{
-	for (size_t i = 0; i < npoints; i++) {
-		char path[8400];
-		part_path(path, sizeof(path), dir, out_name, i);
-		unlink(path);
-	}
-}

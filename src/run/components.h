@@ -5,7 +5,9 @@
  * A worker saves each point's parts to NAME.components.<point>.part in
  * the staging folder as the point finishes (so --resume keeps them); when
  * the set is written they are gathered into one table, one row per point
- * and part, keyed by the sweep's axes, and the part files are removed. */
+ * and part, keyed by the sweep's axes.  Part files are staging-only
+ * (report/out_set.h): they stay with the saved points, so a set that
+ * could not be written still has them for --resume. */
 #ifndef RS_RUN_COMPONENTS_H
 #define RS_RUN_COMPONENTS_H
 
@@ -42,7 +44,5 @@ int rs_components_save(const char *dir, const char *out_name, size_t i,
 int rs_components_gather(const char *dir, const char *out_name, const struct rs_table *t,
 			 const size_t *point_of_row, struct rs_table *parts, size_t **row_of);
 
-/* Remove the part files of points 0..npoints-1 from dir. */
-void rs_components_remove(const char *dir, const char *out_name, size_t npoints);
 
 #endif

@@ -430,8 +430,6 @@ static int write_set(const struct rs_scenario *sc, const struct rs_run_opts *o,
 					&parts_row_of) != 0) {
 		rc = -1;
 	} else {
-		/* Gathered: the part files must not join the set. */
-		rs_components_remove(store->out, sc->out_name, sc->npoints);
 		meta.parts = &parts;
 		meta.parts_row_of = parts_row_of;
 		rc = rs_result_set_write(&t, &meta, store->out, o->out_dir,

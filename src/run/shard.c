@@ -52,8 +52,7 @@ static void put_meta(FILE *f, const char *key, const char *value)
 }
 
 /* Before the rows, each point's parts (run/components.h), one line each:
- * "#part<TAB>POINT<TAB>component<TAB>kind<TAB>..."; the part files are
- * then taken out of the staging folder, which moves into out_dir. */
+ * "#part<TAB>POINT<TAB>component<TAB>kind<TAB>...". */
 static int put_parts(FILE *f, const struct rs_scenario *sc, const struct rs_table *t,
 		     const size_t *point_of_row, const char *stage)
 {
@@ -73,7 +72,6 @@ static int put_parts(FILE *f, const struct rs_scenario *sc, const struct rs_tabl
 			}
 		fputc('\n', f);
 	}
-	rs_components_remove(stage, sc->out_name, sc->npoints);
 	rs_table_free(&parts);
 	free(row_of);
 	return 0;
