@@ -66,4 +66,25 @@ check "json: the JSON file" cmp -s "$tmp/json.out" "$tmp/o4/small.json"
 check "unknown format: exit 2" test $? -eq 2
 check "unknown format: says which" has "$tmp/bad.err" "got 'xml'"
 check "unknown format: nothing written" test ! -e "$tmp/o5"
+# A merged sweep has the very parts of a run on one machine.
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/sh" --shard 0/2
+"$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/sh" --shard 1/2
+"$raidsim" merge -q -o "$tmp/merged" "$tmp/sh/small.shard-0-of-2.tsv" "$tmp/sh/small.shard-1-of-2.tsv"
+check "merge: the same components file" cmp -s "$tmp/merged/small.components.tsv" "$tmp/small/small.components.tsv"
+check "shards: no part files beside them" sh -c "! ls '$tmp/sh' | grep -q '\.part'"
+
+# Many points: the summary keeps to the best and the worst.
+cat >"$tmp/many.yaml" <<'YAML'
+seed: 1
+device: {model: ideal-1ms}
+workload: {iometer: {spec: database, run: 0.2s}}
+sweep:
+  workload.iometer.outstanding: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+output: {name: many}
+YAML
+"$raidsim" run "$tmp/many.yaml" -q -j 2 -o "$tmp/many" --output-format=normal >"$tmp/many.out"
+check "many points: two lines" test "$(grep -c '^  ' "$tmp/many.out")" -eq 2
+check "many points: the best and the worst" \
+	sh -c "grep -q '^  best, point [0-9]* (workload.iometer.outstanding=' '$tmp/many.out' &&
+	       grep -q '^  worst, point [0-9]* (workload.iometer.outstanding=' '$tmp/many.out'"
 summary limits-by
