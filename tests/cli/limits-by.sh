@@ -50,6 +50,17 @@ check "sweep: a lone device is named device" has "$c" "^16	100%	device	device	"
 # explicit --output-format.
 "$raidsim" run "$here/small.yaml" -j 1 -o "$tmp/o1" >"$tmp/plain.out"
 check "no terminal: no summary" hasnt "$tmp/plain.out" "IOPS"
+# At a terminal (script(1) gives one) the summary comes without asking,
+# and -q silences it.
+if command -v script >/dev/null 2>&1 &&
+	script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "'$raidsim' run '$here/small.yaml' -j 1 -o '$tmp/tty1'" /dev/null >"$tmp/tty.out"
+	check "terminal: the summary" grep -q "^small: 6 points" "$tmp/tty.out"
+	script -qec "'$raidsim' run '$here/small.yaml' -q -j 1 -o '$tmp/tty2'" /dev/null >"$tmp/ttyq.out"
+	check "terminal, -q: nothing" test ! -s "$tmp/ttyq.out"
+else
+	echo "limits-by: script(1) not usable, the terminal default not tested"
+fi
 "$raidsim" run "$here/small.yaml" -q -j 1 -o "$tmp/o2" --output-format=normal >"$tmp/normal.out"
 check "normal: names the scenario" has "$tmp/normal.out" "^small: 6 points"
 check "normal: one line per point" test "$(grep -c '^  point ' "$tmp/normal.out")" -eq 6
