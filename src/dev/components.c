@@ -134,7 +134,10 @@ static void walk(const struct rs_dev *dev, rs_time_t now, const char *name,
 {
 	struct rs_dev_report r;
 	rs_dev_report(dev, now, &r);
-	const char *kind = is_controller(dev) ? "ctrl" : dev->nmembers ? "array" : "device";
+	const char *kind = is_controller(dev)                    ? "ctrl"
+			   : !dev->nmembers                       ? "device"
+			   : strcmp(dev->type->name, "array") == 0 ? "array"
+								   : "composite";
 	struct rs_component *c = rs_components_add(out, NULL, name, kind);
 	if (c) {
 		c->utilisation = r.utilisation;

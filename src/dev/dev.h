@@ -115,7 +115,7 @@ void rs_dev_destroy_abandoned(struct rs_dev *dev);
  * measuring window.  Figures a part cannot know are NaN. */
 struct rs_component {
 	char name[128];               /* "ctrl", "ctrl.bus.in", "disk0", "disk0.disk1" */
-	const char *kind;             /* "device", "array", "ctrl", "cpu", "link" */
+	const char *kind;             /* "device", "array", "composite", "ctrl", "cpu", "link" */
 	double utilisation;           /* busy fraction, 0..1 */
 	double ops_s;                 /* requests, jobs or transactions per second */
 	double time_ms;               /* mean time one spends inside (queue + service) */

@@ -20,7 +20,8 @@ const char *rs_limited_by(const struct rs_components *c)
 	const struct rs_component *best = NULL;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rs_component *p = &c->v[i];
-		if (strcmp(p->kind, "array") == 0 || isnan(p->utilisation) ||
+		if (strcmp(p->kind, "array") == 0 || strcmp(p->kind, "composite") == 0 ||
+		    isnan(p->utilisation) ||
 		    p->utilisation <= RS_LIMIT_UTILISATION)
 			continue;
 		if (!best || p->utilisation > best->utilisation)

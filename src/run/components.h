@@ -25,8 +25,8 @@
 #define RS_LIMITED_BY_COL "limited_by"
 
 /* The busiest part above RS_LIMIT_UTILISATION (the first in tree order
- * among equals; arrays are summaries of their members and never the
- * limit), or RS_LIMITED_BY_WORKLOAD. */
+ * among equals; arrays and other composites sum up their parts and are
+ * never the limit themselves), or RS_LIMITED_BY_WORKLOAD. */
 const char *rs_limited_by(const struct rs_components *c);
 
 /* The part columns of NAME.components.tsv, after the axes; NULL ends. */
