@@ -24,11 +24,13 @@
 #include "load/fio_scenario.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
+#include "run/replot.h"
 #include "run/repeats.h"
 #include "run/reproduce.h"
 #include "run/runner.h"
 #include "run/scenario.h"
 #include "run/shard.h"
+#include "run/summary.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -54,6 +56,8 @@ static const char usage_main[] =
 	"  run JOB.fio --device MODEL\n"
 	"                    run a fio job file on a device model\n"
 	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
+	"  plot DIR          draw the figures of a finished run in DIR again from\n"
+	"                    its files (NAME.gp and NAME.png), without simulating\n"
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
 	"  models            list the models found on the model path ('models show\n"
@@ -105,6 +109,13 @@ static const char usage_run[] =
 	"      --limit NAME=V raise or lower one cap on what a scenario may ask\n"
 	"                     for (repeatable; see 'raidsim help limits')\n"
 	"  -q, --quiet        print nothing on success\n"
+	"      --output-format LIST\n"
+	"                     print on stdout after the run, LIST comma-separated:\n"
+	"                     normal (per point, or the best and worst points: IOPS,\n"
+	"                     MB/s, mean and p99 latency, what limited it; the\n"
+	"                     default when stdout is a terminal and not -q), terse\n"
+	"                     (one line per point: raidsim;1;NAME;POINT;AXIS=V,...;\n"
+	"                     iops;mb_s;lat_mean_ms;lat_p99_ms;limited_by), tsv, json\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Each point is saved in DIR/NAME.points/ as soon as it is done; the result\n"
@@ -130,6 +141,19 @@ static const char usage_merge[] =
 	"points, a NAME that is not a plain file name, counts out of bounds (the\n"
 	"point count is capped by sweep_points, see 'raidsim help limits') and\n"
 	"lines longer than 64 KiB.  Writes nothing until every shard is read.\n";
+
+static const char usage_plot[] =
+	"Usage: raidsim plot [-q] DIR\n"
+	"\n"
+	"Draw the figure of every result set in DIR (a NAME.json written by\n"
+	"'raidsim run' or 'merge' beside its NAME.tsv) again: NAME.gp is rewritten\n"
+	"from the table and the JSON's plot settings, and NAME.png rendered when\n"
+	"gnuplot is installed.  Nothing is simulated.  A DIR that holds no run's\n"
+	"output is refused with status 2.\n"
+	"\n"
+	"Options:\n"
+	"  -q, --quiet        print nothing on success\n"
+	"  -h, --help         show this help\n";
 
 static const char usage_reproduce[] =
 	"Usage: raidsim reproduce [-o DIR] [-j N] [--study NAME]...\n"
@@ -220,6 +244,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_import, stdout);
 	else if (strcmp(topic, "limits") == 0)
 		print_limits();
+	else if (strcmp(topic, "plot") == 0)
+		fputs(usage_plot, stdout);
 	else {
 		fprintf(stderr, "raidsim: no help for '%s'\n", topic);
 		return EXIT_BAD_INPUT;
@@ -325,6 +351,24 @@ static int parse_jobs(const char *arg, unsigned *jobs)
 	return 0;
 }
 
+/* --output-format LIST (run/summary.h).  0, or -1 with the message
+ * printed. */
+static int parse_output_format(const char *arg, unsigned *formats)
+{
+	char why[256];
+	if (rs_output_formats_parse(arg, formats, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "raidsim: %s\n", why);
+	return -1;
+}
+
+/* Without --output-format: the human summary, for a person at a
+ * terminal only, so scripts and pipes see what they always saw. */
+static unsigned default_output_format(bool quiet)
+{
+	return !quiet && isatty(STDOUT_FILENO) ? RS_FMT_NORMAL : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -340,12 +384,14 @@ static int cmd_run(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "limit", required_argument, NULL, 'L' },
 		{ "device", required_argument, NULL, 'D' },
+		{ "output-format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
 	const char *device = NULL;
 	char fio_yaml[4096] = "";
+	bool formats_given = false;
 	unsigned repeat = 1;
 	char why[256];
 	const char *out_dir = NULL;
@@ -408,6 +454,11 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'D':
 			device = optarg;
+			break;
+		case 'F':
+			if (parse_output_format(optarg, &o.formats) != 0)
+				goto out;
+			formats_given = true;
 			break;
 		case 'K':
 			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
@@ -479,6 +530,8 @@ static int cmd_run(int argc, char **argv)
 		o.jobs = n > 0 ? (unsigned)n : 1;
 	}
 	o.progress = !o.quiet && isatty(STDERR_FILENO);
+	if (!formats_given)
+		o.formats = default_output_format(o.quiet);
 	status = rs_runner_run(&sc, &o);
 	rs_scenario_free(&sc);
 	rs_model_path_free(&mp);
@@ -490,6 +543,37 @@ out:
 		rs_node_free(sets[i].value);
 	}
 	return status;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage_plot, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help plot'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("raidsim: plot expects exactly one folder (a run's output)\n"
+		      "Try 'raidsim help plot'.\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return rs_replot(argv[optind], quiet);
 }
 
 static int cmd_merge(int argc, char **argv)
@@ -879,6 +963,8 @@ int main(int argc, char **argv)
 		return cmd_reproduce(argc - 1, argv + 1);
 	if (strcmp(cmd, "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
+	if (strcmp(cmd, "plot") == 0)
+		return cmd_plot(argc - 1, argv + 1);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(argc - 1, argv + 1);
 	if (strcmp(cmd, "import") == 0)

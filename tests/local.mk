@@ -14,13 +14,17 @@ TESTS += tests/cli/shard.sh
 TESTS += tests/cli/repeat.sh
 # The figure --plot draws for one, two and three sweep axes.
 TESTS += tests/cli/plot.sh
+# Per-component utilisation and times, limited_by, the stdout summary.
+TESTS += tests/cli/limits-by.sh
+# raidsim plot DIR: the figure redrawn from a finished run's files.
+TESTS += tests/cli/replot.sh
 # Scenario strings (output names, swept values, file names) never run as
 # code in gnuplot or a shell.
 TESTS += tests/cli/inject.sh
 # SIGTERM and a second SIGINT stop at once and --resume finishes; one run
 # per output folder and name (tests/cli/long.yaml).
 TESTS += tests/cli/signals.sh
-# A full disk (a 64 KiB tmpfs; needs root, else skipped) never leaves a
+# A full disk (a 128 KiB tmpfs; needs root, else skipped) never leaves a
 # mixed or partial result set, and says "No space left on device".
 TESTS += tests/cli/nospace.sh
 # No command writes outside its output folder.

@@ -450,6 +450,23 @@ static void ctrl_destroy(struct rs_dev *dev)
 	free(c);
 }
 
+/* The processor is the controller's own entry; its buses are parts. */
+static void ctrl_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			    struct rs_components *out)
+{
+	const struct ctrl *c = dev->priv;
+	if (c->has_host)
+		rs_components_add_link(out, name, "bus", &c->host, now);
+	for (size_t i = 0; i < c->nch; i++)
+		if (c->ch[i].has_link)
+			rs_components_add_link(out, name, c->ch[i].name, &c->ch[i].link, now);
+	for (size_t i = 0; c->scsi && i < c->p.ports; i++) {
+		char part[32];
+		snprintf(part, sizeof(part), "scsi%zu", i);
+		rs_components_add_link(out, name, part, &c->scsi[i], now);
+	}
+}
+
 const struct rs_dev_type rs_dev_controller = {
 	.name = "controller",
 	.help = "host adapter: command cost, WB/WT cache, ports with TCQ/NCQ depth, buses",
@@ -459,6 +476,7 @@ const struct rs_dev_type rs_dev_controller = {
 	.submit = rs_ctrl_submit,
 	.restart_stats = ctrl_restart,
 	.report = ctrl_report,
+	.components = ctrl_components,
 	.destroy = ctrl_destroy,
 };
 

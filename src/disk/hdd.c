@@ -1203,6 +1203,15 @@ void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)
 	((struct hdd *)dev->priv)->link = link;
 }
 
+/* The firmware processor; the interface link is listed by whoever owns
+ * it (a controller's channel, or nobody for a bare drive). */
+static void hdd_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			   struct rs_components *out)
+{
+	const struct hdd *h = dev->priv;
+	rs_components_add_server(out, name, "fw", &h->fw, now);
+}
+
 const struct rs_dev_type rs_dev_hdd = {
 	.name = "hdd",
 	.help = "mechanical hard disk: zoned layout, seek curve, rotation, segmented "
@@ -1213,6 +1222,7 @@ const struct rs_dev_type rs_dev_hdd = {
 	.submit = hdd_submit,
 	.restart_stats = hdd_restart,
 	.report = hdd_report,
+	.components = hdd_components,
 	.destroy = hdd_destroy,
 	.use_link = rs_hdd_use_link,
 };

@@ -27,6 +27,8 @@ static void window_close(struct rs_sim *sim, struct rs_load *load)
 	load->t_measure_end = sim->now;
 	rs_iostat_summarize(&load->stats, sim->now, &load->summary);
 	rs_dev_report(load->target, sim->now, &load->target_report);
+	if (load->components)
+		rs_dev_components(load->target, sim->now, load->components);
 }
 
 static void window_end(struct rs_sim *sim, void *obj, void *arg)

@@ -76,6 +76,9 @@ struct rs_load {
 	struct rs_iostat stats;
 	struct rs_iostat_summary summary;     /* filled when the window closes */
 	struct rs_dev_report target_report;   /* idem */
+	/* Optional: the device tree's parts are listed here when the window
+	 * closes (dev/dev.h rs_dev_components); NULL = not wanted. */
+	struct rs_components *components;
 	/* Per-request log (CSV), optional. */
 	FILE *request_log;
 	/* Optional: append ",column..." to a request's log line (e.g. the

@@ -356,6 +356,13 @@ void rs_array_set_trace(struct rs_dev *dev, rs_array_trace_fn *fn, void *ctx)
 	a->trace_ctx = ctx;
 }
 
+static void array_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			     struct rs_components *out)
+{
+	const struct array *a = dev->priv;
+	rs_components_add_server(out, name, "xor", &a->xor, now);
+}
+
 const struct rs_dev_type rs_dev_array = {
 	.name = "array",
 	.help = "RAID array (jbod, single, raid0/1/01/10/5/6) over members built from "
@@ -366,5 +373,6 @@ const struct rs_dev_type rs_dev_array = {
 	.submit = array_submit,
 	.restart_stats = array_restart,
 	.report = array_report,
+	.components = array_components,
 	.destroy = array_destroy,
 };

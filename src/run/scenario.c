@@ -349,6 +349,8 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 		load->request_log = request_log;
 		rs_load_log_header(load, request_log);
 	}
+	struct rs_components parts = { 0 };
+	load->components = &parts;
 	struct rs_series_sampler sampler;
 	if (series) {
 		if (rs_ts_init(series, sc->series_ns, series_horizon(load)) != 0) {
@@ -369,6 +371,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 		 * abandoned, so no type checks that it drained. */
 		rs_dev_destroy_abandoned(dev);
 		dev = NULL;
+		rs_components_free(&parts);
 		rc = -1;
 		goto out;
 	}
@@ -379,6 +382,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 	r->seed = top.seed;
 	r->events = sim->events_fired;
 	copy_figures(load, r);
+	r->components = parts;
 out:
 	rs_load_destroy(load);
 	rs_dev_destroy(dev);

@@ -533,6 +533,14 @@ void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link)
 	s->has_link = true;
 }
 
+/* The controller cores; the host link is listed by whoever owns it. */
+static void ssd_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			   struct rs_components *out)
+{
+	const struct ssd *s = dev->priv;
+	rs_components_add_server(out, name, "ctrl", &s->ctrl, now);
+}
+
 const struct rs_dev_type rs_dev_ssd = {
 	.name = "ssd",
 	.help = "solid-state drive: flash dies on channels, page-mapped FTL with greedy "
@@ -543,6 +551,7 @@ const struct rs_dev_type rs_dev_ssd = {
 	.submit = ssd_submit,
 	.restart_stats = ssd_restart,
 	.report = ssd_report,
+	.components = ssd_components,
 	.destroy = ssd_destroy,
 	.use_link = rs_ssd_use_link,
 };
