@@ -36,7 +36,7 @@ for j in fio-rand-RW fio-seq-write ssd-test sync; do
 	check "$j.fio has IOPS" has_iops "$tmp/$j/$j.tsv"
 done
 
-flush_cols() { head -n 1 "$1" | grep -q 'flush_iops	flush_lat_ms$'; }
+flush_cols() { head -n 1 "$1" | grep -q 'flush_iops	flush_lat_ms	limited_by$'; }
 check "fsync=1: flush columns" flush_cols "$tmp/sync/sync.tsv"
 check "no flushes: no flush columns" sh -c "! grep -q flush '$tmp/ssd-test/ssd-test.tsv'"
 

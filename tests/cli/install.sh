@@ -28,7 +28,7 @@ check "study scripts installed executable" test -x "$share/scenarios/tx4000/run.
 check "manual page installed" test -s "$man1"
 check "completion installed" test -s "$comp"
 check "completion: bash -n" bash -n "$comp"
-check "completion names the commands" grep -q 'run merge reproduce models import' "$comp"
+check "completion names the commands" grep -q 'run merge plot reproduce models import' "$comp"
 
 check "--version" sh -c "'$bin' --version | grep -q '^raidsim [0-9]'"
 check "--help lists --version" sh -c "'$bin' --help | grep -q -- '--version'"
