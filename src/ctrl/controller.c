@@ -22,8 +22,8 @@
  *                     wait in the host, in order
  *   bus_overlap       host-bus transfers overlap the drive's work (cut-through)
  *                     instead of following a read / preceding a write
- *   queue_policy      fifo | elevator | sstf | sptf: order of the requests a
- *                     port holds back beyond its tags (ctrl/hostq.h)
+ *   queue_policy      fifo | elevator | sstf | sptf | sptf-host: order of the
+ *                     requests a port holds back beyond its tags (ctrl/hostq.h)
  *   host_service      the driver's reaction to a drive's service request
  *                     (legacy ATA TCQ), set on every hdd behind the ports
  *   queued_reads,     {read_policy, sequential_balance} the driver applies to
@@ -95,7 +95,8 @@ static const struct rs_opt ctrl_opts[] = {
 	  "into host memory) instead of after a read / before a write" },
 	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, rs_hostq_policy_names,
 	  "order of requests waiting at a port beyond its tags: fifo, elevator (C-LOOK), "
-	  "sstf (nearest address) or sptf (shortest positioning, hdd members)" },
+	  "sstf (nearest address), sptf (shortest positioning, hdd members: the "
+	  "drive's exact estimate) or sptf-host (a driver's estimate, as DiskSim's)" },
 	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,
 	  "legacy ATA TCQ: the driver's reaction to a drive's service request "
 	  "(interrupt, service routine, SERVICE command), per data phase" },

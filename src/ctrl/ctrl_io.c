@@ -307,7 +307,10 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 		read_ahead(sim, c, ch);
 		break;
 	case RS_WRITE:
-		if (c->cp.mode == CACHE_WB &&
+		/* A FUA write must be on stable media when it completes; the
+		 * cache this model describes has no battery, so it goes through
+		 * like a write too large for the cache. */
+		if (c->cp.mode == CACHE_WB && !ch->fua &&
 		    rs_cache_span(&c->cache, ch->lba, ch->nblk) <= c->cache.nlines) {
 			then(sim, c, ch, c->cp.cost_hit_ns, wb_write);
 		} else {

@@ -32,7 +32,8 @@ static const struct rs_opt top_opts[] = {
 	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
 	  "file names and the plot" },
 	{ "faults", RS_OPT_NODE, offsetof(struct top, faults), NULL, 0, 0, 0, NULL,
-	  "scripted link faults: [{at: 120s, link: port1, state: down}, ...]" },
+	  "scripted faults of links and array members: [{at: 120s, link: port1, "
+	  "state: down}, {at: 60s, member: disk2, state: failed}, ...]" },
 	RS_OPT_END
 };
 

@@ -394,6 +394,36 @@ static void stream(struct rig *g, struct log *l, enum rs_op op, uint64_t lba, ui
 /* The array behind: one drive that takes 0.2 ms plus 64 KiB at 50 MB/s. */
 #define ARRAY_50 "array: {type: ideal, mean: 0.2ms, bandwidth: 50MB/s, capacity: 10GB}\n"
 
+static void fua_done(struct rs_sim *sim, struct rs_io *io)
+{
+	rs_time_t *lat = io->done_ctx;
+	ck_assert_int_eq(io->status, 0);
+	*lat = io->t_done - io->t_submit;
+	rs_io_free(sim, io);
+}
+
+/* A FUA write must reach the array before it completes: the write-back
+ * cache (no battery) takes it through, while a plain write is acknowledged
+ * after the command cost. */
+START_TEST(write_back_passes_fua_through)
+{
+	struct rig g;
+	rig_up(&g, "type: controller\ncommand_cost: 20us\n"
+		   "cache: {mode: write-back, size: 4MiB, line: 64KiB}\n" ARRAY_50);
+	rs_time_t plain = 0, fua = 0;
+	rs_dev_submit(g.sim, g.dev, rs_io_new(g.sim, RS_WRITE, 0, 8, fua_done, &plain));
+	rs_sim_run(g.sim, RS_TIME_MAX);
+	struct rs_io *io = rs_io_new(g.sim, RS_WRITE, 4096, 8, fua_done, &fua);
+	io->fua = true;
+	rs_dev_submit(g.sim, g.dev, io);
+	rs_sim_run(g.sim, RS_TIME_MAX);
+	ck_assert_int_le(plain, 21 * RS_US);
+	ck_assert_int_ge(fua, 200 * RS_US);
+	ck_assert_uint_eq(rs_ctrl_counters(g.dev)->bypassed, 1);
+	rig_down(&g);
+}
+END_TEST
+
 START_TEST(write_back_absorbs_then_destage_speed)
 {
 	struct rig g;
@@ -834,6 +864,7 @@ static Suite *ctrl_suite(void)
 	TCase *tc = tcase_create("cache");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, write_back_absorbs_then_destage_speed);
+	tcase_add_test(tc, write_back_passes_fua_through);
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
 	tcase_add_test(tc, read_ahead_turns_stream_into_hits);
