@@ -60,6 +60,7 @@
 static const char *const cpu_names[] = { "host", "card", NULL };
 static const char *const mode_names[] = { "none", "write-through", "write-back", NULL };
 static const char *const location_names[] = { "driver", "card", NULL };
+static const char *const wb_scope_names[] = { "any", "two-way", NULL };
 static const char *const channel_names[] = { "ata", "scsi", NULL };
 
 #define RANGE (RS_OPT_HAS_MIN | RS_OPT_HAS_MAX)
@@ -143,6 +144,9 @@ static const struct rs_opt cache_opts[] = {
 	{ "destage_max", RS_OPT_SIZE, C(destage_max_bytes), "128KiB", RANGE, 512, 1 << 30, NULL,
 	  "largest destage write (adjacent dirty lines coalesce up to this; 128 KiB = "
 	  "256 sectors, the largest 28-bit ATA command)" },
+	{ "write_back_arrays", RS_OPT_ENUM, C(wb_scope), "any", 0, 0, 0, wb_scope_names,
+	  "arrays write-back acts on: any, or two-way (a mirror of two, or RAID0 of two "
+	  "drives); the others are written through" },
 	RS_OPT_END
 };
 #undef C
@@ -292,6 +296,17 @@ static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_di
 	return 0;
 }
 
+/* A device that is not an array (one drive) splits nothing two ways. */
+static bool write_back_applies(const struct ctrl *c, const struct rs_dev *array)
+{
+	if (c->cp.wb_scope == RS_CACHE_WB_ANY)
+		return true;
+	if (array->type != &rs_dev_array)
+		return false;
+	const struct rs_raid_geom *g = rs_array_geom(array);
+	return rs_cache_wb_applies(c->cp.wb_scope, rs_raid_ncopies(g), g->ndata);
+}
+
 /* What the drives of a port share must be something they can share. */
 static int check_channel(const struct ctrl_params *p, const struct rs_link_params *lp,
 			 const struct rs_node *node, struct rs_diag *d)
@@ -405,6 +420,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		return -1;
 	/* The driver's way with mirror reads depends on the queuing switch. */
 	rs_array_override_mirror_reads(array, tags > 1 ? p->queued_reads : p->unqueued_reads);
+	c->write_back = c->cp.mode == CACHE_WB && write_back_applies(c, array);
 	/* A single device (no members of its own) gets one port itself. */
 	c->array = c->nwrapped ? array : rs_port_wrap(array, &c->ch[0], port_bus(c), 0, now);
 	dev->members = calloc(1, sizeof(*dev->members));

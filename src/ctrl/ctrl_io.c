@@ -49,7 +49,7 @@ static void array_done(struct rs_sim *sim, struct rs_io *ch)
 {
 	struct ctrl *c = ch->done_ctx;
 	if (ch->status == 0 && c->cached && ch->nblk &&
-	    (ch->op == RS_READ || (ch->op == RS_WRITE && c->cp.mode == CACHE_WT)))
+	    (ch->op == RS_READ || (ch->op == RS_WRITE && !c->write_back)))
 		rs_cache_fill(&c->cache, ch->lba, ch->nblk);
 	if (ch->status == 0 && ch->op == RS_READ && c->bus_at_top && c->has_host && ch->nblk)
 		rs_link_xfer(sim, &c->host, RS_DIR_IN, rs_io_bytes(ch), bus_in_done, c, ch);
@@ -307,13 +307,13 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 		read_ahead(sim, c, ch);
 		break;
 	case RS_WRITE:
-		if (c->cp.mode == CACHE_WB &&
+		if (c->write_back &&
 		    rs_cache_span(&c->cache, ch->lba, ch->nblk) <= c->cache.nlines) {
 			then(sim, c, ch, c->cp.cost_hit_ns, wb_write);
 		} else {
 			/* Write-through keeps its copy (filled when the array is
 			 * done); a write too large for write-back drops it. */
-			if (c->cp.mode == CACHE_WB) {
+			if (c->write_back) {
 				c->n.bypassed++;
 				rs_cache_invalidate(&c->cache, ch->lba, ch->nblk);
 			}

@@ -49,6 +49,7 @@ struct cache_params {
 	rs_time_t cost_hit_ns, cost_miss_ns;
 	uint64_t destage_depth;
 	uint64_t destage_max_bytes;
+	int wb_scope;                 /* enum rs_cache_wb_scope */
 };
 
 struct ctrl {
@@ -69,6 +70,7 @@ struct ctrl {
 	struct rs_dev *array;         /* where requests go (maybe a port) */
 
 	bool cached;
+	bool write_back;              /* mode write-back and the array in its scope */
 	struct rs_cache cache;
 	uint32_t high_lines, low_lines;
 	uint32_t ra_blk, destage_max_blk;
