@@ -61,6 +61,7 @@ static const char *const cpu_names[] = { "host", "card", NULL };
 static const char *const mode_names[] = { "none", "write-through", "write-back", NULL };
 static const char *const location_names[] = { "driver", "card", NULL };
 static const char *const wb_scope_names[] = { "any", "two-way", NULL };
+static const char *const wb_streams_names[] = { "cache", "through", NULL };
 static const char *const channel_names[] = { "ata", "scsi", NULL };
 
 #define RANGE (RS_OPT_HAS_MIN | RS_OPT_HAS_MAX)
@@ -147,6 +148,9 @@ static const struct rs_opt cache_opts[] = {
 	{ "write_back_arrays", RS_OPT_ENUM, C(wb_scope), "any", 0, 0, 0, wb_scope_names,
 	  "arrays write-back acts on: any, or two-way (a mirror of two, or RAID0 of two "
 	  "drives); the others are written through" },
+	{ "write_back_streams", RS_OPT_ENUM, C(wb_streams), "cache", 0, 0, 0, wb_streams_names,
+	  "a write-back write that starts where the previous write ended: cache, or through "
+	  "(written through, as if the cache were write-through)" },
 	RS_OPT_END
 };
 #undef C
@@ -278,6 +282,7 @@ struct rs_dev *rs_ctrl_build(struct rs_build *b, const struct rs_node *section,
 static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_diag *d)
 {
 	c->cached = c->cp.mode != CACHE_NONE;
+	c->next_write_lba = UINT64_MAX; /* no write yet, so the first starts no stream */
 	if (!c->cached)
 		return 0;
 	if (rs_cache_init(&c->cache, c->cp.size_bytes, c->cp.line_bytes))

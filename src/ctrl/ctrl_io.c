@@ -89,6 +89,16 @@ static void to_array(struct rs_sim *sim, void *obj, void *arg, int status)
 
 /* ---- cache hits and write-back ---------------------------------------- */
 
+/* A write that continues the previous one is part of a stream; with
+ * write_back_streams: through the driver sends it on as write-through
+ * would, so a stream is neither acknowledged early nor merged. */
+static bool written_through_as_stream(struct ctrl *c, const struct rs_io *ch)
+{
+	bool stream = ch->lba == c->next_write_lba;
+	c->next_write_lba = ch->lba + ch->nblk;
+	return stream && c->cp.wb_streams == RS_CACHE_STREAMS_THROUGH;
+}
+
 static void hit_bus_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	rs_io_complete(sim, arg, status);
@@ -307,7 +317,7 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 		read_ahead(sim, c, ch);
 		break;
 	case RS_WRITE:
-		if (c->write_back &&
+		if (c->write_back && !written_through_as_stream(c, ch) &&
 		    rs_cache_span(&c->cache, ch->lba, ch->nblk) <= c->cache.nlines) {
 			then(sim, c, ch, c->cp.cost_hit_ns, wb_write);
 		} else {

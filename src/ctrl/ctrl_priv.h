@@ -50,6 +50,7 @@ struct cache_params {
 	uint64_t destage_depth;
 	uint64_t destage_max_bytes;
 	int wb_scope;                 /* enum rs_cache_wb_scope */
+	int wb_streams;               /* enum rs_cache_wb_streams */
 };
 
 struct ctrl {
@@ -82,6 +83,7 @@ struct ctrl {
 	rs_time_t last_host_ns;
 	struct rs_event *idle_ev;
 	uint64_t next_seq_lba, ra_end;
+	uint64_t next_write_lba;      /* where the last write ended */
 	uint32_t ra_inflight;
 	struct rs_ctrl_counters n;
 	uint64_t admitted;            /* host requests taken, not yet complete */

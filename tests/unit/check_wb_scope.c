@@ -1,7 +1,9 @@
 /* Unit tests for cache.write_back_arrays: which arrays a write-back cache
  * acts on.  With `two-way` a controller in write-back takes writes into its
  * cache only for a mirror of two or a stripe over two drives, and writes
- * everything else through (nothing absorbed, the array's own latency). */
+ * everything else through (nothing absorbed, the array's own latency).
+ * With write_back_streams: through, a write that continues the previous
+ * one is written through too. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +40,7 @@ END_TEST
 struct wlog {
 	struct rs_dev *dev;
 	int todo, done;
-	uint64_t lba;
+	uint64_t lba, step;
 	rs_time_t first_lat;
 };
 
@@ -60,21 +62,24 @@ static void issue(struct rs_sim *sim, struct wlog *l)
 		return;
 	l->todo--;
 	rs_dev_submit(sim, l->dev, rs_io_new(sim, RS_WRITE, l->lba, 16, written, l));
-	l->lba += 4096; /* 2 MiB apart: never coalesced, spread over the members */
+	l->lba += l->step;
 }
 
-/* Twenty 8 KiB writes, one at a time, to `level` of `n` ideal drives behind
- * a write-back controller with the given scope; absorbed writes out. */
-static uint64_t absorbed(const char *scope, const char *level, int n, rs_time_t *first_lat)
+/* Twenty 8 KiB writes, one at a time, `step` blocks apart, to `level` of
+ * `n` ideal drives behind a write-back controller with the given scope and
+ * stream setting; absorbed writes out. */
+static uint64_t absorbed_as(const char *scope, const char *streams, uint64_t step,
+			    const char *level, int n, rs_time_t *first_lat)
 {
 	char text[640];
 	snprintf(text, sizeof(text),
 		 "type: controller\ncommand_cost: 20us\nports: 4\n"
-		 "cache: {mode: write-back, size: 4MiB, write_back_arrays: %s}\n"
+		 "cache: {mode: write-back, size: 4MiB, write_back_arrays: %s,\n"
+		 "        write_back_streams: %s}\n"
 		 "array: {type: array, level: %s, strip: 64KiB,\n"
 		 "        disks: {type: ideal, mean: 1ms, bandwidth: 50MB/s, capacity: 1GB, "
 		 "count: %d}}\n",
-		 scope, level, n);
+		 scope, streams, level, n);
 	struct rs_model_path mp;
 	struct rs_diag d;
 	rs_diag_init(&d);
@@ -87,7 +92,7 @@ static uint64_t absorbed(const char *scope, const char *level, int n, rs_time_t 
 	if (!dev)
 		rs_diag_print(&d, stderr);
 	ck_assert_ptr_nonnull(dev);
-	struct wlog l = { .dev = dev, .todo = 20 };
+	struct wlog l = { .dev = dev, .todo = 20, .step = step };
 	issue(sim, &l);
 	rs_sim_run(sim, RS_TIME_MAX);
 	ck_assert_int_eq(l.done, 20);
@@ -99,6 +104,12 @@ static uint64_t absorbed(const char *scope, const char *level, int n, rs_time_t 
 	rs_node_free(root);
 	rs_model_path_free(&mp);
 	return got;
+}
+
+/* 2 MiB apart: never coalesced, spread over the members. */
+static uint64_t absorbed(const char *scope, const char *level, int n, rs_time_t *first_lat)
+{
+	return absorbed_as(scope, "cache", 4096, level, n, first_lat);
 }
 
 START_TEST(two_way_arrays_cached)
@@ -123,6 +134,19 @@ START_TEST(other_arrays_written_through)
 }
 END_TEST
 
+/* A stream (each write where the last ended) is written through with
+ * `through`; scattered writes are still cached, and `cache` caches both. */
+START_TEST(streams_written_through)
+{
+	rs_time_t lat;
+	/* The first write starts the stream and is cached; the 19 after it
+	 * continue it. */
+	ck_assert_uint_eq(absorbed_as("two-way", "through", 16, "raid1", 2, &lat), 1);
+	ck_assert_uint_eq(absorbed_as("two-way", "through", 4096, "raid1", 2, &lat), 20);
+	ck_assert_uint_eq(absorbed_as("two-way", "cache", 16, "raid1", 2, &lat), 20);
+}
+END_TEST
+
 static Suite *wb_scope_suite(void)
 {
 	Suite *s = suite_create("wb_scope");
@@ -130,6 +154,7 @@ static Suite *wb_scope_suite(void)
 	tcase_add_test(tc, scope_rule);
 	tcase_add_test(tc, two_way_arrays_cached);
 	tcase_add_test(tc, other_arrays_written_through);
+	tcase_add_test(tc, streams_written_through);
 	suite_add_tcase(s, tc);
 	return s;
 }
