@@ -17,10 +17,10 @@
 
 #include "dev/server.h"
 #include "kernel/pool.h"
+#include "raid/mirror_pick.h"
 #include "raid/volume.h"
 #include "stats/tavg.h"
 
-enum read_policy { READ_PRIMARY, READ_ALTERNATE, READ_SHORTEST_QUEUE, READ_NEAREST_HEAD };
 enum write_policy { WRITE_AUTO, WRITE_RMW, WRITE_RCW };
 enum xor_location { XOR_HOST, XOR_ENGINE, XOR_NONE };
 /* How a rebuild shares the members with foreground I/O: Linux md's speed
