@@ -1,7 +1,7 @@
 #!/bin/sh
 # ledger-table.sh can fail and can fix: in a copy of the READMEs and
-# ledgers, a ledger that now expects TX4000-C2's criterion to fail makes the
-# check fail on README.md's counts and C2's rows, and --update rewrites them
+# ledgers, a ledger that now expects TX4000-C10's criterion to fail makes the
+# check fail on README.md's counts and C10's rows, and --update rewrites them
 # so that the check passes again.
 set -u
 : "${top_srcdir:?}"
@@ -25,20 +25,23 @@ check() {
 }
 sh "$script" "$tmp" >"$tmp/out" 2>&1
 check "the copy agrees with its ledgers" [ $? -eq 0 ]
-# C2 is one of the reproduced predictions: failing it takes one off the count.
-before=$(sed -n 's/^\* TX4000: \([0-9]*\) of 11 predictions reproduced.*/\1/p' "$tmp/README.md")
+# One reproduced prediction (C10) is turned into a failing one.
+line=$(grep '^\* TX4000: [0-9]* of [0-9]* predictions reproduced' "$tmp/README.md")
+before=$(echo "$line" | sed 's/^\* TX4000: \([0-9]*\) of .*/\1/')
+total=$(echo "$line" | sed 's/^\* TX4000: [0-9]* of \([0-9]*\) predictions.*/\1/')
+rest=$(echo "$line" | sed 's/^\* TX4000: [0-9]* of [0-9]* predictions reproduced//')
 want=$((before - 1))
-sed 's/^\(TX4000-C2	prediction	\)holds/\1fails/' "$tmp/scenarios/tx4000/ledger.tsv" \
+sed 's/^\(TX4000-C10	prediction	\)holds/\1fails/' "$tmp/scenarios/tx4000/ledger.tsv" \
 	>"$tmp/l" && mv "$tmp/l" "$tmp/scenarios/tx4000/ledger.tsv"
 sh "$script" "$tmp" >"$tmp/out" 2>&1
 check "a changed ledger: the check fails" [ $? -eq 1 ]
-check "... on the counts" grep -q "no line '\\* TX4000: $want of 11 predictions reproduced" "$tmp/out"
-check "... on README.md's row" grep -q "README.md: TX4000-C2: verdict \"reproduced\", the ledger says \"not reproduced\"" "$tmp/out"
-check "... on the study's row" grep -q "tx4000/README.md: C2: verdict" "$tmp/out"
+check "... on the counts" grep -q "no line '\\* TX4000: $want of $total predictions reproduced" "$tmp/out"
+check "... on README.md's row" grep -q "README.md: TX4000-C10: verdict \"reproduced\", the ledger says \"not reproduced\"" "$tmp/out"
+check "... on the study's row" grep -q "tx4000/README.md: C10: verdict" "$tmp/out"
 sh "$script" --update "$tmp" >"$tmp/out" 2>&1
 sh "$script" "$tmp" >"$tmp/out" 2>&1
 check "--update: the check passes" [ $? -eq 0 ]
-check "--update: the counts line" grep -q "^\* TX4000: $want of 11 predictions reproduced; 4 configuration$" "$tmp/README.md"
-check "--update: the row" grep -q "^| TX4000-C2 | .* | not reproduced |$" "$tmp/README.md"
+check "--update: the counts line" grep -qF "* TX4000: $want of $total predictions reproduced$rest" "$tmp/README.md"
+check "--update: the row" grep -q "^| TX4000-C10 | .* | not reproduced |$" "$tmp/README.md"
 [ $fails -eq 0 ] || { cat "$tmp/out"; exit 1; }
 exit 0
