@@ -106,13 +106,28 @@ struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
  * RS_TIME_MAX]: an absurd parameter (a rate of 1e-12 B/s) then gives an
  * event too late for the clock, which fails the run (see rs_sched_at),
  * instead of an integer overflow. */
+/* llround(x) for 0 <= x < 2^63, in integers: the same value (halves go
+ * up), without a call into libm on paths that run for every request.  The
+ * truncation is exact, and so is x - i (x and i are within a factor of 2,
+ * or i is 0). */
+static inline int64_t rs_round_nonneg(double x)
+{
+	int64_t i = (int64_t)x;
+	return x - (double)i >= 0.5 ? i + 1 : i;
+}
+/* floor(x) for |x| < 2^63, in the same spirit. */
+static inline double rs_floor(double x)
+{
+	double t = (double)(int64_t)x;
+	return t > x ? t - 1.0 : t;
+}
 static inline rs_time_t rs_ns_from_double(double ns)
 {
 	if (!(ns > 0))
 		return 0;
 	if (ns >= 9.2e18)
 		return RS_TIME_MAX;
-	return (rs_time_t)llround(ns);
+	return rs_round_nonneg(ns);
 }
 struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 			     void *obj, void *arg);
