@@ -40,7 +40,7 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	struct rs_link *l = obj;
 	struct rs_link_channel *c = arg;
 	struct rs_job *j = c->cur;
-	c->ev = NULL;
+	c->ev = RS_NO_EVENT;
 	c->cur = NULL;
 	j->left -= c->cur_bytes;
 	c->bytes_moved += c->cur_bytes;
@@ -141,7 +141,7 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 		c->waiting = (struct rs_jobq){ 0 };
 		if (c->cur) {
 			rs_cancel(sim, c->ev);
-			c->ev = NULL;
+			c->ev = RS_NO_EVENT;
 			struct rs_job *j = c->cur;
 			c->cur = NULL;
 			j->next = dead.head;
