@@ -159,21 +159,6 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 	}
 }
 
-static void scheduled_down(struct rs_sim *sim, void *obj, void *arg)
-{
-	rs_link_set_up(sim, obj, false);
-}
-
-static void scheduled_up(struct rs_sim *sim, void *obj, void *arg)
-{
-	rs_link_set_up(sim, obj, true);
-}
-
-void rs_link_schedule_up(struct rs_sim *sim, struct rs_link *l, rs_time_t at, bool up)
-{
-	rs_sched_at(sim, at, up ? scheduled_up : scheduled_down, l, NULL);
-}
-
 double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now)
 {
 	return rs_tavg_mean(&l->ch[l->p.full_duplex ? dir : 0].busy, now);

@@ -54,8 +54,6 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		  rs_job_fn *fn, void *obj, void *arg);
 /* Down: fail everything queued or moving, and every later transfer until up. */
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
-/* The same, at simulated time `at` (>= now): a scripted fault. */
-void rs_link_schedule_up(struct rs_sim *sim, struct rs_link *l, rs_time_t at, bool up);
 /* Time one transaction of `bytes` holds the link. */
 rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes);
 /* Fraction of time busy since the last restart, per direction (0 or 1). */

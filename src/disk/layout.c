@@ -532,7 +532,8 @@ static uint64_t track_base(const struct rs_layout *l, const struct rs_layout_zon
 	return skew + z->first_offset;
 }
 
-uint32_t rs_layout_slot_of(const struct rs_layout *l, const struct rs_phys *phys)
+/* The angle of a sector in whole sectors of its zone, in [0, spt). */
+static uint32_t slot_of(const struct rs_layout *l, const struct rs_phys *phys)
 {
 	RS_ASSERT(phys->zone < l->nzones);
 	const struct rs_layout_zone *z = &l->zones[phys->zone];
@@ -543,7 +544,7 @@ uint32_t rs_layout_slot_of(const struct rs_layout *l, const struct rs_phys *phys
 
 double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
 {
-	return (double)rs_layout_slot_of(l, phys) / l->zones[phys->zone].spt;
+	return (double)slot_of(l, phys) / l->zones[phys->zone].spt;
 }
 
 uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)

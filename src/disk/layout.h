@@ -171,10 +171,8 @@ int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *p
 uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys);
 
 /* Angle, as a fraction of a revolution in [0, 1), at which the sector
- * starts passing under the head: rs_layout_slot_of(l, phys) / spt. */
+ * starts passing under the head: a whole number of sectors over spt. */
 double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys);
-/* The same angle in whole sectors of the track's zone, in [0, spt). */
-uint32_t rs_layout_slot_of(const struct rs_layout *l, const struct rs_phys *phys);
 
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba);
 uint32_t rs_layout_zone_of_cyl(const struct rs_layout *l, uint32_t cyl);
@@ -195,7 +193,7 @@ struct rs_track_run {
 	uint64_t first, last;             /* LBAs, inclusive, on one track */
 	struct rs_phys p;                 /* where first lies */
 	uint32_t spt;                     /* sectors on the track */
-	uint32_t base;                    /* slot (rs_layout_slot_of) of sector 0 */
+	uint32_t base;                    /* angle of sector 0, in sectors */
 	uint64_t straight;                /* [first, straight] on consecutive sectors */
 };
 /* The run from lba to the last LBA of its track. */

@@ -391,11 +391,6 @@ bool rs_iscsi_adapter_usable(const struct rs_dev *dev, rs_time_t now, rs_time_t 
 	return !a->port.up && now - a->t_down < detect;
 }
 
-bool rs_iscsi_adapter_online(const struct rs_dev *dev)
-{
-	return ((const struct adapter *)dev->priv)->online;
-}
-
 const struct rs_iscsi_adapter_counters *rs_iscsi_adapter_counters(const struct rs_dev *dev)
 {
 	return &((const struct adapter *)dev->priv)->n;
