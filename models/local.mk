@@ -52,6 +52,7 @@ nobase_dist_pkgdata_DATA += \
 	models/disks/disksim/cheetah4LP.yaml \
 	models/disks/disksim/cheetah9LP.yaml \
 	models/disks/disksim/dec_rz26.yaml \
+	models/disks/disksim/hp_c2247a.yaml \
 	models/disks/disksim/hp_c2490a.yaml \
 	models/disks/disksim/hp_c3323a.yaml \
 	models/disks/disksim/ibm18es.yaml \
@@ -110,3 +111,9 @@ EXTRA_DIST += \
 	models/disks/disksim/source/st41601n_validate.model \
 	models/disks/disksim/source/st41601n_validate.seek \
 	models/disks/disksim/source/statdefs
+# NVMe drive, host storage stacks and HBAs.
+nobase_dist_pkgdata_DATA += \
+	models/ssds/intel-dc-p3700-400g.yaml
+nobase_dist_pkgdata_DATA += \
+	models/hbas/lsi-sas3008.yaml \
+	models/hosts/linux-4-blk-mq.yaml

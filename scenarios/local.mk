@@ -1,6 +1,7 @@
 EXTRA_DIST += \
 	scenarios/examples/queueing.yaml \
 	scenarios/examples/array-study.yaml \
+	scenarios/examples/sync-writes.yaml \
 	scenarios/disks/README.md \
 	scenarios/disks/access-time.yaml \
 	scenarios/disks/database-mix.yaml \
@@ -51,6 +52,14 @@ EXTRA_DIST += \
 	scenarios/studies.list
 
 EXTRA_DIST += \
+	scenarios/rebuild/README.md \
+	scenarios/rebuild/run.sh \
+	scenarios/rebuild/figures.tsv \
+	scenarios/rebuild/levels.yaml \
+	scenarios/rebuild/raptor8.yaml \
+	scenarios/rebuild/lse.yaml
+
+EXTRA_DIST += \
 	scenarios/benchmarks/README.md \
 	scenarios/benchmarks/cdm.yaml \
 	scenarios/benchmarks/atto.yaml
@@ -62,7 +71,8 @@ EXTRA_DIST += \
 	scenarios/ssd/sequential.yaml \
 	scenarios/ssd/latency.yaml \
 	scenarios/ssd/gc-onset.yaml \
-	scenarios/ssd/raid0-c226.yaml
+	scenarios/ssd/raid0-c226.yaml \
+	scenarios/ssd/nvme-p3700.yaml
 
 EXTRA_DIST += \
 	scenarios/s3700/README.md \

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/diag.h"
@@ -19,19 +20,26 @@
 #include "ctrl/bus.h"
 #include "dev/dev.h"
 #include "import/dsim_hdd.h"
+#include "load/fio_load.h"
+#include "load/fio_scenario.h"
 #include "load/iometer_specs.h"
 #include "load/load.h"
+#include "run/replot.h"
 #include "run/repeats.h"
 #include "run/reproduce.h"
 #include "run/runner.h"
 #include "run/scenario.h"
 #include "run/shard.h"
+#include "run/summary.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
+#endif
+#ifndef RS_DATA_DIR
+#define RS_DATA_DIR "."
 #endif
 
 #define EXIT_BAD_INPUT 2
@@ -45,7 +53,11 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  run SCENARIO      run a scenario file (every point of its sweep) and write\n"
 	"                    a TSV table, JSON, a gnuplot script and optionally a PNG\n"
+	"  run JOB.fio --device MODEL\n"
+	"                    run a fio job file on a device model\n"
 	"  merge SHARD...    join the shard files of a sweep split with --shard\n"
+	"  plot DIR          draw the figures of a finished run in DIR again from\n"
+	"                    its files (NAME.gp and NAME.png), without simulating\n"
 	"  reproduce         run every study, decide its findings and write a page\n"
 	"                    with the figures and findings (index.html)\n"
 	"  models            list the models found on the model path ('models show\n"
@@ -61,18 +73,23 @@ static const char usage_main[] =
 	"\n"
 	"Exit status: 0 success, 1 runtime failure, 2 bad input.\n"
 	"See 'raidsim help run' for scenario options, and 'raidsim models --types'\n"
-	"for the device and workload types (iometer, trace, filecopy, cdm, atto).\n";
+	"for the device and workload types (iometer, trace, filecopy, cdm, atto,\n"
+	"fio).  'man raidsim' has every command.\n";
 
 static const char usage_run[] =
 	"Usage: raidsim run SCENARIO [OPTIONS]\n"
+	"       raidsim run JOB.fio --device MODEL [OPTIONS]\n"
 	"\n"
 	"Run every point of SCENARIO's sweep and write DIR/NAME.tsv, NAME.json and\n"
 	"NAME.gp (and NAME.png with --plot).  Output is byte-identical for the same\n"
-	"scenario and seed, whatever --jobs is.\n"
+	"scenario and seed, whatever --jobs is.  A fio job file (NAME.fio) runs as\n"
+	"the workload of a scenario of its own on the device model --device names\n"
+	"(found as -M describes; --set device.KEY=V changes the model's values).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output DIR   where to write results (default: out/SCENARIO-NAME)\n"
 	"      --seed N       seed of all random streams (same as --set seed=N)\n"
+	"      --device MODEL the device a fio job file runs on\n"
 	"      --repeat N     run every point at N seeds (the seed, seed+1, ...,\n"
 	"                     1 <= N <= 1000) and write each result column as the\n"
 	"                     mean, followed by COLUMN_ci95 (half-width of its 95%\n"
@@ -92,6 +109,13 @@ static const char usage_run[] =
 	"      --limit NAME=V raise or lower one cap on what a scenario may ask\n"
 	"                     for (repeatable; see 'raidsim help limits')\n"
 	"  -q, --quiet        print nothing on success\n"
+	"      --output-format LIST\n"
+	"                     print on stdout after the run, LIST comma-separated:\n"
+	"                     normal (per point, or the best and worst points: IOPS,\n"
+	"                     MB/s, mean and p99 latency, what limited it; the\n"
+	"                     default when stdout is a terminal and not -q), terse\n"
+	"                     (one line per point: raidsim;1;NAME;POINT;AXIS=V,...;\n"
+	"                     iops;mb_s;lat_mean_ms;lat_p99_ms;limited_by), tsv, json\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Each point is saved in DIR/NAME.points/ as soon as it is done; the result\n"
@@ -117,6 +141,19 @@ static const char usage_merge[] =
 	"points, a NAME that is not a plain file name, counts out of bounds (the\n"
 	"point count is capped by sweep_points, see 'raidsim help limits') and\n"
 	"lines longer than 64 KiB.  Writes nothing until every shard is read.\n";
+
+static const char usage_plot[] =
+	"Usage: raidsim plot [-q] DIR\n"
+	"\n"
+	"Draw the figure of every result set in DIR (a NAME.json written by\n"
+	"'raidsim run' or 'merge' beside its NAME.tsv) again: NAME.gp is rewritten\n"
+	"from the table and the JSON's plot settings, and NAME.png rendered when\n"
+	"gnuplot is installed.  Nothing is simulated.  A DIR that holds no run's\n"
+	"output is refused with status 2.\n"
+	"\n"
+	"Options:\n"
+	"  -q, --quiet        print nothing on success\n"
+	"  -h, --help         show this help\n";
 
 static const char usage_reproduce[] =
 	"Usage: raidsim reproduce [-o DIR] [-j N] [--study NAME]...\n"
@@ -207,11 +244,48 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_import, stdout);
 	else if (strcmp(topic, "limits") == 0)
 		print_limits();
+	else if (strcmp(topic, "plot") == 0)
+		fputs(usage_plot, stdout);
 	else {
 		fprintf(stderr, "raidsim: no help for '%s'\n", topic);
 		return EXIT_BAD_INPUT;
 	}
 	return 0;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The installed data (models/, scenarios/): BINDIR/../share/raidsim beside
+ * this binary when it is there -- an installation moved or staged with
+ * DESTDIR -- else where configure said it would be.  NULL for a binary run
+ * from its build tree (that tree is its own). */
+static const char *installed_data(void)
+{
+	static char dir[PATH_MAX];
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	char *slash = strrchr(self, '/');
+	if (len <= 0 || !slash)
+		return RS_DATA_DIR;
+	*slash = '\0';
+	char mk[PATH_MAX + 16];
+	snprintf(mk, sizeof(mk), "%.*s/../Makefile", PATH_MAX, self);
+	if (access(mk, R_OK) == 0)
+		return NULL;
+	/* PREFIX/bin -> PREFIX/share/raidsim, without a "bin/.." in the
+	 * paths users read. */
+	char *up = strrchr(self, '/');
+	if (up && up != self)
+		*up = '\0';
+	else
+		strcat(self, "/..");
+	snprintf(dir, sizeof(dir), "%.*s/share/%s", PATH_MAX - 32, self, PACKAGE_NAME);
+	return is_dir(dir) ? dir : RS_DATA_DIR;
 }
 
 static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
@@ -228,6 +302,25 @@ static int setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs)
 	}
 	rs_model_path_add_defaults(mp);
 	return 0;
+}
+
+/* An installation that is not where configure put it (moved, or staged
+ * with DESTDIR) still finds its own models: they join the end of
+ * $RAIDSIM_MODELS, so every place searched before keeps its precedence
+ * and the studies' scripts it runs inherit them. */
+static void find_moved_models(void)
+{
+	const char *data = installed_data();
+	if (!data || strcmp(data, RS_DATA_DIR) == 0)
+		return;
+	char moved[PATH_MAX + 16], env[3 * PATH_MAX];
+	snprintf(moved, sizeof(moved), "%.*s/models", PATH_MAX, data);
+	if (!is_dir(moved))
+		return;
+	const char *old = getenv("RAIDSIM_MODELS");
+	snprintf(env, sizeof(env), "%s%s%s", old && old[0] ? old : "", old && old[0] ? ":" : "",
+		 moved);
+	setenv("RAIDSIM_MODELS", env, 1);
 }
 
 /* --repeat N: 1..RS_REPEAT_MAX runs per point.  0, or -1 with the
@@ -258,6 +351,24 @@ static int parse_jobs(const char *arg, unsigned *jobs)
 	return 0;
 }
 
+/* --output-format LIST (run/summary.h).  0, or -1 with the message
+ * printed. */
+static int parse_output_format(const char *arg, unsigned *formats)
+{
+	char why[256];
+	if (rs_output_formats_parse(arg, formats, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "raidsim: %s\n", why);
+	return -1;
+}
+
+/* Without --output-format: the human summary, for a person at a
+ * terminal only, so scripts and pipes see what they always saw. */
+static unsigned default_output_format(bool quiet)
+{
+	return !quiet && isatty(STDOUT_FILENO) ? RS_FMT_NORMAL : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -272,10 +383,15 @@ static int cmd_run(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'K' },
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "limit", required_argument, NULL, 'L' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "output-format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
+	const char *device = NULL;
+	char fio_yaml[4096] = "";
+	bool formats_given = false;
 	unsigned repeat = 1;
 	char why[256];
 	const char *out_dir = NULL;
@@ -336,6 +452,14 @@ static int cmd_run(int argc, char **argv)
 			if (parse_repeat(optarg, &repeat) != 0)
 				goto out;
 			break;
+		case 'D':
+			device = optarg;
+			break;
+		case 'F':
+			if (parse_output_format(optarg, &o.formats) != 0)
+				goto out;
+			formats_given = true;
+			break;
 		case 'K':
 			if (rs_shard_parse(optarg, &o.shard_k, &o.shard_n) != 0) {
 				fprintf(stderr, "raidsim: --shard expects K/N with 0 <= K < N, "
@@ -357,12 +481,39 @@ static int cmd_run(int argc, char **argv)
 				"Try 'raidsim help run'.\n");
 		goto out;
 	}
+	rs_fio_quiet(o.quiet);
+	const char *scenario = argv[optind];
+	if (rs_fio_is_job_file(scenario) != (device != NULL)) {
+		fprintf(stderr, device ? "raidsim: --device applies to a fio job file (NAME.fio); "
+					 "a scenario names its device itself\n"
+				       : "raidsim: a fio job file runs on the device "
+					 "--device MODEL names\n");
+		fputs("Try 'raidsim help run'.\n", stderr);
+		goto out;
+	}
+	if (device) {
+		/* The device comes first, so --set device.KEY=V can change it. */
+		if (nsets == sizeof(sets) / sizeof(sets[0])) {
+			fprintf(stderr, "raidsim: too many --set options\n");
+			goto out;
+		}
+		memmove(sets + 1, sets, nsets * sizeof(sets[0]));
+		nsets++;
+		sets[0].path = strdup("device.model");
+		sets[0].value = rs_node_new_scalar("--device", 1, 1, device);
+		if (rs_fio_scenario_write(scenario, fio_yaml, sizeof(fio_yaml), why,
+					  sizeof(why)) != 0) {
+			fprintf(stderr, "raidsim: %s\n", why);
+			goto out;
+		}
+		scenario = fio_yaml;
+	}
 	struct rs_model_path mp;
 	if (setup_models(&mp, model_dirs, ndirs) != 0)
 		goto out;
 	rs_model_path_set_scenario(&mp, argv[optind]);
 	struct rs_scenario sc;
-	if (rs_scenario_load_repeat(&sc, argv[optind], sets, nsets, &mp, repeat, &d) != 0) {
+	if (rs_scenario_load_repeat(&sc, scenario, sets, nsets, &mp, repeat, &d) != 0) {
 		rs_diag_print(&d, stderr);
 		rs_scenario_free(&sc);
 		rs_model_path_free(&mp);
@@ -379,15 +530,50 @@ static int cmd_run(int argc, char **argv)
 		o.jobs = n > 0 ? (unsigned)n : 1;
 	}
 	o.progress = !o.quiet && isatty(STDERR_FILENO);
+	if (!formats_given)
+		o.formats = default_output_format(o.quiet);
 	status = rs_runner_run(&sc, &o);
 	rs_scenario_free(&sc);
 	rs_model_path_free(&mp);
 out:
+	if (fio_yaml[0])
+		rs_fio_scenario_remove(fio_yaml);
 	for (size_t i = 0; i < nsets; i++) {
 		free(sets[i].path);
 		rs_node_free(sets[i].value);
 	}
 	return status;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(usage_plot, stdout);
+			return 0;
+		default:
+			fputs("Try 'raidsim help plot'.\n", stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("raidsim: plot expects exactly one folder (a run's output)\n"
+		      "Try 'raidsim help plot'.\n", stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return rs_replot(argv[optind], quiet);
 }
 
 static int cmd_merge(int argc, char **argv)
@@ -452,6 +638,15 @@ static void find_trees(char *build, size_t nb, char *src, size_t ns, char *self,
 		return;
 	snprintf(build, nb, "%.*s/..", (int)(slash - self), self);
 	snprintf(src, ns, "%s", build);
+	/* Installed: the studies and models are the installed data, and
+	 * there are no validation programs (the studies run without
+	 * findings). */
+	const char *data = installed_data();
+	if (data) {
+		snprintf(src, ns, "%s", data);
+		snprintf(build, nb, "%s", data);
+		return;
+	}
 	char mk[PATH_MAX + 16], line[PATH_MAX + 64];
 	snprintf(mk, sizeof(mk), "%.*s/Makefile", PATH_MAX, build);
 	FILE *f = fopen(mk, "r");
@@ -748,6 +943,7 @@ static int cmd_import(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	find_moved_models();
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return EXIT_BAD_INPUT;
@@ -767,6 +963,8 @@ int main(int argc, char **argv)
 		return cmd_reproduce(argc - 1, argv + 1);
 	if (strcmp(cmd, "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
+	if (strcmp(cmd, "plot") == 0)
+		return cmd_plot(argc - 1, argv + 1);
 	if (strcmp(cmd, "models") == 0)
 		return cmd_models(argc - 1, argv + 1);
 	if (strcmp(cmd, "import") == 0)

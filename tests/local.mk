@@ -14,22 +14,35 @@ TESTS += tests/cli/shard.sh
 TESTS += tests/cli/repeat.sh
 # The figure --plot draws for one, two and three sweep axes.
 TESTS += tests/cli/plot.sh
+# Per-component utilisation and times, limited_by, the stdout summary.
+TESTS += tests/cli/limits-by.sh
+# raidsim plot DIR: the figure redrawn from a finished run's files.
+TESTS += tests/cli/replot.sh
 # Scenario strings (output names, swept values, file names) never run as
 # code in gnuplot or a shell.
 TESTS += tests/cli/inject.sh
 # SIGTERM and a second SIGINT stop at once and --resume finishes; one run
 # per output folder and name (tests/cli/long.yaml).
 TESTS += tests/cli/signals.sh
-# A full disk (a 64 KiB tmpfs; needs root, else skipped) never leaves a
+# A full disk (a 128 KiB tmpfs; needs root, else skipped) never leaves a
 # mixed or partial result set, and says "No space left on device".
 TESTS += tests/cli/nospace.sh
 # No command writes outside its output folder.
 TESTS += tests/cli/confined.sh
+# Member faults end to end: the rebuild_s column, a second failure's
+# errors, no column (and the same table) without member faults.
+TESTS += tests/cli/rebuild.sh
 # raidsim import disksim: models, refusals, usage.
 TESTS += tests/cli/import.sh
 # Models found where users stand (no -M, no RAIDSIM_MODELS), by path,
 # `raidsim models show`, and where `raidsim models` looked for none.
 TESTS += tests/cli/models.sh
+# make install: manual page, completion, models, scenarios; the staged
+# binary finds its models and reproduce its studies.
+TESTS += tests/cli/install.sh
+# fio job files: fio's examples run, one equals its iometer scenario byte
+# for byte, ignored options listed once, flush columns only with flushes.
+TESTS += tests/cli/fio.sh
 # raidsim reproduce on a study in miniature; page.sh checks a page.
 TESTS += tests/reproduce/run.sh
 # A study's own numbers (measured.tsv) against its tables on a fake study:

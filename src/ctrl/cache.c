@@ -356,3 +356,15 @@ void rs_cache_invalidate(struct rs_cache *c, uint64_t lba, uint32_t nblk)
 		c->nfree++;
 	}
 }
+
+/* The Promise FastTrak TX4000 driver is the reason for TWO_WAY: its
+ * write-back switch changed nothing on one drive or on RAID0 of three and
+ * four, and acted on RAID0 of two, RAID1 and RAID01 (a mirror of two
+ * stripe sets), which the study's author reads as caching written for
+ * pairs of drives. */
+bool rs_cache_wb_applies(int scope, uint32_t copies, uint32_t ndata)
+{
+	if (scope == RS_CACHE_WB_ANY)
+		return true;
+	return copies == 2 || (copies == 1 && ndata == 2);
+}

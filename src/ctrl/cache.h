@@ -60,6 +60,16 @@ bool rs_cache_destage_pick(struct rs_cache *c, uint32_t max_blk, uint64_t *lba,
 /* The destage write of [lba, lba+nblk) finished: those lines are clean
  * unless written meanwhile. */
 void rs_cache_destage_done(struct rs_cache *c, uint64_t lba, uint32_t nblk);
+/* Which arrays a write-back cache acts on (cache.write_back_arrays). */
+enum rs_cache_wb_scope { RS_CACHE_WB_ANY, RS_CACHE_WB_TWO_WAY };
+/* What write-back does with a write that continues the previous one
+ * (cache.write_back_streams). */
+enum rs_cache_wb_streams { RS_CACHE_STREAMS_CACHE, RS_CACHE_STREAMS_THROUGH };
+/* Does write-back act on an array that keeps `copies` copies of each block
+ * with `ndata` data strips per row?  TWO_WAY: only where the array splits
+ * its data two ways at the top, a mirror of two (drives or stripe sets) or
+ * a stripe over two drives; anything else is written through. */
+bool rs_cache_wb_applies(int scope, uint32_t copies, uint32_t ndata);
 /* Drop every line that overlaps the range (a write that bypasses the
  * cache); dirty and destaging lines are kept, the caller orders them. */
 void rs_cache_invalidate(struct rs_cache *c, uint64_t lba, uint32_t nblk);

@@ -22,8 +22,8 @@
  *                     wait in the host, in order
  *   bus_overlap       host-bus transfers overlap the drive's work (cut-through)
  *                     instead of following a read / preceding a write
- *   queue_policy      fifo | elevator | sstf | sptf: order of the requests a
- *                     port holds back beyond its tags (ctrl/hostq.h)
+ *   queue_policy      fifo | elevator | sstf | sptf | sptf-host: order of the
+ *                     requests a port holds back beyond its tags (ctrl/hostq.h)
  *   host_service      the driver's reaction to a drive's service request
  *                     (legacy ATA TCQ), set on every hdd behind the ports
  *   queued_reads,     {read_policy, sequential_balance} the driver applies to
@@ -60,6 +60,8 @@
 static const char *const cpu_names[] = { "host", "card", NULL };
 static const char *const mode_names[] = { "none", "write-through", "write-back", NULL };
 static const char *const location_names[] = { "driver", "card", NULL };
+static const char *const wb_scope_names[] = { "any", "two-way", NULL };
+static const char *const wb_streams_names[] = { "cache", "through", NULL };
 static const char *const channel_names[] = { "ata", "scsi", NULL };
 
 #define RANGE (RS_OPT_HAS_MIN | RS_OPT_HAS_MAX)
@@ -95,7 +97,8 @@ static const struct rs_opt ctrl_opts[] = {
 	  "into host memory) instead of after a read / before a write" },
 	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, rs_hostq_policy_names,
 	  "order of requests waiting at a port beyond its tags: fifo, elevator (C-LOOK), "
-	  "sstf (nearest address) or sptf (shortest positioning, hdd members)" },
+	  "sstf (nearest address), sptf (shortest positioning, hdd members: the "
+	  "drive's exact estimate) or sptf-host (a driver's estimate, as DiskSim's)" },
 	{ "host_service", RS_OPT_TIME, P(host_service_ns), "0s", MIN0, NULL,
 	  "legacy ATA TCQ: the driver's reaction to a drive's service request "
 	  "(interrupt, service routine, SERVICE command), per data phase" },
@@ -143,6 +146,12 @@ static const struct rs_opt cache_opts[] = {
 	{ "destage_max", RS_OPT_SIZE, C(destage_max_bytes), "128KiB", RANGE, 512, 1 << 30, NULL,
 	  "largest destage write (adjacent dirty lines coalesce up to this; 128 KiB = "
 	  "256 sectors, the largest 28-bit ATA command)" },
+	{ "write_back_arrays", RS_OPT_ENUM, C(wb_scope), "any", 0, 0, 0, wb_scope_names,
+	  "arrays write-back acts on: any, or two-way (a mirror of two, or RAID0 of two "
+	  "drives); the others are written through" },
+	{ "write_back_streams", RS_OPT_ENUM, C(wb_streams), "cache", 0, 0, 0, wb_streams_names,
+	  "a write-back write that starts where the previous write ended: cache, or through "
+	  "(written through, as if the cache were write-through)" },
 	RS_OPT_END
 };
 #undef C
@@ -274,6 +283,7 @@ struct rs_dev *rs_ctrl_build(struct rs_build *b, const struct rs_node *section,
 static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_diag *d)
 {
 	c->cached = c->cp.mode != CACHE_NONE;
+	c->next_write_lba = UINT64_MAX; /* no write yet, so the first starts no stream */
 	if (!c->cached)
 		return 0;
 	if (rs_cache_init(&c->cache, c->cp.size_bytes, c->cp.line_bytes))
@@ -290,6 +300,17 @@ static int set_up_cache(struct ctrl *c, const struct rs_node *node, struct rs_di
 	if (c->destage_max_blk < c->cache.line_blk)
 		c->destage_max_blk = c->cache.line_blk;
 	return 0;
+}
+
+/* A device that is not an array (one drive) splits nothing two ways. */
+static bool write_back_applies(const struct ctrl *c, const struct rs_dev *array)
+{
+	if (c->cp.wb_scope == RS_CACHE_WB_ANY)
+		return true;
+	if (array->type != &rs_dev_array)
+		return false;
+	const struct rs_raid_geom *g = rs_array_geom(array);
+	return rs_cache_wb_applies(c->cp.wb_scope, rs_raid_ncopies(g), g->ndata);
 }
 
 /* What the drives of a port share must be something they can share. */
@@ -405,6 +426,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		return -1;
 	/* The driver's way with mirror reads depends on the queuing switch. */
 	rs_array_override_mirror_reads(array, tags > 1 ? p->queued_reads : p->unqueued_reads);
+	c->write_back = c->cp.mode == CACHE_WB && write_back_applies(c, array);
 	/* A single device (no members of its own) gets one port itself. */
 	c->array = c->nwrapped ? array : rs_port_wrap(array, &c->ch[0], port_bus(c), 0, now);
 	dev->members = calloc(1, sizeof(*dev->members));
@@ -444,8 +466,27 @@ static void ctrl_destroy(struct rs_dev *dev)
 	if (c->cached)
 		rs_cache_fini(&c->cache);
 	free(c->ch);
+	for (size_t i = 0; c->scsi && i < c->p.ports; i++)
+		rs_link_destroy(&c->scsi[i]);
 	free(c->scsi);
 	free(c);
+}
+
+/* The processor is the controller's own entry; its buses are parts. */
+static void ctrl_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			    struct rs_components *out)
+{
+	const struct ctrl *c = dev->priv;
+	if (c->has_host)
+		rs_components_add_link(out, name, "bus", &c->host, now);
+	for (size_t i = 0; i < c->nch; i++)
+		if (c->ch[i].has_link)
+			rs_components_add_link(out, name, c->ch[i].name, &c->ch[i].link, now);
+	for (size_t i = 0; c->scsi && i < c->p.ports; i++) {
+		char part[32];
+		snprintf(part, sizeof(part), "scsi%zu", i);
+		rs_components_add_link(out, name, part, &c->scsi[i], now);
+	}
 }
 
 const struct rs_dev_type rs_dev_controller = {
@@ -457,6 +498,7 @@ const struct rs_dev_type rs_dev_controller = {
 	.submit = rs_ctrl_submit,
 	.restart_stats = ctrl_restart,
 	.report = ctrl_report,
+	.components = ctrl_components,
 	.destroy = ctrl_destroy,
 };
 

@@ -29,7 +29,7 @@ struct rs_ctrl_counters {
 	uint64_t destages;            /* destage writes issued to the array */
 	uint64_t destaged_blk;
 	uint64_t read_aheads;         /* prefetch reads issued to the array */
-	uint64_t bypassed;            /* writes too large for the cache */
+	uint64_t bypassed;            /* writes too large for the cache, or FUA */
 	uint64_t errors;              /* failed destages and prefetches */
 	uint64_t held_back;           /* host requests that waited for max_commands */
 };

@@ -49,7 +49,7 @@ static void array_done(struct rs_sim *sim, struct rs_io *ch)
 {
 	struct ctrl *c = ch->done_ctx;
 	if (ch->status == 0 && c->cached && ch->nblk &&
-	    (ch->op == RS_READ || (ch->op == RS_WRITE && c->cp.mode == CACHE_WT)))
+	    (ch->op == RS_READ || (ch->op == RS_WRITE && !c->write_back)))
 		rs_cache_fill(&c->cache, ch->lba, ch->nblk);
 	if (ch->status == 0 && ch->op == RS_READ && c->bus_at_top && c->has_host && ch->nblk)
 		rs_link_xfer(sim, &c->host, RS_DIR_IN, rs_io_bytes(ch), bus_in_done, c, ch);
@@ -88,6 +88,16 @@ static void to_array(struct rs_sim *sim, void *obj, void *arg, int status)
 }
 
 /* ---- cache hits and write-back ---------------------------------------- */
+
+/* A write that continues the previous one is part of a stream; with
+ * write_back_streams: through the driver sends it on as write-through
+ * would, so a stream is neither acknowledged early nor merged. */
+static bool written_through_as_stream(struct ctrl *c, const struct rs_io *ch)
+{
+	bool stream = ch->lba == c->next_write_lba;
+	c->next_write_lba = ch->lba + ch->nblk;
+	return stream && c->cp.wb_streams == RS_CACHE_STREAMS_THROUGH;
+}
 
 static void hit_bus_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
@@ -307,13 +317,16 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 		read_ahead(sim, c, ch);
 		break;
 	case RS_WRITE:
-		if (c->cp.mode == CACHE_WB &&
+		/* A FUA write must be on stable media when it completes; the
+		 * cache this model describes has no battery, so it goes through
+		 * like a write too large for the cache. */
+		if (c->write_back && !ch->fua && !written_through_as_stream(c, ch) &&
 		    rs_cache_span(&c->cache, ch->lba, ch->nblk) <= c->cache.nlines) {
 			then(sim, c, ch, c->cp.cost_hit_ns, wb_write);
 		} else {
 			/* Write-through keeps its copy (filled when the array is
 			 * done); a write too large for write-back drops it. */
-			if (c->cp.mode == CACHE_WB) {
+			if (c->write_back) {
 				c->n.bypassed++;
 				rs_cache_invalidate(&c->cache, ch->lba, ch->nblk);
 			}

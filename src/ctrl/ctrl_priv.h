@@ -49,6 +49,8 @@ struct cache_params {
 	rs_time_t cost_hit_ns, cost_miss_ns;
 	uint64_t destage_depth;
 	uint64_t destage_max_bytes;
+	int wb_scope;                 /* enum rs_cache_wb_scope */
+	int wb_streams;               /* enum rs_cache_wb_streams */
 };
 
 struct ctrl {
@@ -69,6 +71,7 @@ struct ctrl {
 	struct rs_dev *array;         /* where requests go (maybe a port) */
 
 	bool cached;
+	bool write_back;              /* mode write-back and the array in its scope */
 	struct rs_cache cache;
 	uint32_t high_lines, low_lines;
 	uint32_t ra_blk, destage_max_blk;
@@ -80,6 +83,7 @@ struct ctrl {
 	rs_time_t last_host_ns;
 	struct rs_event_handle idle_ev;
 	uint64_t next_seq_lba, ra_end;
+	uint64_t next_write_lba;      /* where the last write ended */
 	uint32_t ra_inflight;
 	struct rs_ctrl_counters n;
 	uint64_t admitted;            /* host requests taken, not yet complete */

@@ -6,7 +6,8 @@
 #include "disk/hdd.h"
 #include "kernel/assert.h"
 
-const char *const rs_hostq_policy_names[] = { "fifo", "elevator", "sstf", "sptf", NULL };
+const char *const rs_hostq_policy_names[] = { "fifo", "elevator", "sstf", "sptf", "sptf-host",
+					       NULL };
 
 static uint64_t distance(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
@@ -50,7 +51,11 @@ static bool all_hdd(struct rs_ioq *q)
 	return true;
 }
 
-static struct rs_io *sptf_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+typedef rs_time_t estimate_fn(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
+			       bool is_write, rs_time_t now);
+
+static struct rs_io *sptf_pick_by(struct rs_sim *sim, struct rs_ioq *q, void *ctx,
+				  estimate_fn *estimate)
 {
 	uint64_t *last = ctx;
 	struct rs_io *best = barrier(q);
@@ -60,8 +65,8 @@ static struct rs_io *sptf_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		return sstf_pick(sim, q, ctx);
 	rs_time_t best_t = 0;
 	for (struct rs_io *io = q->head; io && io->op != RS_FLUSH; io = io->qnext) {
-		rs_time_t t = rs_hdd_positioning_estimate(rs_port_member_of(io), io->lba, io->nblk,
-							  io->op == RS_WRITE, sim->now);
+		rs_time_t t = estimate(rs_port_member_of(io), io->lba, io->nblk,
+				       io->op == RS_WRITE, sim->now);
 		if (!best || t < best_t) {
 			best = io;
 			best_t = t;
@@ -70,8 +75,21 @@ static struct rs_io *sptf_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 	return take(last, best);
 }
 
+/* The drive's own estimate, as it will then take the command. */
+static struct rs_io *sptf_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+{
+	return sptf_pick_by(sim, q, ctx, rs_hdd_positioning_estimate);
+}
+
+/* The host's estimate from its copy of the disk model (DiskSim's driver). */
+static struct rs_io *sptf_host_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+{
+	return sptf_pick_by(sim, q, ctx, rs_hdd_positioning_estimate_host);
+}
+
 static const struct rs_ioq_policy sstf = { "sstf", sstf_pick };
 static const struct rs_ioq_policy sptf = { "sptf", sptf_pick };
+static const struct rs_ioq_policy sptf_host = { "sptf-host", sptf_host_pick };
 
 const struct rs_ioq_policy *rs_hostq_policy(int policy)
 {
@@ -84,6 +102,8 @@ const struct rs_ioq_policy *rs_hostq_policy(int policy)
 		return &sstf;
 	case RS_HOSTQ_SPTF:
 		return &sptf;
+	case RS_HOSTQ_SPTF_HOST:
+		return &sptf_host;
 	}
 	RS_UNREACHABLE();
 }

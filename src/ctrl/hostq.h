@@ -11,6 +11,12 @@
  *             dispatch (rs_hdd_positioning_estimate), as DiskSim's driver
  *             SPTF asks its disk model.  A queue in front of anything but
  *             an hdd has no such estimate and orders as sstf.
+ *   sptf-host the same with the estimate DiskSim's driver makes from its
+ *             own copy of the disk model: seek and rotation as if the move
+ *             began at the head's last media event, without the drive's
+ *             command overhead (rs_hdd_positioning_estimate_host); so it
+ *             may pick a sector the drive, finishing the sector under the
+ *             head first, then just misses by a turn.
  * Neither sstf nor sptf ages requests: DiskSim's plain SSTF_LBN and
  * SPTF_OPT do not, and these match them, so a far request can wait as long
  * as nearer ones keep arriving.  Ties go to the older request.  A flush is
@@ -23,7 +29,8 @@
 
 #include "dev/ioq.h"
 
-enum rs_hostq_policy { RS_HOSTQ_FIFO, RS_HOSTQ_ELEVATOR, RS_HOSTQ_SSTF, RS_HOSTQ_SPTF };
+enum rs_hostq_policy { RS_HOSTQ_FIFO, RS_HOSTQ_ELEVATOR, RS_HOSTQ_SSTF, RS_HOSTQ_SPTF,
+		       RS_HOSTQ_SPTF_HOST };
 
 /* The names above, in enum order, NULL-terminated (for the schema). */
 extern const char *const rs_hostq_policy_names[];

@@ -22,3 +22,11 @@ tests_unit_check_hostq_SOURCES = tests/unit/check_hostq.c
 tests_unit_check_hostq_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hostq_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_wb_scope
+TESTS += tests/unit/check_wb_scope
+tests_unit_check_wb_scope_SOURCES = tests/unit/check_wb_scope.c
+tests_unit_check_wb_scope_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_wb_scope_LDADD = $(UNIT_LDADD)
+endif

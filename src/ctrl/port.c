@@ -229,6 +229,28 @@ static const struct rs_dev_type port_type = {
 	.destroy = port_destroy,
 };
 
+/* SCSI arbitration: of the devices waiting for a free bus the highest ID
+ * wins -- 7 (the host adapter) first, then 6 down to 0, then on a wide bus
+ * 15 down to 8.  Drives take IDs in the order they join the bus, 0 up,
+ * leaving 7 to the host.  The host arbitrates to send a command; a drive
+ * to reselect for its data and status. */
+#define SCSI_HOST_ID 7
+
+static int scsi_rank(int id)
+{
+	return id < 8 ? id + 8 : id - 8;
+}
+
+static void scsi_join(struct rs_channel *ch, struct port *pt, struct rs_dev *member)
+{
+	uint32_t n = ch->bus->targets++;
+	int id = n < SCSI_HOST_ID ? (int)n : (int)n + 1;
+	rs_link_add_priority(ch->bus, pt, RS_DIR_OUT, scsi_rank(SCSI_HOST_ID));
+	rs_link_add_priority(ch->bus, pt, RS_DIR_IN, scsi_rank(id));
+	if (member->type->use_link)
+		rs_link_add_priority(ch->bus, member->priv, -1, scsi_rank(id));
+}
+
 struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 			    struct rs_link *host_bus, size_t index, rs_time_t now)
 {
@@ -259,6 +281,8 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 		member->type->use_link(member, ch->bus);
 		pt->drive_moves_data = true;
 	}
+	if (ch->scsi)
+		scsi_join(ch, pt, member);
 	return dev;
 }
 

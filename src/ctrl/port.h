@@ -10,7 +10,9 @@
  * commands to master and slave.
  *
  * On a SCSI bus several drives share one link but each has its own queue
- * (a channel of its own whose `bus` is the shared link): see `scsi`.
+ * (a channel of its own whose `bus` is the shared link): see `scsi`.  The
+ * bus arbitrates by SCSI ID (rs_link_add_priority): drives take IDs in the
+ * order they join, the host adapter is 7, and the highest waiting ID wins.
  *
  * A port is one drive on a channel.  Its request waits in the channel
  * queue, crosses the host bus (writes before the command, reads after the

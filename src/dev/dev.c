@@ -6,6 +6,7 @@
 void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now)
 {
 	rs_tavg_restart(&dev->inflight, now);
+	dev->completed_at_restart = dev->completed;
 	for (size_t i = 0; i < dev->nmembers; i++)
 		rs_dev_restart_stats(dev->members[i], now);
 	if (dev->type->restart_stats)

@@ -22,6 +22,8 @@
 struct rs_dev;
 struct rs_build;
 struct rs_link;
+struct rs_server;
+struct rs_components;
 
 /* What a device says about itself after a run; all fields optional. */
 struct rs_dev_report {
@@ -60,6 +62,11 @@ struct rs_dev_type {
 	 * instead of its own.  NULL: the port moves the data after the
 	 * device is done. */
 	void (*use_link)(struct rs_dev *dev, struct rs_link *link);
+	/* May be NULL.  Adds the type's own busy parts (processors, links),
+	 * named `name`.PART, to out; the device itself and its members are
+	 * listed by the walk (rs_dev_components). */
+	void (*components)(const struct rs_dev *dev, rs_time_t now, const char *name,
+			   struct rs_components *out);
 };
 
 struct rs_dev {
@@ -70,6 +77,7 @@ struct rs_dev {
 	void *priv;                   /* the type's state */
 	struct rs_tavg inflight;      /* requests between submit and complete */
 	uint64_t submitted, completed;
+	uint64_t completed_at_restart;  /* `completed` when the window opened */
 	struct rs_node *tree;         /* merged YAML the params point into, owned */
 	struct rs_dev **members;      /* composite devices: children, owned */
 	size_t nmembers;
@@ -101,6 +109,40 @@ void rs_dev_destroy(struct rs_dev *dev);
 /* Destroy a tree whose run failed half-way (rs_sim_fail): requests may still
  * be inside, so the types skip their checks that everything drained. */
 void rs_dev_destroy_abandoned(struct rs_dev *dev);
+
+/* ---- components: where the time of a run went ----------------------------
+ * One named part of the device tree and how busy it was over the
+ * measuring window.  Figures a part cannot know are NaN. */
+struct rs_component {
+	char name[128];               /* "ctrl", "ctrl.bus.in", "disk0", "disk0.disk1" */
+	const char *kind;             /* "device", "array", "composite", "ctrl", "cpu", "link" */
+	double utilisation;           /* busy fraction, 0..1 */
+	double ops_s;                 /* requests, jobs or transactions per second */
+	double time_ms;               /* mean time one spends inside (queue + service) */
+	double service_ms;            /* mean time one is served (or below, in a composite) */
+	double queue_ms;              /* time_ms - service_ms */
+};
+
+struct rs_components {
+	struct rs_component *v;
+	size_t n, cap;
+};
+
+/* Walk the tree from dev at the end of the measuring window (now) and
+ * append its parts to out, in tree order (names: README "Components").
+ * Allocates; never called while requests are being simulated. */
+void rs_dev_components(const struct rs_dev *dev, rs_time_t now, struct rs_components *out);
+void rs_components_free(struct rs_components *c);
+/* Append a part; NULL only if memory ran out (then out is unchanged). */
+struct rs_component *rs_components_add(struct rs_components *out, const char *name,
+				       const char *part, const char *kind);
+/* A processor (k servers): its utilisation and busy time per job. */
+void rs_components_add_server(struct rs_components *out, const char *name, const char *part,
+			      const struct rs_server *s, rs_time_t now);
+/* A link, one entry per direction ("PART.in" toward the host, "PART.out"
+ * toward the device), or one ("PART") when it is half duplex. */
+void rs_components_add_link(struct rs_components *out, const char *name, const char *part,
+			    const struct rs_link *l, rs_time_t now);
 
 /* The registry. */
 const struct rs_dev_type *rs_dev_type_find(const char *name);

@@ -1,6 +1,8 @@
 #include "dev/link.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "io/io.h"
 #include "kernel/assert.h"
@@ -14,6 +16,22 @@ rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
 {
 	double ns = (double)bytes * 1e9 / l->p.rate_bytes_s;
 	rs_time_t t = rs_ns_from_double(ns);
+	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
+}
+
+void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s)
+{
+	RS_ASSERT(rate_bytes_s >= 0);
+	l->rate_out_bytes_s = rate_bytes_s;
+}
+
+/* One transaction in a direction: at the host-to-device rate when it has
+ * its own. */
+static rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
+{
+	if (dir != RS_DIR_OUT || l->rate_out_bytes_s <= 0)
+		return rs_link_transaction_ns(l, bytes);
+	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_out_bytes_s);
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
@@ -34,6 +52,54 @@ void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_para
 }
 
 static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
+
+void rs_link_add_priority(struct rs_link *l, const void *obj, int dir, int prio)
+{
+	l->arb = realloc(l->arb, (l->narb + 1) * sizeof(*l->arb));
+	RS_ASSERT(l->arb != NULL);
+	l->arb[l->narb++] = (struct rs_link_arb){ obj, dir, prio };
+}
+
+void rs_link_destroy(struct rs_link *l)
+{
+	free(l->arb);
+	l->arb = NULL;
+	l->narb = 0;
+}
+
+static int rank(const struct rs_link *l, const struct rs_job *j)
+{
+	for (uint32_t i = 0; i < l->narb; i++)
+		if (l->arb[i].obj == j->obj && (l->arb[i].dir < 0 || l->arb[i].dir == j->dir))
+			return l->arb[i].prio;
+	return INT_MIN;
+}
+
+/* The next transfer to hold the channel: the oldest, or under priority
+ * arbitration the oldest of the highest rank. */
+static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel *c)
+{
+	if (l->narb == 0 || !c->waiting.head || !c->waiting.head->next)
+		return rs_jobq_pop(&c->waiting);
+	struct rs_job *best = c->waiting.head, *best_prev = NULL, *prev = c->waiting.head;
+	int best_r = rank(l, best);
+	for (struct rs_job *j = best->next; j; prev = j, j = j->next) {
+		int r = rank(l, j);
+		if (r > best_r) {
+			best = j;
+			best_prev = prev;
+			best_r = r;
+		}
+	}
+	if (!best_prev)
+		return rs_jobq_pop(&c->waiting);
+	best_prev->next = best->next;
+	if (c->waiting.tail == best)
+		c->waiting.tail = best_prev;
+	c->waiting.len--;
+	best->next = NULL;
+	return best;
+}
 
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
@@ -60,21 +126,21 @@ static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_cha
 {
 	if (c->cur || !c->waiting.head)
 		return;
-	struct rs_job *j = rs_jobq_pop(&c->waiting);
+	struct rs_job *j = arbitrate(l, c);
 	c->cur = j;
 	rs_time_t t;
 	if (c->waiting.len == 0 && l->p.burst_bytes > 0 && j->left > l->p.burst_bytes) {
 		uint64_t full = j->left / l->p.burst_bytes;
 		uint64_t rest = j->left % l->p.burst_bytes;
-		t = (rs_time_t)full * rs_link_transaction_ns(l, l->p.burst_bytes);
+		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, l->p.burst_bytes);
 		if (rest)
-			t += rs_link_transaction_ns(l, rest);
+			t += dir_transaction_ns(l, j->dir, rest);
 		c->cur_bytes = j->left;
 		c->batch_bursts = full + (rest ? 1 : 0);
 	} else {
 		c->cur_bytes = burst_of(l, j->left);
 		c->batch_bursts = 1;
-		t = rs_link_transaction_ns(l, c->cur_bytes);
+		t = dir_transaction_ns(l, j->dir, c->cur_bytes);
 	}
 	c->batch_start = sim->now;
 	rs_tavg_set(&c->busy, sim->now, 1);
@@ -87,7 +153,7 @@ static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 {
 	if (c->batch_bursts <= 1)
 		return;
-	rs_time_t per = rs_link_transaction_ns(l, l->p.burst_bytes);
+	rs_time_t per = dir_transaction_ns(l, c->cur->dir, l->p.burst_bytes);
 	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
 	uint64_t full = c->cur_bytes / l->p.burst_bytes;
 	if (done + 1 >= full) /* the last full burst or the tail is running */

@@ -39,12 +39,26 @@ struct rs_link_channel {
 	uint64_t transactions;
 };
 
+/* Priority arbitration (a SCSI bus): who a transfer is for, and its rank. */
+struct rs_link_arb {
+	const void *obj;              /* the transfer's obj (rs_link_xfer) */
+	int dir;                      /* enum rs_dir, or -1: either direction */
+	int prio;                     /* higher wins */
+};
+
 struct rs_link {
 	const char *name;
 	struct rs_link_params p;
+	double rate_out_bytes_s;      /* > 0: host-to-device rate, when not p.rate_bytes_s */
 	bool up;
 	struct rs_link_channel ch[2]; /* [0] OUT (or both if half duplex), [1] IN */
 	uint64_t failed;              /* transfers failed by the link being down */
+	/* Priority arbitration when narb > 0: at each burst boundary the
+	 * waiting transfer of the highest rank goes next (the oldest among
+	 * equals; an obj not listed ranks lowest), instead of round-robin. */
+	struct rs_link_arb *arb;      /* allocated by rs_link_add_priority */
+	uint32_t narb;
+	uint32_t targets;             /* SCSI IDs handed out on this bus (ctrl/port.c) */
 };
 
 void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_params *p,
@@ -54,7 +68,15 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		  rs_job_fn *fn, void *obj, void *arg);
 /* Down: fail everything queued or moving, and every later transfer until up. */
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
-/* Time one transaction of `bytes` holds the link. */
+/* A host-to-device rate of its own (a SCSI bus whose write blocks take
+ * longer than its read blocks); 0 goes back to the one rate. */
+void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s);
+/* Rank the transfers of obj in direction dir (-1: both) at prio; turns
+ * the link to priority arbitration (set up before the run). */
+void rs_link_add_priority(struct rs_link *l, const void *obj, int dir, int prio);
+/* Free what rs_link_add_priority allocated. */
+void rs_link_destroy(struct rs_link *l);
+/* Time one transaction of `bytes` holds the link (device to host). */
 rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes);
 /* Fraction of time busy since the last restart, per direction (0 or 1). */
 double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now);

@@ -7,6 +7,8 @@
 #include "dev/dev.h"
 #include "dev/ideal.h"
 #include "disk/hdd.h"
+#include "host/hba.h"
+#include "host/host_stack.h"
 #include "net/adapter.h"
 #include "net/multipath.h"
 #include "net/target.h"
@@ -22,6 +24,8 @@ static const struct rs_dev_type *const types[] = {
 	&rs_dev_iscsi_target,
 	&rs_dev_multipath,
 	&rs_dev_ssd,
+	&rs_dev_host,
+	&rs_dev_hba,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }
@@ -50,6 +54,8 @@ static const struct rs_inner_section inner[] = {
 	{ &rs_dev_iscsi_target, "disks", RS_INNER_ONE },
 	{ &rs_dev_multipath, "target", RS_INNER_ONE },
 	{ &rs_dev_multipath, "paths", RS_INNER_LIST },
+	{ &rs_dev_host, "device", RS_INNER_ONE },
+	{ &rs_dev_hba, "device", RS_INNER_ONE },
 };
 
 const struct rs_inner_section *rs_dev_inner_sections(size_t *n)

@@ -60,6 +60,16 @@ struct hdd {
 	/* Commands the drive holds (its tags in use): mean and peak. */
 	struct rs_tavg held;
 	uint32_t held_max;
+	/* SCSI connection overheads (DiskSim's disconnect and reselect): on
+	 * when any of them is set, so other drives keep their timing. */
+	bool scsi;
+	bool last_write;              /* the previous command was a write ... */
+	uint64_t last_write_end;      /* ... ending here */
+	rs_time_t rd_disc_end;        /* the latest read miss has let the bus go */
+	rs_time_t wt_disc_end;        /* the latest write has let the bus go */
+	struct rs_io *xd_io;          /* the write taking an extra disconnect */
+	rs_time_t xd_seek_at;         /* when its seek may start */
+	rs_time_t xd_saved_ovh;       /* the write overhead it stands in for */
 };
 
 static void kick(struct rs_sim *sim, struct hdd *h);
@@ -313,7 +323,10 @@ static void wc_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 static void admit_write(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
 	h->wc.reserved_blk += io->nblk;
-	rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], wc_fw_done, h, io);
+	/* Its data moves once the command overhead and the data preparation
+	 * are done. */
+	rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1] + h->p.data_prep_ns, wc_fw_done,
+			 h, io);
 }
 
 static void admit_stalled(struct rs_sim *sim, struct hdd *h)
@@ -403,6 +416,33 @@ static rs_time_t wm_media_end(const struct hdd *h, const struct rs_io *io)
 					     io->nblk, 1);
 }
 
+static void write_reselected(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct hdd *h = obj;
+	if (h->xd_io == arg)
+		h->xd_io = NULL;
+	finish_cmd(sim, h, arg, 0);
+}
+
+/* A write on the media has let the bus go; it wins it back for its
+ * completion once it has finished letting it go (DiskSim's disconnect
+ * overheads), after the reselection. */
+static void write_reconnect(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
+{
+	rs_time_t now = rs_now(sim);
+	rs_time_t t = h->wt_disc_end > now ? h->wt_disc_end - now : 0;
+	t += io == h->xd_io ? h->p.reselect_extra_ns : h->p.reselect_ns;
+	rs_sched(sim, t, write_reselected, h, io);
+}
+
+/* A one-burst read's data goes once the drive has reconnected. */
+static void read_reconnected(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct rs_io *io = arg;
+	io->tag |= READ_FIRST_DONE;
+	read_try_finish(sim, obj, io);
+}
+
 static void media_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct hdd *h = obj;
@@ -437,7 +477,13 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 			status = h->wm_status;
 			h->wm_status = 0;
 		}
-		finish_cmd(sim, h, io, status);
+		if (h->scsi && status == 0) {
+			write_reconnect(sim, h, io);
+		} else {
+			if (io == h->xd_io)
+				h->xd_io = NULL;
+			finish_cmd(sim, h, io, status);
+		}
 	}
 	kick(sim, h);
 }
@@ -482,6 +528,8 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	struct rs_hdd_pos pos;
 	rs_hdd_mech_position(&h->mech, now, h->sched.overhead_ns[w], io->lba, io->nblk, w,
 			     &pos);
+	if (io == h->xd_io)
+		h->sched.overhead_ns[1] = h->xd_saved_ovh;
 	check_prediction(h, &pos);
 	h->c.media_ops++;
 	io->t_issue = now;
@@ -534,10 +582,19 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	}
 	if (!w) {
 		rs_time_t go = read_data_start(h, io, pos.start_ns > now ? pos.start_ns : now);
-		if (rs_io_bytes(io) > h->p.interface_burst_bytes)
-			rs_sched_at(sim, go, read_first_go, h, io);
-		else
+		/* Disconnected, the drive reselects once its data is ready and
+		 * it has let the bus go, and prepares the data. */
+		rs_time_t conn = h->p.reselect_ns + h->p.data_prep_ns;
+		if (h->scsi && go < h->rd_disc_end)
+			go = h->rd_disc_end;
+		if (rs_io_bytes(io) > h->p.interface_burst_bytes) {
+			rs_sched_at(sim, h->scsi ? go + conn : go, read_first_go, h, io);
+		} else if (h->scsi) {
+			rs_time_t ready = media_end > h->rd_disc_end ? media_end : h->rd_disc_end;
+			rs_sched_at(sim, ready + conn, read_reconnected, h, io);
+		} else {
 			io->tag |= READ_FIRST_DONE;
+		}
 	}
 	rs_sched_at(sim, media_end, media_done, h, io);
 }
@@ -686,6 +743,12 @@ static void wm_next(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 		if (drained > t)
 			t = drained;
 	}
+	/* A disconnecting drive let the bus go after the last data and
+	 * reselects and prepares before more comes. */
+	if (h->scsi) {
+		rs_time_t free_at = rs_now(sim) + h->p.disconnect_write_ns;
+		t = (t > free_at ? t : free_at) + h->p.reselect_ns + h->p.data_prep_ns;
+	}
 	rs_sched_at(sim, t, wm_reconnect, h, io);
 }
 
@@ -723,12 +786,58 @@ static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
 	if (status) {
+		if (io == h->xd_io)
+			h->xd_io = NULL;
 		complete_cmd(sim, h, io, status);
 		return;
 	}
 	io->aux = (uint64_t)rs_now(sim);
+	h->wt_disc_end = rs_now(sim) + (io == h->xd_io ? h->p.xdisc_second_ns
+					: h->p.disconnect_write_ns);
+	if (io == h->xd_io) {
+		/* Its command overhead ran before its data came in: its seek
+		 * waits only for the seek delta (the scheduler's figure too,
+		 * until it starts). */
+		rs_time_t now = rs_now(sim);
+		h->xd_saved_ovh = h->sched.overhead_ns[1];
+		h->sched.overhead_ns[1] = h->xd_seek_at > now ? h->xd_seek_at - now : 0;
+	}
 	rs_ioq_push(sim, &h->mq, io);
 	kick(sim, h);
+}
+
+static void wt_go(struct rs_sim *sim, void *obj, void *arg)
+{
+	data_phase(sim, obj, arg, STEP_WT);
+}
+
+/* DiskSim's extra write disconnect: a write after a write that does not
+ * continue it, with no other such write in the drive. */
+static bool extra_disconnect(const struct hdd *h, const struct rs_io *io)
+{
+	return h->p.extra_write_disconnect && h->last_write && !h->xd_io &&
+	       io->lba != h->last_write_end;
+}
+
+/* A write through to the media: its data comes in after the data
+ * preparation, or, with an extra disconnect, once the drive has taken the
+ * command, let the bus go, waited and reselected. */
+static void write_through(struct rs_sim *sim, struct hdd *h, struct rs_io *io, bool xd)
+{
+	h->wt_end = io->lba + io->nblk;
+	h->wt_active++;
+	rs_time_t wait = h->p.data_prep_ns;
+	if (xd) {
+		const struct rs_hdd_params *p = &h->p;
+		h->xd_io = io;
+		h->xd_seek_at = rs_now(sim) + p->xdisc_command_ns + p->xdisc_seek_delta_ns;
+		wait = p->xdisc_command_ns + p->xdisc_first_ns + p->xdisc_gap_ns + p->reselect_ns +
+		       p->data_prep_ns;
+	}
+	if (wait > 0)
+		rs_sched(sim, wait, wt_go, h, io);
+	else
+		data_phase(sim, h, io, STEP_WT);
 }
 
 /* A write makes older copies of its blocks in the read segments stale. */
@@ -781,7 +890,8 @@ static void idle_hit_read_ahead(struct rs_sim *sim, struct hdd *h, uint32_t seg,
  * continue, so level 1 then writes through, as DiskSim's does. */
 static bool write_is_cached(const struct hdd *h, const struct rs_io *io)
 {
-	if (!h->p.write_cache || io->nblk > h->wc.cap_blk)
+	/* A FUA write goes to the media before it completes. */
+	if (!h->p.write_cache || io->fua || io->nblk > h->wc.cap_blk)
 		return false;
 	if (!h->p.write_cache_appends_only)
 		return true;
@@ -795,7 +905,7 @@ static void note_command(struct hdd *h, const struct rs_io *io, bool cached)
 {
 	const struct rs_hdd_fw *f = &h->fwr;
 	bool pw = h->prev_write;
-	h->ovh_hit = f->ovh[RS_CMD_READ_HIT][pw] + h->queued_ns;
+	h->ovh_hit = f->ovh[RS_CMD_READ_HIT][pw] + h->queued_ns + h->p.data_prep_ns;
 	h->sched.overhead_ns[0] = f->ovh[RS_CMD_READ_MISS][pw] + h->queued_ns;
 	h->sched.overhead_ns[1] =
 		f->ovh[cached ? RS_CMD_WRITE_HIT : RS_CMD_WRITE_MISS][pw] + h->queued_ns;
@@ -807,6 +917,13 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	rs_time_t now = rs_now(sim);
 	/* Decided once, before the write invalidates what it covers. */
 	bool cached = io->op == RS_WRITE ? write_is_cached(h, io) : h->p.write_cache;
+	bool xd = io->op == RS_WRITE && !cached && extra_disconnect(h, io);
+	bool pw = h->last_write;
+	if (io->op != RS_FLUSH) {
+		h->last_write = io->op == RS_WRITE;
+		if (h->last_write)
+			h->last_write_end = io->lba + io->nblk;
+	}
 	if (h->fwr.by_previous && io->op != RS_FLUSH)
 		note_command(h, io, cached);
 	io->tag = 0;
@@ -840,6 +957,7 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 			return;
 		}
 		h->c.misses++;
+		h->rd_disc_end = now + h->sched.overhead_ns[0] + h->p.disconnect_read_ns[pw];
 		rs_ioq_push(sim, &h->mq, io);
 		kick(sim, h);
 		return;
@@ -856,9 +974,7 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 			admit_write(sim, h, io);
 			return;
 		}
-		h->wt_end = io->lba + io->nblk;
-		h->wt_active++;
-		data_phase(sim, h, io, STEP_WT);
+		write_through(sim, h, io, xd);
 		return;
 	}
 	case RS_FLUSH:
@@ -961,7 +1077,10 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		? rs_hdd_protocol_costs(p->protocol) : NULL;
 	h->host_service_ns = p->host_service_ns;
 	rs_tavg_init(&h->held, now, 0);
-	h->ovh_hit = p->overhead_hit_ns + q;
+	h->ovh_hit = p->overhead_hit_ns + q + p->data_prep_ns;
+	h->scsi = p->data_prep_ns || p->reselect_ns || p->reselect_extra_ns ||
+		  p->disconnect_read_ns[0] || p->disconnect_read_ns[1] ||
+		  p->disconnect_write_ns || p->extra_write_disconnect;
 	h->mech = (struct rs_hdd_mech){
 		.l = &h->g.layout, .s = &h->g.seek, .sp = &h->g.spindle,
 		.stop_on_command = p->read_ahead_stop_on_command,
@@ -973,6 +1092,9 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	struct rs_link_params lp = { rate, p->interface_overhead_ns,
 				     p->interface_burst_bytes, false };
 	rs_link_init(&h->link_own, dev->name, &lp, now);
+	if (p->interface_block_write_ns > 0)
+		rs_link_set_rate_out(&h->link_own,
+				     RS_BLOCK_BYTES * 1e9 / (double)p->interface_block_write_ns);
 	h->link = &h->link_own;
 	rs_server_init(&h->fw, dev->name, 1, now);
 	rs_ioq_init(&h->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
@@ -1049,10 +1171,45 @@ rs_time_t rs_hdd_positioning_estimate(const struct rs_dev *dev, uint64_t lba, ui
 	       now;
 }
 
+/* The head's last media event by `now`, where DiskSim's drive last
+ * updated the rotational state its driver reads: the end of the last
+ * sector a streaming head has read, or when a parked head stopped. */
+static rs_time_t last_media_event(const struct hdd *h, rs_time_t now)
+{
+	const struct rs_hdd_mech *m = &h->mech;
+	if (!m->streaming)
+		return m->head.free_at_ns < now ? m->head.free_at_ns : now;
+	uint64_t done = rs_hdd_mech_stream_done(m, now);
+	if (done == 0)
+		return now;
+	return m->s_t0_ns + rs_disk_media_time(&h->g.layout, &h->g.seek, &h->g.spindle, m->s_lba,
+					       (uint32_t)done, 0);
+}
+
+rs_time_t rs_hdd_positioning_estimate_host(const struct rs_dev *dev, uint64_t lba,
+					   uint32_t nblk, bool is_write, rs_time_t now)
+{
+	RS_ASSERT(dev->type == &rs_dev_hdd);
+	const struct hdd *h = dev->priv;
+	struct rs_hdd_pos pos;
+	int w = is_write ? 1 : 0;
+	rs_time_t t0 = last_media_event(h, now);
+	return rs_hdd_mech_position(&h->mech, t0, 0, lba, nblk, w, &pos) - t0;
+}
+
 void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)
 {
 	RS_ASSERT(dev->type == &rs_dev_hdd);
 	((struct hdd *)dev->priv)->link = link;
+}
+
+/* The firmware processor; the interface link is listed by whoever owns
+ * it (a controller's channel, or nobody for a bare drive). */
+static void hdd_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			   struct rs_components *out)
+{
+	const struct hdd *h = dev->priv;
+	rs_components_add_server(out, name, "fw", &h->fw, now);
 }
 
 const struct rs_dev_type rs_dev_hdd = {
@@ -1065,6 +1222,7 @@ const struct rs_dev_type rs_dev_hdd = {
 	.submit = hdd_submit,
 	.restart_stats = hdd_restart,
 	.report = hdd_report,
+	.components = hdd_components,
 	.destroy = hdd_destroy,
 	.use_link = rs_hdd_use_link,
 };

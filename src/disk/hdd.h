@@ -56,6 +56,15 @@ void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns);
  * and rotation from where the head is (or the running read-ahead stream,
  * if that serves it).  A query only: nothing in the drive changes.  For a
  * host-side SPTF queue, which asks it of every waiting command. */
+/* The same as DiskSim's driver estimates it with its own copy of the disk
+ * model (disk_buffer_estimate_servtime): seek and rotation from the drive's
+ * mechanical state as last updated -- at the head's last media event by
+ * `now`, the end of the last sector read-ahead has read or where the head
+ * stopped -- as if the move began then, without the firmware overhead.
+ * The drive itself first finishes the sector under the head (or spends
+ * its overhead), so a pick with little to spare misses by a turn. */
+rs_time_t rs_hdd_positioning_estimate_host(const struct rs_dev *dev, uint64_t lba,
+					   uint32_t nblk, bool is_write, rs_time_t now);
 rs_time_t rs_hdd_positioning_estimate(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
 				      bool is_write, rs_time_t now);
 

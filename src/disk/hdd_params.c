@@ -74,6 +74,48 @@ const struct rs_opt rs_hdd_opts[] = {
 	{ "interface_block_time", RS_OPT_TIME, P(interface_block_ns), "0s", MIN0, NULL,
 	  "bus time per 512-byte block (DiskSim's \"Bulk sector transfer time\"); when "
 	  "set it replaces interface_rate" },
+	{ "interface_block_time_write", RS_OPT_TIME, P(interface_block_write_ns), "0s", MIN0,
+	  NULL, "bus time per 512-byte block of write data, when it differs from "
+	  "interface_block_time (DiskSim's bus \"Write block transfer time\"); 0: the same" },
+	{ "data_prep", RS_OPT_TIME, P(data_prep_ns), "0s", MIN0, NULL,
+	  "firmware time before data moves on a connection: after the command overhead "
+	  "of a hit or a write, after the reselection of a read miss (DiskSim's \"Data "
+	  "preparation overhead\")" },
+	{ "reselect", RS_OPT_TIME, P(reselect_ns), "0s", MIN0, NULL,
+	  "a disconnected command winning the bus back: a read miss before its data, a "
+	  "write before its completion (DiskSim's \"First reselect overhead\")" },
+	{ "reselect_extra", RS_OPT_TIME, P(reselect_extra_ns), "0s", MIN0, NULL,
+	  "the completion reselection of a write that disconnected an extra time "
+	  "(DiskSim's \"Other reselect overhead\")" },
+	{ "disconnect_read", RS_OPT_TIME, P(disconnect_read_ns[0]), "0s", MIN0, NULL,
+	  "a read miss letting the bus go after its command overhead, after a read "
+	  "(DiskSim's \"Read disconnect afterread\"); it reconnects no earlier" },
+	{ "disconnect_read_after_write", RS_OPT_TIME, P(disconnect_read_ns[1]), "0s", MIN0,
+	  NULL, "the same after a write (DiskSim's \"Read disconnect afterwrite\")" },
+	{ "disconnect_write", RS_OPT_TIME, P(disconnect_write_ns), "0s", MIN0, NULL,
+	  "a write letting the bus go once its data is in (DiskSim's \"Write disconnect "
+	  "overhead\"); it reconnects for its completion no earlier" },
+	{ "extra_write_disconnect", RS_OPT_BOOL, P(extra_write_disconnect), "false", 0, 0, 0,
+	  NULL, "a write that follows a write and does not continue it disconnects before "
+	  "taking its data (DiskSim's \"Extra write disconnect\"); its timing is the "
+	  "extra_disconnect_* times" },
+	{ "extra_disconnect_command", RS_OPT_TIME, P(xdisc_command_ns), "0s", MIN0, NULL,
+	  "its command overhead, in place of write_miss (DiskSim's \"Extradisc command "
+	  "overhead\")" },
+	{ "extra_disconnect_first", RS_OPT_TIME, P(xdisc_first_ns), "0s", MIN0, NULL,
+	  "its first disconnection (DiskSim's \"Extradisc disconnect overhead\")" },
+	{ "extra_disconnect_gap", RS_OPT_TIME, P(xdisc_gap_ns), "0s", MIN0, NULL,
+	  "from that disconnection to the reselection for its data (DiskSim's \"Extradisc "
+	  "inter-disconnect delay\")" },
+	{ "extra_disconnect_second", RS_OPT_TIME, P(xdisc_second_ns), "0s", MIN0, NULL,
+	  "its disconnection once its data is in, in place of disconnect_write (DiskSim's "
+	  "\"Extradisc 2nd disconnect overhead\")" },
+	{ "extra_disconnect_seek_delta", RS_OPT_TIME, P(xdisc_seek_delta_ns), "0s", MIN0, NULL,
+	  "from the end of its command overhead to the start of its seek (DiskSim's "
+	  "\"Extradisc seek delta\")" },
+	{ "write_seek_min", RS_OPT_TIME, P(write_seek_min_ns), "0s", MIN0, NULL,
+	  "a write's positioning move (seek, head switch and settle, or none) takes at "
+	  "least this long (DiskSim's \"Minimum seek delay\")" },
 	{ "interface_overhead", RS_OPT_TIME, P(interface_overhead_ns), "0s", MIN0, NULL,
 	  "interface cost per transaction (burst)" },
 	{ "interface_burst", RS_OPT_SIZE, P(interface_burst_bytes), "64KiB", RANGE, 512,
@@ -533,6 +575,7 @@ static int build_seek(struct rs_hdd_geom *g, const struct rs_hdd_params *p,
 		.settle_read_ns = 0,
 		.write_extra_ns = p->write_settle_ns - p->write_settle_early_ns,
 		.head_switch_ns = p->head_switch_ns,
+		.write_min_ns = p->write_seek_min_ns,
 	};
 	char err[256];
 	if (p->write_settle_ns && p->write_settle_early_ns)

@@ -47,6 +47,20 @@ struct rs_hdd_params {
 	rs_time_t overhead_hit_ns;
 	double interface_rate_bytes_s;
 	rs_time_t interface_block_ns;     /* > 0: per-block bus time, replaces the rate */
+	rs_time_t interface_block_write_ns; /* > 0: per-block bus time of write data */
+	/* SCSI connection overheads (DiskSim's disconnect/reselect model). */
+	rs_time_t data_prep_ns;           /* before data moves on a connection */
+	rs_time_t reselect_ns;            /* reconnecting after a disconnect */
+	rs_time_t reselect_extra_ns;      /* ... the last time, for an extra-disconnect write */
+	rs_time_t disconnect_read_ns[2];  /* a read miss letting the bus go, after a read/write */
+	rs_time_t disconnect_write_ns;    /* a write letting the bus go once its data is in */
+	bool extra_write_disconnect;      /* a scattered write after a write disconnects first */
+	rs_time_t xdisc_command_ns;
+	rs_time_t xdisc_first_ns;
+	rs_time_t xdisc_gap_ns;
+	rs_time_t xdisc_second_ns;
+	rs_time_t xdisc_seek_delta_ns;
+	rs_time_t write_seek_min_ns;      /* a write's move takes at least this */
 	rs_time_t interface_overhead_ns;
 	uint64_t interface_burst_bytes;
 	uint64_t cache_bytes;

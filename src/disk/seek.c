@@ -24,7 +24,7 @@ static int check_params(const struct rs_seek_params *p, char *err, size_t errlen
 		return fail(err, errlen, "seek: cylinders must be > 0");
 	/* write_extra_ns may be negative: DiskSim's writes that start before
 	 * the read settle would end. */
-	if (p->settle_read_ns < 0 || p->head_switch_ns < 0)
+	if (p->settle_read_ns < 0 || p->head_switch_ns < 0 || p->write_min_ns < 0)
 		return fail(err, errlen, "seek: negative settle or head switch time");
 	return 0;
 }
@@ -38,6 +38,7 @@ static void set_common(struct rs_seek *s, const struct rs_seek_params *p,
 	s->settle_read_ns = p->settle_read_ns;
 	s->write_extra_ns = p->write_extra_ns;
 	s->head_switch_ns = p->head_switch_ns;
+	s->write_min_ns = p->write_min_ns;
 }
 
 static double curve_eval(const struct rs_seek_curve *c, double d)

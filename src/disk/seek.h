@@ -46,6 +46,7 @@ struct rs_seek_params {
 	rs_time_t settle_read_ns;
 	rs_time_t write_extra_ns;
 	rs_time_t head_switch_ns;
+	rs_time_t write_min_ns;           /* a write's move takes at least this, even none */
 };
 
 struct rs_seek_point {
@@ -86,6 +87,7 @@ struct rs_seek {
 	rs_time_t settle_read_ns;
 	rs_time_t write_extra_ns;
 	rs_time_t head_switch_ns;
+	rs_time_t write_min_ns;
 	/* Read time per distance, or NULL.  32 bits (seeks are far below 4 s;
 	 * init leaves the table out otherwise) keep it small enough to stay in
 	 * cache while SPTF probes it at random distances. */
@@ -147,16 +149,21 @@ static inline rs_time_t rs_seek_head_switch_ns(const struct rs_seek *s)
 
 /* Time to move the arm distance cylinders and/or switch heads: the seek,
  * the head switch, or the longer of the two when both happen (the new head
- * is selected while the arm moves); write settle is added once. */
+ * is selected while the arm moves); write settle is added once.  A write's
+ * move, even none, takes at least write_min_ns: DiskSim's drives wait that
+ * long before a write that does not continue a streaming one. */
 static inline rs_time_t rs_seek_reposition_time(const struct rs_seek *s, uint32_t distance,
 						 int head_changed, int is_write)
 {
 	if (distance == 0 && !head_changed)
-		return 0;
+		return is_write ? s->write_min_ns : 0;
 	rs_time_t t = rs_seek_time(s, distance, 0);
 	if (head_changed && s->head_switch_ns > t)
 		t = s->head_switch_ns;
-	return is_write ? rs_seek_add_write(s, t) : t;
+	if (!is_write)
+		return t;
+	t = rs_seek_add_write(s, t);
+	return t > s->write_min_ns ? t : s->write_min_ns;
 }
 
 /* Exact all-pairs mean read seek over the first `cylinders` cylinders

@@ -93,22 +93,49 @@ static const struct rule disk_rules[] = {
 	{ "Write miss over. after write", TAKE, 0, NULL },
 	{ "Read completion overhead", TAKE, 0, NULL },
 	{ "Write completion overhead", TAKE, 0, NULL },
-	{ "Data preparation overhead", EQ, 0, "raidsim has no data preparation overhead" },
-	{ "First reselect overhead", EQ, 0, "raidsim has no reselect overhead at queue depth 1" },
-	{ "Other reselect overhead", EQ, 0, "raidsim has no reselect overhead at queue depth 1" },
-	{ "Read disconnect afterread", EQ, 0, "raidsim has no disconnect overhead at queue "
-	  "depth 1" },
-	{ "Read disconnect afterwrite", EQ, 0, "raidsim has no disconnect overhead at queue "
-	  "depth 1" },
-	{ "Write disconnect overhead", EQ, 0, "raidsim has no disconnect overhead at queue "
-	  "depth 1" },
-	{ "Extra write disconnect", EQ, 0, "raidsim has no extra write disconnect" },
-	{ "Extradisc command overhead", EQ, 0, "raidsim has no extra disconnect" },
-	{ "Extradisc disconnect overhead", EQ, 0, "raidsim has no extra disconnect" },
-	{ "Extradisc inter-disconnect delay", EQ, 0, "raidsim has no extra disconnect" },
-	{ "Extradisc 2nd disconnect overhead", EQ, 0, "raidsim has no extra disconnect" },
-	{ "Extradisc seek delta", EQ, 0, "raidsim has no extra disconnect" },
-	{ "Minimum seek delay", EQ, 0, "raidsim has no minimum seek delay" },
+	{ "Data preparation overhead", TAKE, 0, NULL },
+	{ "First reselect overhead", TAKE, 0, NULL },
+	{ "Other reselect overhead", TAKE, 0, NULL },
+	{ "Read disconnect afterread", TAKE, 0, NULL },
+	{ "Read disconnect afterwrite", TAKE, 0, NULL },
+	{ "Write disconnect overhead", TAKE, 0, NULL },
+	{ "Extra write disconnect", TAKE, 0, NULL },
+	{ "Extradisc command overhead", TAKE, 0, NULL },
+	{ "Extradisc disconnect overhead", TAKE, 0, NULL },
+	{ "Extradisc inter-disconnect delay", TAKE, 0, NULL },
+	{ "Extradisc 2nd disconnect overhead", TAKE, 0, NULL },
+	{ "Extradisc seek delta", TAKE, 0, NULL },
+	{ "Minimum seek delay", TAKE, 0, NULL },
+	END
+};
+
+/* The overheads of a drive that disconnects from the bus and reselects,
+ * as raidsim names them (hdd `data_prep`, `reselect`, ...).  When any is
+ * set the drive is modelled as DiskSim's disconnecting one. */
+static const char *const conn_keys[][2] = {
+	{ "Data preparation overhead", "data_prep" },
+	{ "First reselect overhead", "reselect" },
+	{ "Other reselect overhead", "reselect_extra" },
+	{ "Read disconnect afterread", "disconnect_read" },
+	{ "Read disconnect afterwrite", "disconnect_read_after_write" },
+	{ "Write disconnect overhead", "disconnect_write" },
+};
+
+static const char *const extradisc_keys[][2] = {
+	{ "Extradisc command overhead", "extra_disconnect_command" },
+	{ "Extradisc disconnect overhead", "extra_disconnect_first" },
+	{ "Extradisc inter-disconnect delay", "extra_disconnect_gap" },
+	{ "Extradisc 2nd disconnect overhead", "extra_disconnect_second" },
+	{ "Extradisc seek delta", "extra_disconnect_seek_delta" },
+};
+
+/* With those overheads, what these flags decide is no longer free: their
+ * 0 is what raidsim's disconnecting drive does, and 1 is refused. */
+static const struct rule conn_rules[] = {
+	{ "Immediate buffer read", EQ, 0, "a read's data goes only once the reselection finds "
+	  "it in the buffer" },
+	{ "Immediate buffer write", EQ, 0, "a write reports its completion from the media, "
+	  "after reselecting" },
 	END
 };
 
@@ -228,6 +255,7 @@ struct ctx {
 	FILE *out;                    /* the model being written (in memory) */
 	FILE *ign;                    /* comments on what was ignored */
 	const char *parv_name;
+	bool conn;                    /* the drive disconnects and reselects at a cost */
 };
 
 static int err_val(struct ctx *c, const struct rs_dsim_val *v, const char *fmt, ...)
@@ -272,9 +300,21 @@ static int check_block(struct ctx *c, const struct rs_dsim_val *b, const struct 
 				return err_val(c, v, "'%s' = %s is not modelled: raidsim can only "
 					       "import %g (%s)", p->key, v->text, r->value, r->why);
 		} else if (r->act == IGNORE) {
+			const struct rule *cr = conn_rules;
+			while (c->conn && cr->key && strcmp(cr->key, p->key) != 0)
+				cr++;
 			char w[300];
 			where(p, w, sizeof(w));
-			fprintf(c->ign, "#   %s \"%s\": %s\n", w, p->key, r->why);
+			if (!c->conn || !cr->key) {
+				fprintf(c->ign, "#   %s \"%s\": %s\n", w, p->key, r->why);
+				continue;
+			}
+			if (p->val->kind != RS_DSIM_NUM || p->val->num != cr->value)
+				return err_val(c, p->val, "'%s' = %s is not modelled with the "
+					       "disconnect and reselect overheads: raidsim can only "
+					       "import %g (%s)", p->key, p->val->text, cr->value,
+					       cr->why);
+			fprintf(c->ign, "#   %s \"%s\" = 0: %s\n", w, p->key, cr->why);
 		}
 	}
 	for (const struct rule *r = rules; r->key; r++)
@@ -967,6 +1007,80 @@ static int overheads(struct ctx *c, const struct rs_dsim_val *disk)
 	return 0;
 }
 
+static int flag(struct ctx *c, const struct rs_dsim_val *disk, const char *key, bool *out);
+
+/* Whether any overhead of disconnecting and reselecting is set. */
+static bool has_connection(const struct rs_dsim_val *disk)
+{
+	for (size_t i = 0; i < sizeof(conn_keys) / sizeof(conn_keys[0]); i++) {
+		const struct rs_dsim_param *p = rs_dsim_param(disk, conn_keys[i][0]);
+		if (p && p->val->kind == RS_DSIM_NUM && p->val->num != 0)
+			return true;
+	}
+	const struct rs_dsim_param *x = rs_dsim_param(disk, "Extra write disconnect");
+	return x && x->val->kind == RS_DSIM_NUM && x->val->num != 0;
+}
+
+static int ms_line(struct ctx *c, const struct rs_dsim_val *disk, const char *dkey,
+		   const char *key, const char *note)
+{
+	const struct rs_dsim_param *p = take(disk, dkey);
+	double t;
+	char v[64];
+	if (msec(c, p, &t))
+		return -1;
+	fmt_ms(v, sizeof(v), t);
+	line(c, key, v, p, note);
+	return 0;
+}
+
+/* DiskSim's disconnecting drive: a read miss lets the bus go after its
+ * command and reselects for its data; a write lets it go once its data is
+ * in and reselects for its completion; each data phase that opens a
+ * connection is prepared first.  A write that follows a write elsewhere may
+ * take an extra disconnect before its data. */
+static int connection(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	for (size_t i = 0; i < sizeof(conn_keys) / sizeof(conn_keys[0]); i++)
+		if (ms_line(c, disk, conn_keys[i][0], conn_keys[i][1], NULL))
+			return -1;
+	bool extra;
+	if (flag(c, disk, "Extra write disconnect", &extra))
+		return -1;
+	line(c, "extra_write_disconnect", extra ? "true" : "false",
+	     take(disk, "Extra write disconnect"), NULL);
+	for (size_t i = 0; i < sizeof(extradisc_keys) / sizeof(extradisc_keys[0]); i++) {
+		if (extra) {
+			if (ms_line(c, disk, extradisc_keys[i][0], extradisc_keys[i][1], NULL))
+				return -1;
+		} else {
+			char w[300];
+			const struct rs_dsim_param *p = take(disk, extradisc_keys[i][0]);
+			where(p, w, sizeof(w));
+			fprintf(c->ign, "#   %s \"%s\": used only by an extra write disconnect, "
+				"which is off\n", w, p->key);
+		}
+	}
+	return 0;
+}
+
+/* DiskSim's "Minimum seek delay": a write that does not continue a
+ * streaming one (every write, one command at a time) waits at least this
+ * from the start of its seek to the start of its rotational wait. */
+static int seek_min(struct ctx *c, const struct rs_dsim_val *disk)
+{
+	const struct rs_dsim_param *p = take(disk, "Minimum seek delay");
+	double t;
+	char v[64];
+	if (msec(c, p, &t))
+		return -1;
+	if (t == 0)
+		return 0;
+	fmt_ms(v, sizeof(v), t);
+	line(c, "write_seek_min", v, p, "a write's positioning move takes at least this");
+	return 0;
+}
+
 /* The time per block on the way to the host: DiskSim moves data at the
  * slowest of the drive's own rate and the buses' and controllers' on its
  * path. */
@@ -976,7 +1090,8 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 	double best;
 	if (msec(c, dp, &best))
 		return -1;
-	const struct rs_dsim_param *src = dp;
+	const struct rs_dsim_param *src = dp, *wsrc = dp;
+	double wbest = best;
 	for (size_t i = 0; i < c->ds->ntops; i++) {
 		const struct rs_dsim_val *b = c->ds->tops[i];
 		const struct rs_dsim_param *r = NULL, *w = NULL;
@@ -992,13 +1107,13 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 		if (!r || !w || msec(c, r, &x) || msec(c, w, &y))
 			return r && w ? -1 : err_val(c, b, "the %s block has no block transfer time",
 						      b->type);
-		if (x != y)
-			return err_val(c, w->val, "a write block transfer time (%s ms) other than the "
-				       "read one (%s ms) is not modelled: raidsim has one time per "
-				       "block", w->val->text, r->val->text);
 		if (x > best) {
 			best = x;
 			src = r;
+		}
+		if (y > wbest) {
+			wbest = y;
+			wsrc = w;
 		}
 	}
 	if (best <= 0)
@@ -1008,8 +1123,20 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 	fmt_ms(v, sizeof(v), best);
 	line(c, "interface_block_time", v, src, "the slowest per-block time on the path "
 	     "(drive, buses, controller)");
-	fprintf(c->out, "%-34s # per-request, reselect and disconnect overheads are 0 "
-		"(checked)\n", "interface_overhead: 0s");
+	if (wbest != best) {
+		fmt_ms(v, sizeof(v), wbest);
+		line(c, "interface_block_time_write", v, wsrc, "the same for write data, as "
+		     "DiskSim times each direction by its own bus figure");
+	}
+	if (c->conn) {
+		fprintf(c->out, "%-34s # the per-request overhead is 0 (checked); the bus "
+			"costs of disconnecting follow\n", "interface_overhead: 0s");
+		if (connection(c, disk))
+			return -1;
+	} else {
+		fprintf(c->out, "%-34s # per-request, reselect and disconnect overheads are 0 "
+			"(checked)\n", "interface_overhead: 0s");
+	}
 	line(c, "interface_burst", "512B", take(disk, "Calc sector by sector"),
 	     "data moves block by block as the media delivers it");
 	return 0;
@@ -1055,15 +1182,31 @@ static int bus_holding(struct ctx *c, const struct rs_dsim_val *disk, double rea
 	static const char *const keys[] = { "Hold bus entire read xfer",
 					    "Hold bus entire write xfer", "Never disconnect" };
 	bool on[3];
+	/* Disconnecting at a cost, the drive must do as raidsim's does: keep
+	 * the bus through a read's data, let it go after a write's. */
+	static const bool conn_need[3] = { true, false, false };
+	static const char *const conn_why[3] = {
+		"a read keeps the bus from its reselection to its last data",
+		"a write lets the bus go once its data is in and reselects for its completion",
+		"the drive disconnects",
+	};
 	for (int i = 0; i < 3; i++) {
 		if (flag(c, disk, keys[i], &on[i]))
 			return -1;
 		char w[300];
 		const struct rs_dsim_param *p = take(disk, keys[i]);
 		where(p, w, sizeof(w));
-		fprintf(c->ign, "#   %s \"%s\" = %d: the bus carries this drive alone and "
-			"the reselect and disconnect overheads are 0 (checked), so holding it "
-			"delays nothing\n", w, p->key, on[i]);
+		if (!c->conn) {
+			fprintf(c->ign, "#   %s \"%s\" = %d: the bus carries this drive alone and "
+				"the reselect and disconnect overheads are 0 (checked), so holding "
+				"it delays nothing\n", w, p->key, on[i]);
+			continue;
+		}
+		if (on[i] != conn_need[i])
+			return err_val(c, p->val, "'%s' = %d is not modelled with the disconnect "
+				       "and reselect overheads: raidsim can only import %d (%s)",
+				       p->key, on[i], conn_need[i], conn_why[i]);
+		fprintf(c->ign, "#   %s \"%s\" = %d: %s\n", w, p->key, on[i], conn_why[i]);
 	}
 	if (readwater > 0 && !on[0] && !on[2])
 		return err_val(c, take(disk, "Hold bus entire read xfer")->val, "a read water mark "
@@ -1312,12 +1455,16 @@ int rs_import_disksim(const char *parv, FILE *out, struct rs_diag *d)
 		RS_ASSERT(c.out && c.ign);
 		const struct rs_dsim_val *disk;
 		rc = check_setup(&c, &disk);
-		if (rc == 0)
+		if (rc == 0) {
+			c.conn = has_connection(disk);
 			rc = check_block(&c, disk, disk_rules);
+		}
 		if (rc == 0)
 			rc = do_model(&c, take(disk, "Model"));
 		if (rc == 0)
 			rc = overheads(&c, disk);
+		if (rc == 0)
+			rc = seek_min(&c, disk);
 		if (rc == 0)
 			rc = block_time(&c, disk);
 		if (rc == 0)

@@ -70,6 +70,7 @@ struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op o
 	io->lba = lba;
 	io->nblk = nblk;
 	io->parent = parent;
+	io->fua = parent->fua && op == RS_WRITE;
 	io->done = done ? done : default_child_done;
 	io->done_ctx = done_ctx;
 	parent->pending++;

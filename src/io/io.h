@@ -35,7 +35,8 @@ const char *rs_op_name(enum rs_op op);
 	X(ENOPATH, "no path to device")                                     \
 	X(ELINKDOWN, "link down")                                           \
 	X(ERANGE, "address beyond device capacity")                         \
-	X(EABORTED, "aborted")
+	X(EABORTED, "aborted")                                              \
+	X(DATALOSS, "data lost: more array members failed than the level survives")
 enum rs_err {
 	RS_OK = 0,
 #define X(name, str) RS_ERR_##name,
@@ -56,6 +57,11 @@ struct rs_io {
 	uint64_t id;
 	enum rs_op op;
 	uint8_t state;                /* enum rs_io_state */
+	/* Forced unit access (a WRITE): complete only once the data is where a
+	 * power loss cannot take it.  A drive with power-loss protection has it
+	 * there already; one without writes it through its cache.  Children of
+	 * a FUA write inherit it. */
+	bool fua;
 	uint64_t lba;                 /* in 512-byte blocks */
 	uint32_t nblk;
 	int status;                   /* 0 or -RS_ERR_* */

@@ -25,6 +25,8 @@ struct iometer_params {
 	uint64_t outstanding;
 	double rate;                  /* open loop: requests/s; 0 = closed loop */
 	uint64_t range, offset;
+	bool sync;
+	uint64_t flush_every;
 };
 
 static const struct rs_opt iometer_opts[] = {
@@ -53,6 +55,12 @@ static const struct rs_opt iometer_opts[] = {
 	  "size of the address range tested (0 = the whole device)" },
 	{ "offset", RS_OPT_SIZE, offsetof(struct iometer_params, offset), "0B", 0, 0, 0, NULL,
 	  "start of the address range" },
+	{ "sync", RS_OPT_BOOL, offsetof(struct iometer_params, sync), "false", 0, 0, 0, NULL,
+	  "every write followed by a flush before the slot issues again (O_DSYNC; "
+	  "closed loop)" },
+	{ "flush_every", RS_OPT_UINT, offsetof(struct iometer_params, flush_every), "0", 0, 0,
+	  0, NULL, "a flush after every N writes of a slot, waited for (0 = none; closed "
+	  "loop)" },
 	RS_OPT_END
 };
 
@@ -64,6 +72,13 @@ struct line {
 	uint64_t slots;               /* aligned random positions in the range */
 };
 
+/* One of the `outstanding` closed-loop issuers, as a thread of its own:
+ * only needed to count its writes up to the next flush. */
+struct slot {
+	struct rs_load *load;
+	uint64_t writes;
+};
+
 struct iometer {
 	struct line lines[RS_SPEC_MAX_LINES];
 	size_t nlines;
@@ -72,6 +87,8 @@ struct iometer {
 	uint64_t outstanding;
 	double rate;
 	struct rs_event_handle arrival;
+	uint64_t flush_every;         /* 0: no flushes */
+	struct slot *slots;           /* `outstanding` of them when flushing */
 	gsl_rng *rng_line, *rng_mix, *rng_random, *rng_offset, *rng_arrival;
 };
 
@@ -87,7 +104,9 @@ static void request_done(struct rs_sim *sim, struct rs_io *io)
 		issue_one(sim, load);
 }
 
-static void issue_one(struct rs_sim *sim, struct rs_load *load)
+/* The next request of the spec (the streams drawn in one fixed order). */
+static void next_request(struct rs_load *load, enum rs_op *op, uint64_t *lba_out,
+			 uint32_t *nblk)
 {
 	struct iometer *im = load->priv;
 	const struct line *ln = &im->lines[0];
@@ -111,8 +130,51 @@ static void issue_one(struct rs_sim *sim, struct rs_load *load)
 		lba = im->seq_next;
 		im->seq_next += ln->nblk;
 	}
-	rs_load_issue(sim, load, is_read ? RS_READ : RS_WRITE, lba, ln->nblk, request_done);
+	*op = is_read ? RS_READ : RS_WRITE;
+	*lba_out = lba;
+	*nblk = ln->nblk;
 }
+
+static void slot_done(struct rs_sim *sim, struct rs_io *io);
+
+static void issue_one(struct rs_sim *sim, struct rs_load *load)
+{
+	enum rs_op op;
+	uint64_t lba;
+	uint32_t nblk;
+	next_request(load, &op, &lba, &nblk);
+	rs_load_issue(sim, load, op, lba, nblk, request_done);
+}
+
+static void slot_issue(struct rs_sim *sim, struct slot *sl)
+{
+	enum rs_op op;
+	uint64_t lba;
+	uint32_t nblk;
+	next_request(sl->load, &op, &lba, &nblk);
+	rs_load_issue_ctx(sim, sl->load, op, lba, nblk, slot_done, sl);
+}
+
+/* A write of a flushing slot: its flush goes out once the write is done
+ * and the slot issues nothing else until the flush is (the O_DSYNC
+ * pattern: write, then fsync, then the next write). */
+static void slot_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct slot *sl = io->done_ctx;
+	struct rs_load *load = sl->load;
+	const struct iometer *im = load->priv;
+	bool wrote = io->op == RS_WRITE;
+	bool more = rs_load_account(sim, load, io);
+	rs_io_free(sim, io);
+	if (!more)
+		return;
+	if (wrote && ++sl->writes % im->flush_every == 0)
+		rs_load_issue_ctx(sim, load, RS_FLUSH, 0, 0, slot_done, sl);
+	else
+		slot_issue(sim, sl);
+}
+
+
 
 static void arrival(struct rs_sim *sim, void *obj, void *arg)
 {
@@ -139,8 +201,12 @@ static void iometer_start(struct rs_sim *sim, struct rs_load *load)
 		arrival(sim, load, NULL);
 		return;
 	}
-	for (uint64_t i = 0; i < im->outstanding; i++)
-		issue_one(sim, load);
+	for (uint64_t i = 0; i < im->outstanding; i++) {
+		if (im->slots)
+			slot_issue(sim, &im->slots[i]);
+		else
+			issue_one(sim, load);
+	}
 }
 
 /* Reading the spec: a named one or inline lines, with overrides. */
@@ -293,6 +359,23 @@ static int iometer_init(struct rs_sim *sim, struct rs_load *load, const void *pa
 		ln->read = sl->read;
 		ln->random = sl->random;
 	}
+	const struct rs_node *sync_node = rs_node_get(node, "sync");
+	const struct rs_node *every_node = rs_node_get(node, "flush_every");
+	if (p->sync && every_node)
+		return rs_diag_node(d, every_node, "give either 'sync: true' (a flush after "
+						   "every write) or 'flush_every', not both");
+	im->flush_every = p->sync ? 1 : p->flush_every;
+	if (im->flush_every && im->rate > 0)
+		return rs_diag_node(d, p->sync ? sync_node : every_node,
+				    "'%s' waits for each flush, which needs the closed loop: "
+				    "drop 'rate' or the flushes", p->sync ? "sync" : "flush_every");
+	if (im->flush_every) {
+		im->slots = calloc(im->outstanding, sizeof(*im->slots));
+		RS_ASSERT(im->slots != NULL);
+		for (uint64_t i = 0; i < im->outstanding; i++)
+			im->slots[i].load = load;
+		rs_load_report_flushes(load);
+	}
 	im->rng_line = rs_sim_rng(sim, "iometer.line", 0);
 	im->rng_mix = rs_sim_rng(sim, "iometer.mix", 0);
 	im->rng_random = rs_sim_rng(sim, "iometer.random", 0);
@@ -302,7 +385,13 @@ static int iometer_init(struct rs_sim *sim, struct rs_load *load, const void *pa
 	return 0;
 }
 
-static void iometer_destroy(struct rs_load *load) { free(load->priv); }
+static void iometer_destroy(struct rs_load *load)
+{
+	struct iometer *im = load->priv;
+	if (im)
+		free(im->slots);
+	free(im);
+}
 
 const struct rs_load_type rs_load_iometer = {
 	.name = "iometer",

@@ -27,6 +27,8 @@ static void window_close(struct rs_sim *sim, struct rs_load *load)
 	load->t_measure_end = sim->now;
 	rs_iostat_summarize(&load->stats, sim->now, &load->summary);
 	rs_dev_report(load->target, sim->now, &load->target_report);
+	if (load->components)
+		rs_dev_components(load->target, sim->now, load->components);
 }
 
 static void window_end(struct rs_sim *sim, void *obj, void *arg)
@@ -41,8 +43,15 @@ bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_i
 	RS_ASSERT(load->in_flight > 0);
 	load->in_flight--;
 	if (load->measuring) {
-		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
-				 io->t_done - io->t_submit, io->status);
+		if (io->op != RS_FLUSH) {
+			rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
+					 io->t_done - io->t_submit, io->status);
+		} else if (io->status != 0) {
+			load->stats.errors++;
+		} else {
+			load->flushes++;
+			load->flush_lat_ns += (uint64_t)(io->t_done - io->t_submit);
+		}
 		if (load->request_log) {
 			fprintf(load->request_log, "%.9f,%s,%llu,%u,%.9f,%d",
 				(double)io->t_submit / 1e9, rs_op_name(io->op),
@@ -106,6 +115,15 @@ size_t rs_load_add_figure(struct rs_load *load, const char *name)
 	return load->nfigures++;
 }
 
+void rs_load_report_flushes(struct rs_load *load)
+{
+	if (load->flush_figures)
+		return;
+	load->flush_figures = true;
+	load->flush_fig = rs_load_add_figure(load, "flush_iops");
+	rs_load_add_figure(load, "flush_lat_ms");
+}
+
 static rs_time_t add_saturated(rs_time_t a, rs_time_t b)
 {
 	return a > RS_TIME_MAX - b ? RS_TIME_MAX : a + b;
@@ -135,6 +153,12 @@ int rs_load_run(struct rs_sim *sim, struct rs_load *load)
 	RS_ASSERT(load->in_flight == 0);
 	if (load->figures_fill)
 		load->figures_fill(load);
+	if (load->flush_figures) {
+		double secs = load->summary.seconds;
+		load->figures[load->flush_fig].value = secs > 0 ? (double)load->flushes / secs : 0;
+		load->figures[load->flush_fig + 1].value =
+			load->flushes ? (double)load->flush_lat_ns / (double)load->flushes / 1e6 : 0;
+	}
 	return 0;
 }
 
@@ -166,8 +190,10 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 			rs_diag_node(d, key, "unknown workload type '%s'", key->str);
 		return NULL;
 	}
-	if (body->kind != RS_NODE_MAP) {
-		rs_diag_node(d, body, "expected a mapping for 'workload.%s'", type->name);
+	bool file_only = type->takes_file && body->kind == RS_NODE_SCALAR;
+	if (body->kind != RS_NODE_MAP && !file_only) {
+		rs_diag_node(d, body, "expected a mapping for 'workload.%s'%s", type->name,
+			     type->takes_file ? " or a file name" : "");
 		return NULL;
 	}
 	struct rs_load *load = calloc(1, sizeof(*load));
@@ -178,7 +204,7 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 	RS_ASSERT(load->params != NULL);
 	char ctx[64];
 	snprintf(ctx, sizeof(ctx), "workload.%s", type->name);
-	if (rs_schema_bind(type->opts, body, load->params, key, ctx, NULL, d) != 0 ||
+	if ((!file_only && rs_schema_bind(type->opts, body, load->params, key, ctx, NULL, d) != 0) ||
 	    type->init(sim, load, load->params, body, d) != 0) {
 		rs_load_destroy(load);
 		return NULL;

@@ -53,6 +53,9 @@ struct rs_load_type {
 	/* Start issuing at the current time. */
 	void (*start)(struct rs_sim *sim, struct rs_load *load);
 	void (*destroy)(struct rs_load *load);
+	/* `workload: {TYPE: FILE}` is allowed: init then gets the scalar
+	 * node itself instead of a mapping bound to `opts`. */
+	bool takes_file;
 };
 
 struct rs_load {
@@ -73,6 +76,9 @@ struct rs_load {
 	struct rs_iostat stats;
 	struct rs_iostat_summary summary;     /* filled when the window closes */
 	struct rs_dev_report target_report;   /* idem */
+	/* Optional: the device tree's parts are listed here when the window
+	 * closes (dev/dev.h rs_dev_components); NULL = not wanted. */
+	struct rs_components *components;
 	/* Per-request log (CSV), optional. */
 	FILE *request_log;
 	/* Optional: append ",column..." to a request's log line (e.g. the
@@ -92,10 +98,22 @@ struct rs_load {
 	 * its own score): the table leaves them out and has only the
 	 * figures. */
 	bool figures_only;
+	/* Flushes move no data: they are counted here, apart from the
+	 * statistics of reads and writes, and reported as two more figures
+	 * (flush_iops, flush_lat_ms) by a workload that declared them with
+	 * rs_load_report_flushes. */
+	uint64_t flushes;
+	uint64_t flush_lat_ns;
+	bool flush_figures;
+	size_t flush_fig;             /* index of flush_iops; flush_lat_ms follows */
 };
 
 /* Declare the next figure (value 0 until filled); returns its index. */
 size_t rs_load_add_figure(struct rs_load *load, const char *name);
+/* Declare the flush figures: a workload that issues flushes (or may, as a
+ * trace holding some) calls it when it is built, so the table has flush
+ * columns only then and every other table stays as it was. */
+void rs_load_report_flushes(struct rs_load *load);
 /* A figure's value by name, or NaN if the workload has no such figure. */
 double rs_load_figure_value(const struct rs_load *load, const char *name);
 

@@ -4,6 +4,7 @@
 #include "load/atto.h"
 #include "load/cdm.h"
 #include "load/filecopy.h"
+#include "load/fio_load.h"
 #include "load/iometer.h"
 #include "load/load.h"
 #include "load/trace.h"
@@ -14,6 +15,7 @@ static const struct rs_load_type *const types[] = {
 	&rs_load_filecopy,
 	&rs_load_cdm,
 	&rs_load_atto,
+	&rs_load_fio,
 };
 
 size_t rs_load_type_count(void) { return sizeof(types) / sizeof(types[0]); }

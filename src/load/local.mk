@@ -10,7 +10,11 @@ src_librs_a_SOURCES += \
 	src/load/filecopy_sets.c src/load/filecopy_sets.h \
 	src/load/phase.c src/load/phase.h \
 	src/load/cdm.c src/load/cdm.h \
-	src/load/atto.c src/load/atto.h
+	src/load/atto.c src/load/atto.h \
+	src/load/fio_parse.c src/load/fio_parse.h \
+	src/load/fio_job.c src/load/fio_job.h \
+	src/load/fio_load.c src/load/fio_load.h \
+	src/load/fio_scenario.c src/load/fio_scenario.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_load
@@ -45,3 +49,11 @@ tests_unit_check_benchmarks_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data/disksim_good.trace tests/unit/data/validate_good.trace
 EXTRA_DIST += tests/unit/data/msr_good.csv tests/unit/data/spc_good.csv tests/unit/data/blkparse_good.txt
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_fio
+TESTS += tests/unit/check_fio
+tests_unit_check_fio_SOURCES = tests/unit/check_fio.c
+tests_unit_check_fio_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_fio_LDADD = $(UNIT_LDADD)
+endif

@@ -348,6 +348,12 @@ static int trace_init(struct rs_sim *sim, struct rs_load *load, const void *para
 	tr->repeat = p->repeat;
 	tr->span = span;
 	load->priv = tr;
+	for (size_t i = 0; i < t.n; i++) {
+		if (t.req[i].op == RS_FLUSH) {
+			rs_load_report_flushes(load);
+			break;
+		}
+	}
 	load->log_extra = closed ? log_measured : NULL;
 	load->log_extra_header = closed ? ",measured_s" : NULL;
 	rs_load_common_apply(load, &p->common);

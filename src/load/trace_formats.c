@@ -213,7 +213,7 @@ static int parse_blkparse(struct ctx *c, const struct field *f, int nf, int end_
 	char want = c->o->action ? c->o->action : 'D';
 	if (f[5].len != 1 || f[5].s[0] != want)
 		return 0;
-	bool rd = false, wr = false, skip = false;
+	bool rd = false, wr = false, discard = false, flush = false;
 	for (size_t i = 0; i < f[6].len; i++) {
 		switch (f[6].s[i]) {
 		case 'R':
@@ -223,10 +223,12 @@ static int parse_blkparse(struct ctx *c, const struct field *f, int nf, int end_
 			wr = true;
 			break;
 		case 'D':             /* discard: raidsim has no trim */
-		case 'N':             /* no data */
-		case 'F':             /* flush or FUA: only the data part is replayed */
-			skip = skip || f[6].s[i] != 'F';
+			discard = true;
 			break;
+		case 'F':             /* flush, or FUA on a write */
+			flush = true;
+			break;
+		case 'N':             /* no data */
 		case 'S': case 'M': case 'A': case 'E': case 'B':
 			break;        /* sync, meta, read-ahead, secure, barrier */
 		default:
@@ -238,25 +240,40 @@ static int parse_blkparse(struct ctx *c, const struct field *f, int nf, int end_
 	if (rd && wr)
 		return bad(c, f[6].col, "RWBS '" FIELD_FMT "' both reads and writes",
 			   FIELD_ARG(&f[6]));
-	/* A flush with no data (RWBS "F", "FN", or "FWS 0 + 0") carries no
-	 * blocks to replay. */
-	if (skip || (!rd && !wr))
+	/* Discards, and lines with no data that are no flush, have nothing
+	 * to replay. */
+	if (discard || (!rd && !wr && !flush))
 		return 0;
 	int64_t t;
 	enum num_status st = parse_ns(&f[3], 9, &t);
 	if (st != NUM_OK)
 		return ns_error(c, &f[3], st, "time", "seconds");
-	if (nf < 10)
-		return missing(c, end_col, blkparse_names[nf]);
-	if (f[8].len != 1 || f[8].s[0] != '+')
-		return bad(c, f[8].col, "expected '+' between sector and count, got '" FIELD_FMT
-			   "'", FIELD_ARG(&f[8]));
-	uint64_t count;
-	if (count_field(c, &f[7], "sector", "a number of 512-byte sectors", &r->lba) != 0 ||
-	    count_field(c, &f[9], "sector count", "a number of 512-byte sectors", &count) != 0)
-		return -1;
-	if (count == 0 && memchr(f[6].s, 'F', f[6].len))
-		return 0;
+	uint64_t count = 0;
+	r->lba = 0;
+	/* A flush with no data ("F", "FN": no sector field; "FWS 0 + 0")
+	 * is replayed as a flush of the device's cache; a flush that carries
+	 * a write (a preflush or FUA) replays its data part. */
+	if (rd || wr || nf >= 10) {
+		if (nf < 10)
+			return missing(c, end_col, blkparse_names[nf]);
+		if (f[8].len != 1 || f[8].s[0] != '+')
+			return bad(c, f[8].col, "expected '+' between sector and count, got '"
+				   FIELD_FMT "'", FIELD_ARG(&f[8]));
+		if (count_field(c, &f[7], "sector", "a number of 512-byte sectors", &r->lba) != 0 ||
+		    count_field(c, &f[9], "sector count", "a number of 512-byte sectors",
+				&count) != 0)
+			return -1;
+	}
+	if (count == 0 && flush) {
+		r->lba = 0;
+		r->nblk = 0;
+		r->op = RS_FLUSH;
+		if (arrival(c, &f[3], t, &k->have_t0, &k->t0, &k->last, r) != 0)
+			return -1;
+		r->measured_ns = 0;
+		r->hit = 0;
+		return 1;
+	}
 	if (count == 0)
 		return bad(c, f[9].col, "sector count must be at least 1");
 	if (count > UINT32_MAX)

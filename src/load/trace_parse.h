@@ -67,7 +67,7 @@ struct rs_trace_req {
 				       * validate: gap after this request completes */
 	int64_t measured_ns;          /* validate: service time on the real drive */
 	uint32_t nblk;
-	uint8_t op;                   /* enum rs_op: RS_READ or RS_WRITE */
+	uint8_t op;                   /* enum rs_op: RS_READ, RS_WRITE, RS_FLUSH (blkparse) */
 	uint8_t hit;                  /* validate: the drive reported a cache hit */
 };
 

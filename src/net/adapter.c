@@ -509,6 +509,17 @@ static void adapter_destroy(struct rs_dev *dev)
 	free(a);
 }
 
+static void adapter_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			       struct rs_components *out)
+{
+	const struct adapter *a = dev->priv;
+	rs_components_add_link(out, name, "port", &a->port, now);
+	if (a->has_bus)
+		rs_components_add_link(out, name, "bus", &a->bus, now);
+	for (size_t e = 0; e < NENGINES; e++)
+		rs_components_add_server(out, name, a->engine[e].name, &a->engine[e], now);
+}
+
 const struct rs_dev_type rs_dev_iscsi_adapter = {
 	.name = "iscsi-adapter",
 	.help = "iSCSI initiator with TCP offload: per-PDU/per-byte costs, host bus, GbE port",
@@ -518,5 +529,6 @@ const struct rs_dev_type rs_dev_iscsi_adapter = {
 	.submit = adapter_submit,
 	.restart_stats = adapter_restart,
 	.report = adapter_report,
+	.components = adapter_components,
 	.destroy = adapter_destroy,
 };

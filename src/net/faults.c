@@ -5,6 +5,7 @@
 
 #include "config/schema.h"
 #include "net/adapter.h"
+#include "raid/fault_script.h"
 
 struct fault {
 	rs_time_t at_ns;
@@ -58,6 +59,11 @@ int rs_net_faults_apply(struct rs_sim *sim, struct rs_dev *dev, const struct rs_
 		const struct rs_node *e = list->items[i];
 		if (rs_node_expect_map(e, "fault", d))
 			return -1;
+		if (rs_node_get(e, "member")) {
+			if (rs_raid_member_fault_apply(sim, dev, e, d) != 0)
+				return -1;
+			continue;
+		}
 		struct fault f;
 		if (rs_schema_bind(fault_opts, e, &f, e, "fault", NULL, d))
 			return -1;

@@ -1,7 +1,8 @@
 /* Scripted link faults: `faults: [{at: 120s, link: port1, state: down},
  * {at: 300s, link: port1, state: up}]`.  `link` names an adapter port
  * anywhere in the device tree (port1, port2 ... in the order of a
- * multipath device's paths). */
+ * multipath device's paths).  Entries with `member:` are a RAID array's
+ * drive faults (raid/fault_script.h). */
 #ifndef RS_NET_FAULTS_H
 #define RS_NET_FAULTS_H
 

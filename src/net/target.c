@@ -223,6 +223,23 @@ struct rs_link *rs_iscsi_target_uplink(struct rs_dev *dev, uint32_t session)
 	return &t->uplinks[session % t->p.uplinks];
 }
 
+static void target_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			      struct rs_components *out)
+{
+	const struct target *t = dev->priv;
+	char part[32];
+	rs_components_add_server(out, name, "gateway", &t->gateway, now);
+	rs_components_add_server(out, name, "storage", &t->storage, now);
+	for (size_t i = 0; i < t->p.uplinks; i++) {
+		snprintf(part, sizeof(part), "uplink%zu", i);
+		rs_components_add_link(out, name, part, &t->uplinks[i], now);
+	}
+	for (size_t i = 0; i < t->p.fc_links; i++) {
+		snprintf(part, sizeof(part), "fc%zu", i);
+		rs_components_add_link(out, name, part, &t->fc[i], now);
+	}
+}
+
 const struct rs_dev_type rs_dev_iscsi_target = {
 	.name = "iscsi-target",
 	.help = "iSCSI-to-FC gateway (latency, FC links) and a cached storage system",
@@ -231,5 +248,6 @@ const struct rs_dev_type rs_dev_iscsi_target = {
 	.init = target_init,
 	.submit = target_submit,
 	.restart_stats = target_restart,
+	.components = target_components,
 	.destroy = target_destroy,
 };

@@ -3,6 +3,7 @@
  * RAID5/6 writes in volume_parity.c. */
 #include "raid/volume.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -23,10 +24,13 @@ static const char *const layout_names[] = {
 	NULL
 };
 static const char *const read_policy_names[] = { "primary", "alternate", "shortest-queue",
-						 "nearest-head", NULL };
+						 "nearest-head", "alternate-nearest",
+						 "alternate-queue", NULL };
 static const char *const write_policy_names[] = { "auto", "read-modify-write",
 						  "reconstruct-write", NULL };
 static const char *const xor_location_names[] = { "host", "engine", "none", NULL };
+static const char *const rebuild_priority_names[] = { "speed-limits", "low", "medium", "high",
+						      NULL };
 
 #define P(f) offsetof(struct array_params, f)
 static const struct rs_opt array_opts[] = {
@@ -42,7 +46,8 @@ static const struct rs_opt array_opts[] = {
 	{ "members", RS_OPT_NODE, P(members), NULL, 0, 0, 0, NULL,
 	  "members one by one: a list of device sections (unequal JBOD members)" },
 	{ "read_policy", RS_OPT_ENUM, P(read_policy), "alternate", 0, 0, 0, read_policy_names,
-	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head" },
+	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head, "
+	  "alternate-nearest, alternate-queue" },
 	{ "sequential_balance", RS_OPT_BOOL, P(sequential_balance), "false", 0, 0, 0, NULL,
 	  "split sequential read streams over mirror copies (false: a stream keeps its copy)" },
 	{ "coalesce", RS_OPT_BOOL, P(coalesce), "false", 0, 0, 0, NULL,
@@ -53,6 +58,21 @@ static const struct rs_opt array_opts[] = {
 	  "read-modify-write or reconstruct-write" },
 	{ "xor", RS_OPT_NODE, P(xor_node), NULL, 0, 0, 0, NULL,
 	  "parity computation: {location: host|engine|none, rate, cost}" },
+	{ "member_size", RS_OPT_SIZE, P(member_size), "0", 0, 0, 0, NULL,
+	  "space used at the start of each member, as mdadm's --size (0: all of it); "
+	  "a smaller array rebuilds sooner" },
+	{ "spares", RS_OPT_UINT, P(spares), "0", RS_OPT_HAS_MAX, 0, RS_RAID_MAX_MEMBERS, NULL,
+	  "hot spares (built like 'disks', named after the members): a failed member is "
+	  "rebuilt onto the first free one" },
+	/* Linux md's defaults (/proc/sys/dev/raid/speed_limit_min and _max). */
+	{ "speed_limit_min", RS_OPT_RATE, P(speed_min), "1000KiB/s", RS_OPT_POSITIVE, 0, 0, NULL,
+	  "rebuild rate per device while foreground I/O is present (md's speed_limit_min)" },
+	{ "speed_limit_max", RS_OPT_RATE, P(speed_max), "200000KiB/s", RS_OPT_POSITIVE, 0, 0,
+	  NULL, "rebuild rate per device when the array is idle (md's speed_limit_max)" },
+	{ "rebuild_priority", RS_OPT_ENUM, P(rebuild_priority), "speed-limits", 0, 0, 0,
+	  rebuild_priority_names,
+	  "rebuild against foreground I/O: speed-limits (md), or a controller's low, medium, "
+	  "high (20, 50, 80 % of the members' time)" },
 	RS_OPT_END
 };
 #undef P
@@ -67,7 +87,8 @@ struct mirror_reads {
 #define M(f) offsetof(struct mirror_reads, f)
 static const struct rs_opt mirror_read_opts[] = {
 	{ "read_policy", RS_OPT_ENUM, M(read_policy), "alternate", 0, 0, 0, read_policy_names,
-	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head" },
+	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head, "
+	  "alternate-nearest, alternate-queue" },
 	{ "sequential_balance", RS_OPT_BOOL, M(sequential_balance), "false", 0, 0, 0, NULL,
 	  "split sequential read streams over mirror copies" },
 	RS_OPT_END
@@ -121,8 +142,8 @@ static void add_member(struct rs_dev *dev, struct rs_dev *m)
 
 /* `disks: {model: X, count: N}`: N members from the section without
  * `count`.  The blame node for member-count errors goes to *where. */
-static int build_disks(struct rs_dev *dev, const struct rs_node *disks, struct rs_build *b,
-		       const struct rs_node **where, struct rs_diag *d)
+static int build_disks(struct rs_dev *dev, const struct rs_node *disks, uint64_t spares,
+		       struct rs_build *b, const struct rs_node **where, struct rs_diag *d)
 {
 	if (rs_node_expect_map(disks, "'disks'", d) != 0)
 		return -1;
@@ -135,10 +156,15 @@ static int build_disks(struct rs_dev *dev, const struct rs_node *disks, struct r
 	*where = cn;
 	struct rs_node *section = rs_node_clone(disks);
 	rs_node_remove(section, "count");
-	dev->members = calloc(count, sizeof(*dev->members));
+	if (count + spares > RS_RAID_MAX_MEMBERS) {
+		rs_node_free(section);
+		return rs_diag_node(d, cn, "'count' plus 'spares' must be at most %u, got %llu",
+				    RS_RAID_MAX_MEMBERS, (unsigned long long)(count + spares));
+	}
+	dev->members = calloc(count + spares, sizeof(*dev->members));
 	RS_ASSERT(dev->members != NULL);
 	int rc = 0;
-	for (uint64_t i = 0; i < count && rc == 0; i++) {
+	for (uint64_t i = 0; i < count + spares && rc == 0; i++) {
 		struct rs_dev *m = rs_dev_build_member(b, section, "disk", (size_t)i);
 		if (m)
 			add_member(dev, m);
@@ -183,6 +209,9 @@ static int check_params(const struct array_params *p, const struct rs_node *node
 	if (!p->disks && !p->members)
 		return rs_diag_node(d, node, "array needs 'disks' ({model: ..., count: N}) or "
 				    "'members' (a list of devices)");
+	if (p->spares && p->members)
+		return rs_diag_node(d, rs_node_get(node, "spares"),
+				    "'spares' needs 'disks' (spares are built like the members)");
 	return 0;
 }
 
@@ -201,21 +230,36 @@ static int array_init(struct rs_sim *sim, struct rs_dev *dev, const void *params
 		return -1;
 
 	const struct rs_node *where = a->p.members;
-	int rc = a->p.disks ? build_disks(dev, a->p.disks, b, &where, d)
+	int rc = a->p.disks ? build_disks(dev, a->p.disks, a->p.spares, b, &where, d)
 			    : build_members(dev, a->p.members, b, d);
 	if (rc != 0)
 		return -1;
 
 	uint64_t member_blk[RS_RAID_MAX_MEMBERS];
-	for (size_t i = 0; i < dev->nmembers; i++)
+	uint32_t nmem = (uint32_t)(dev->nmembers - a->p.spares);
+	uint64_t use_blk = a->p.member_size / RS_BLOCK_BYTES;
+	for (size_t i = 0; i < dev->nmembers; i++) {
 		member_blk[i] = dev->members[i]->capacity_blk;
+		if (use_blk && use_blk < member_blk[i])
+			member_blk[i] = use_blk;
+	}
 	char err[256];
 	if (rs_raid_geom_init(&a->g, (enum rs_raid_level)a->p.level,
-			      (enum rs_raid_layout)a->p.layout, (uint32_t)dev->nmembers,
+			      (enum rs_raid_layout)a->p.layout, nmem,
 			      (uint32_t)(a->p.strip_bytes / RS_BLOCK_BYTES), member_blk, err,
 			      sizeof(err)) != 0)
 		return rs_diag_node(d, where, "%s", err);
 	dev->capacity_blk = rs_raid_capacity_blk(&a->g);
+	/* A spare smaller than what the array uses of a member cannot
+	 * take a member's place. */
+	for (size_t i = nmem; i < dev->nmembers; i++)
+		if (member_blk[i] < a->g.member_blk)
+			return rs_diag_node(d, rs_node_get(node, "spares"),
+					    "spare %zu holds %llu blocks, less than the %llu each "
+					    "member gives the array", i - nmem,
+					    (unsigned long long)member_blk[i],
+					    (unsigned long long)a->g.member_blk);
+	array_faults_init(a);
 
 	rs_time_t now = sim ? rs_now(sim) : 0;
 	for (uint32_t m = 0; m < a->g.nmembers; m++) {
@@ -245,13 +289,23 @@ static void array_restart(struct rs_dev *dev, rs_time_t now)
 /* The array is as busy as its members are on average. */
 static void array_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
+	const struct array *a = dev->priv;
 	double sum = 0;
-	for (size_t i = 0; i < dev->nmembers; i++) {
+	/* The drives serving the member positions now (spares waiting are
+	 * not part of the array). */
+	for (uint32_t m = 0; m < a->g.nmembers; m++) {
 		struct rs_dev_report mr;
-		rs_dev_report(dev->members[i], now, &mr);
+		rs_dev_report(dev->members[a->slot[m].dev], now, &mr);
 		sum += mr.utilisation;
 	}
-	r->utilisation = dev->nmembers ? sum / (double)dev->nmembers : 0;
+	r->utilisation = a->g.nmembers ? sum / (double)a->g.nmembers : 0;
+	/* With member faults configured: how long the last rebuild took,
+	 * in seconds (nan: none finished by the end of the window). */
+	if (a->faulty) {
+		r->extra_name = "rebuild_s";
+		r->extra = a->c.rebuilds ? (double)(a->c.rebuild_end - a->c.rebuild_start) / 1e9
+					 : (double)NAN;
+	}
 }
 
 static void array_destroy(struct rs_dev *dev)
@@ -305,6 +359,13 @@ void rs_array_set_trace(struct rs_dev *dev, rs_array_trace_fn *fn, void *ctx)
 	a->trace_ctx = ctx;
 }
 
+static void array_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			     struct rs_components *out)
+{
+	const struct array *a = dev->priv;
+	rs_components_add_server(out, name, "xor", &a->xor, now);
+}
+
 const struct rs_dev_type rs_dev_array = {
 	.name = "array",
 	.help = "RAID array (jbod, single, raid0/1/01/10/5/6) over members built from "
@@ -315,5 +376,6 @@ const struct rs_dev_type rs_dev_array = {
 	.submit = array_submit,
 	.restart_stats = array_restart,
 	.report = array_report,
+	.components = array_components,
 	.destroy = array_destroy,
 };

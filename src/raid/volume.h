@@ -63,6 +63,18 @@ struct rs_array_counters {
 	uint64_t rcw_stripes;
 	uint64_t xor_jobs;
 	uint64_t xor_bytes;
+	/* Faults, degraded operation and rebuild (zero without faults). */
+	uint64_t member_failures;
+	uint64_t recon_reads;         /* extents read without their member */
+	uint64_t recon_bytes;         /* bytes those reconstructed */
+	uint64_t media_errors;        /* member reads that met a media error */
+	uint64_t dataloss_requests;   /* requests failed with RS_ERR_DATALOSS */
+	uint64_t stripes_lost;        /* rows whose data a rebuild could not recover */
+	bool data_lost;               /* the array lost data (beyond its level) */
+	uint64_t rebuilds;            /* rebuilds finished */
+	uint64_t rebuild_rows;        /* rows rebuilt (every one once per rebuild) */
+	uint64_t rebuild_bytes;       /* bytes written to the rebuilt drive */
+	rs_time_t rebuild_start, rebuild_end;   /* of the last rebuild; end 0: running */
 };
 
 /* One finished member operation, for instrumentation (tests, traces). */
@@ -84,6 +96,28 @@ const struct rs_raid_geom *rs_array_geom(const struct rs_dev *dev);
 double rs_array_member_queue_depth(const struct rs_dev *dev, uint32_t m, rs_time_t now);
 /* Busy fraction of the XOR server since the last restart (0 without one). */
 double rs_array_xor_utilisation(const struct rs_dev *dev, rs_time_t now);
+/* Member faults, as a scenario's `faults:` schedules them (raid/faults.h)
+ * and as tests call them: slot m (member position 0..n-1) fails now; a
+ * new drive is put into failed slot m; member blocks [lo, hi] of slot m's
+ * drive return media errors on reads; slot m's drive runs `factor` times
+ * slower.  Failing a failed member does nothing. */
+void rs_array_fail_member(struct rs_sim *sim, struct rs_dev *dev, uint32_t m);
+void rs_array_replace_member(struct rs_sim *sim, struct rs_dev *dev, uint32_t m);
+void rs_array_fail_member_after(struct rs_dev *dev, uint32_t m, uint64_t ios);
+/* Media errors from time `from` on; -1 when the array's table of them
+ * (16 ranges) is full. */
+int rs_array_add_media_error(struct rs_dev *dev, uint32_t m, uint64_t lo, uint64_t hi,
+			     rs_time_t from);
+/* The member position of the drive named `name` (disk0, disk1, ...): 0,
+ * or -1 if the array has no such member. */
+int rs_array_find_member(struct rs_dev *dev, const char *name, uint32_t *m);
+uint32_t rs_array_members(const struct rs_dev *dev);
+/* Faults are configured: the reports carry the rebuild column. */
+void rs_array_mark_faulty(struct rs_dev *dev);
+void rs_array_set_slow(struct rs_dev *dev, uint32_t m, double factor);
+/* Rebuild progress: rows rebuilt of the rebuild running (its checkpoint),
+ * and whether one is running. */
+bool rs_array_rebuilding(const struct rs_dev *dev, uint64_t *checkpoint);
 /* Call fn for every member operation as it completes (NULL: stop). */
 void rs_array_set_trace(struct rs_dev *dev, rs_array_trace_fn *fn, void *ctx);
 

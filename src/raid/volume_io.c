@@ -8,19 +8,36 @@
  * read and write phases, when no member operation is in flight. */
 #include "raid/volume_priv.h"
 
+#include <stdint.h>
+
 #include "kernel/assert.h"
+
+/* A rebuild phase is the array's own request (io->layer marks it): it
+ * never went through rs_dev_submit, so it skips the device accounting. */
+void array_finish(struct rs_sim *sim, struct array *a, struct rs_io *io)
+{
+	if (io->layer == &a->rb) {
+		rs_io_complete(sim, io, io->status);
+		return;
+	}
+	if (a->fg_inflight)
+		a->fg_inflight--;
+	rs_dev_complete(sim, a->dev, io, io->status);
+}
 
 void array_release(struct rs_sim *sim, struct array *a, struct rs_io *io)
 {
 	RS_ASSERT(io->pending > 0);
 	if (--io->pending == 0)
-		rs_dev_complete(sim, a->dev, io, io->status);
+		array_finish(sim, a, io);
 }
 
 static void mop_done(struct rs_sim *sim, struct rs_io *child)
 {
 	struct mop *mo = child->done_ctx;
 	struct array *a = mo->a;
+	if (a->faulty && array_fault_filter(sim, a, mo, child))
+		return;
 	struct rs_io *parent = child->parent;
 	struct member_state *ms = &a->ms[mo->member];
 
@@ -52,6 +69,11 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 	array_release(sim, a, parent);
 }
 
+static void fail_after_event(struct rs_sim *sim, void *obj, void *arg)
+{
+	array_fail_slot(sim, obj, (uint32_t)(uintptr_t)arg);
+}
+
 static enum rs_op kind_op(enum rs_array_op kind)
 {
 	switch (kind) {
@@ -69,12 +91,23 @@ static enum rs_op kind_op(enum rs_array_op kind)
 void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
 		 uint32_t member, enum rs_array_op kind, uint64_t member_lba, uint32_t nblk)
 {
+	array_issue_ex(sim, a, parent, st, member, kind, member_lba, nblk, 0, 0);
+}
+
+void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
+		    uint32_t member, enum rs_array_op kind, uint64_t member_lba, uint32_t nblk,
+		    uint8_t flags, uint32_t recon_of)
+{
 	RS_ASSERT(member < a->g.nmembers);
 	struct mop *mo = rs_pool_get(&a->mops);
 	mo->a = a;
 	mo->st = st;
 	mo->member = member;
 	mo->kind = (uint8_t)kind;
+	mo->flags = flags;
+	mo->recon_of = recon_of;
+	struct slot_state *ss = &a->slot[member];
+	mo->epoch = ss->epoch;
 	enum rs_op op = kind_op(kind);
 	struct rs_io *child = rs_io_child(sim, parent, op, member_lba, nblk, mop_done, mo);
 
@@ -88,13 +121,25 @@ void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, stru
 		a->c.member_reads[member]++;
 	else if (op == RS_WRITE)
 		a->c.member_writes[member]++;
-	rs_dev_submit(sim, a->dev->members[member], child);
+	/* `after_ios: N`: the drive dies once it has been sent N commands;
+	 * those in flight then are void, as on any failure. */
+	if (++ss->ios == ss->fail_after)
+		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
+	rs_dev_submit(sim, a->dev->members[ss->dev], child);
 }
 
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 			 const struct rs_raid_extent *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (a->nbad && array_row_bad(a, array_row_of(a, e[i].member_lba))) {
+			array_data_lost(a, io);
+			continue;
+		}
+		if (a->lost) {
+			array_degraded_read(sim, a, io, &e[i]);
+			continue;
+		}
 		uint32_t m = array_pick_copy(a, &e[i]);
 		array_issue(sim, a, io, NULL, m, RS_ARRAY_READ, e[i].member_lba, e[i].nblk);
 	}
@@ -105,6 +150,10 @@ static void write_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 {
 	uint32_t copies[RS_RAID_MAX_MEMBERS];
 	for (size_t i = 0; i < n; i++) {
+		if (a->lost) {
+			array_degraded_write(sim, a, io, &e[i]);
+			continue;
+		}
 		array_issue(sim, a, io, NULL, e[i].member, RS_ARRAY_WRITE, e[i].member_lba,
 			    e[i].nblk);
 		size_t nm = rs_raid_mirrors(&a->g, e[i].member, copies, RS_RAID_MAX_MEMBERS);
@@ -152,7 +201,8 @@ static void coalesced_fan_out(struct rs_sim *sim, struct array *a, struct rs_io 
  * length needs no allocation. */
 static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
 {
-	if (a->p.coalesce && !rs_raid_is_mirrored(&a->g) && !rs_raid_has_parity(&a->g)) {
+	if (a->p.coalesce && !a->lost && !rs_raid_is_mirrored(&a->g) &&
+	    !rs_raid_has_parity(&a->g)) {
 		coalesced_fan_out(sim, a, io);
 		return;
 	}
@@ -169,6 +219,10 @@ static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
 		lba = e[n - 1].array_lba + e[n - 1].nblk;
 	}
 }
+
+/* How long a dead array takes to refuse a request: a controller's (or
+ * md's) per-command overhead, order of 100 us on the hardware modelled. */
+#define DEAD_ANSWER_NS ((rs_time_t)100000)
 
 static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 {
@@ -188,13 +242,26 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		rs_sched(sim, 0, fail_later, a, io);
 		return;
 	}
+	if (a->dead) {
+		/* More members lost than the level survives: md stops the
+		 * whole array, and so does this one.  The refusal takes a
+		 * command's overhead (so a closed-loop workload does not spin
+		 * at one instant). */
+		a->c.dataloss_requests++;
+		io->status = -RS_ERR_DATALOSS;
+		rs_sched(sim, DEAD_ANSWER_NS, fail_later, a, io);
+		return;
+	}
+	a->fg_inflight++;
+	a->fg_arrivals++;
 	/* Held while children are being created: one may finish at once
 	 * (a member that fails it synchronously) without closing the parent. */
 	array_hold(io);
 	switch (io->op) {
 	case RS_FLUSH:
 		for (uint32_t m = 0; m < a->g.nmembers; m++)
-			array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
+			if (!(a->lost >> m & 1u))
+				array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
 		break;
 	case RS_WRITE:
 		if (rs_raid_has_parity(&a->g)) {

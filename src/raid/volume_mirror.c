@@ -5,27 +5,13 @@
  * The Promise FastTrak drivers behave this way (random reads alternate
  * over the halves even one at a time, sequential ones are never
  * interleaved), and it is what keeps each copy's read-ahead useful.
- * Everything else follows read_policy:
- *
- *   primary         always the primary copy;
- *   alternate       the copies in turn, per mirror group;
- *   shortest-queue  the copy with the fewest operations outstanding (from
- *                   the array's side), ties taken in turn;
- *   nearest-head    the copy whose head will be nearest the extent (the
- *                   end of the last operation the array sent it: where
- *                   the head goes once its queue drains), then the
- *                   shorter queue, then in turn.
- *
- * "In turn" keeps a rotation counter on the group's primary member, so
- * with all queues empty (QD1) reads still alternate. */
+ * Everything else follows read_policy (raid/mirror_pick.h lists the
+ * variants); the rotation counter sits on the group's primary member, so
+ * with all queues empty (QD1) reads can still alternate. */
 #include "raid/volume_priv.h"
 
 #include "kernel/assert.h"
-
-static uint64_t distance(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : b - a;
-}
+#include "raid/mirror_pick.h"
 
 /* The copy holding a stream that reaches lba, or -1; *slot gets the
  * matching stream entry. */
@@ -44,32 +30,14 @@ static int find_stream(const struct array *a, const uint32_t *copies, size_t n, 
 	return -1;
 }
 
-/* Best copy by the policy; the scan starts at the rotation point, so the
- * first of several equal copies is the next one in turn. */
+/* The copies' state as the policy sees it. */
 static size_t by_policy(struct array *a, const uint32_t *copies, size_t n, uint64_t lba)
 {
-	struct member_state *group = &a->ms[copies[0]];
-	size_t start = group->rr % n;
-	group->rr++;
-	if (a->p.read_policy == READ_PRIMARY)
-		return 0;
-	if (a->p.read_policy == READ_ALTERNATE)
-		return start;
-	size_t best = start;
-	for (size_t k = 1; k < n; k++) {
-		size_t i = (start + k) % n;
-		const struct member_state *x = &a->ms[copies[i]], *b = &a->ms[copies[best]];
-		bool better;
-		if (a->p.read_policy == READ_NEAREST_HEAD) {
-			uint64_t dx = distance(x->head_lba, lba), db = distance(b->head_lba, lba);
-			better = dx < db || (dx == db && x->outstanding < b->outstanding);
-		} else {
-			better = x->outstanding < b->outstanding;
-		}
-		if (better)
-			best = i;
-	}
-	return best;
+	struct rs_mirror_copy view[RS_RAID_MAX_MEMBERS];
+	for (size_t i = 0; i < n; i++)
+		view[i] = (struct rs_mirror_copy){ a->ms[copies[i]].head_lba,
+						   a->ms[copies[i]].outstanding };
+	return rs_mirror_pick(a->p.read_policy, view, n, lba, &a->ms[copies[0]].rr);
 }
 
 uint32_t array_pick_copy(struct array *a, const struct rs_raid_extent *e)

@@ -23,7 +23,7 @@
 
 #include "kernel/assert.h"
 
-enum mode { MODE_FULL, MODE_RMW, MODE_RCW };
+enum mode { MODE_FULL, MODE_RMW, MODE_RCW, MODE_NO_PARITY };
 
 struct stripe {
 	struct array *a;
@@ -35,9 +35,23 @@ struct stripe {
 	bool writing;                 /* in the write phase */
 	uint32_t pending;             /* member ops of this phase, plus a guard */
 	uint64_t read_blk;            /* blocks read in the read phase */
+	/* Degraded rows: members lost in this row (nothing is sent to them),
+	 * and whether a lost data strip's old contents must be rebuilt for
+	 * the parity (reconstruct-write reading the whole parity range of
+	 * the surviving data and as many parity strips as strips are lost). */
+	uint64_t skip;
+	bool recon;
+	uint32_t recon_parity;
 };
 
 size_t array_stripe_size(void) { return sizeof(struct stripe); }
+
+void array_stripe_hold(struct stripe *st) { st->pending++; }
+
+static bool skipped(const struct stripe *st, uint32_t m)
+{
+	return m != RS_RAID_NO_MEMBER && (st->skip >> m & 1u);
+}
 
 static uint32_t nparity(const struct stripe *st)
 {
@@ -85,8 +99,44 @@ static uint32_t rcw_reads(const struct array *a, const struct stripe *st)
 /* Fewest member operations wins; both write the same, so compare reads.
  * On a tie, read-modify-write: it touches only the members it writes,
  * leaving the others free for other requests. */
-static enum mode choose(const struct array *a, const struct stripe *st)
+static uint32_t rcw_reads(const struct array *a, const struct stripe *st);
+
+/* A row with lost members: a write to a lost data strip must reconstruct
+ * (its old data cannot be read), a write to a row whose parity is all
+ * lost is a plain data write, and otherwise the usual choice holds with
+ * the lost parity left out. */
+static int choose_degraded(const struct array *a, struct stripe *st)
 {
+	uint32_t lost_parity = skipped(st, st->p_member) + skipped(st, st->q_member);
+	uint32_t lost_touched = 0, lost_unread = 0, lost_untouched = 0;
+	for (uint32_t d = 0; d < a->g.ndata; d++) {
+		uint32_t lo, hi;
+		if (!skipped(st, rs_raid_data_member(&a->g, st->plan.stripe, d)))
+			continue;
+		rcw_range(st, d, &lo, &hi);
+		lost_touched += st->plan.strip_nblk[d] > 0;
+		lost_untouched += st->plan.strip_nblk[d] == 0;
+		lost_unread += hi > lo;
+	}
+	if (lost_parity == nparity(st))
+		return MODE_NO_PARITY;
+	if (st->plan.full)
+		return MODE_FULL;
+	if (lost_touched == 0)
+		/* Read-modify-write needs nothing of the lost strips. */
+		return lost_untouched ? MODE_RMW : -1;
+	st->recon = lost_unread > 0;
+	st->recon_parity = lost_unread;
+	return MODE_RCW;
+}
+
+static enum mode choose(const struct array *a, struct stripe *st)
+{
+	if (st->skip) {
+		int m = choose_degraded(a, st);
+		if (m >= 0)
+			return (enum mode)m;
+	}
 	if (st->plan.full)
 		return MODE_FULL;
 	if (a->p.write_policy == WRITE_RMW)
@@ -103,6 +153,10 @@ static void stripe_put(struct rs_sim *sim, struct stripe *st);
 static void issue(struct rs_sim *sim, struct stripe *st, uint32_t member, enum rs_array_op kind,
 		  uint64_t lba, uint32_t nblk)
 {
+	/* Lost when the row was planned, or since (a member that died while
+	 * the row was reading or computing parity): nothing goes to it. */
+	if (skipped(st, member) || (st->a->lost && slot_lost_row(st->a, member, st->plan.stripe)))
+		return;
 	st->pending++;
 	array_issue(sim, st->a, st->parent, st, member, kind, lba, nblk);
 }
@@ -127,6 +181,25 @@ static void read_phase(struct rs_sim *sim, struct stripe *st)
 			issue(sim, st, st->q_member, RS_ARRAY_PARITY_READ, base + st->par_off,
 			      st->par_nblk);
 		st->read_blk += (uint64_t)nparity(st) * st->par_nblk;
+	} else if (st->mode == MODE_RCW && st->recon) {
+		for (uint32_t d = 0; d < a->g.ndata; d++) {
+			uint32_t m = rs_raid_data_member(&a->g, pl->stripe, d);
+			if (skipped(st, m))
+				continue;
+			issue(sim, st, m, RS_ARRAY_READ, base + st->par_off, st->par_nblk);
+			st->read_blk += st->par_nblk;
+		}
+		uint32_t par[2] = { st->p_member, st->q_member }, want = st->recon_parity;
+		for (uint32_t k = 0; k < 2 && want > 0; k++) {
+			if (par[k] == RS_RAID_NO_MEMBER || skipped(st, par[k]))
+				continue;
+			issue(sim, st, par[k], RS_ARRAY_PARITY_READ, base + st->par_off,
+			      st->par_nblk);
+			st->read_blk += st->par_nblk;
+			want--;
+		}
+		a->c.recon_reads++;
+		a->c.recon_bytes += (uint64_t)st->par_nblk * RS_BLOCK_BYTES;
 	} else if (st->mode == MODE_RCW) {
 		uint32_t lo, hi;
 		for (uint32_t d = 0; d < a->g.ndata; d++) {
@@ -174,7 +247,7 @@ static void xor_done(struct rs_sim *sim, void *obj, void *arg, int status)
 static void xor_phase(struct rs_sim *sim, struct stripe *st)
 {
 	struct array *a = st->a;
-	if (!a->has_xor) {
+	if (!a->has_xor || st->mode == MODE_NO_PARITY) {
 		write_phase(sim, st);
 		return;
 	}
@@ -237,12 +310,20 @@ static void stripe_start(struct rs_sim *sim, struct array *a, struct rs_io *io, 
 	RS_ASSERT(n == 1);
 	rs_raid_parity(&a->g, st->plan.stripe, &st->p_member, &st->q_member);
 	parity_range(a, st);
+	st->read_blk = 0;
+	st->writing = false;
+	st->skip = 0;
+	st->recon = false;
+	st->recon_parity = 0;
+	for (uint64_t m = 0; a->lost && m < a->g.nmembers; m++)
+		if (slot_lost_row(a, (uint32_t)m, st->plan.stripe))
+			st->skip |= 1ull << m;
 	st->mode = (uint8_t)choose(a, st);
 	if (st->mode == MODE_FULL)
 		a->c.full_stripes++;
 	else if (st->mode == MODE_RMW)
 		a->c.rmw_stripes++;
-	else
+	else if (st->mode == MODE_RCW)
 		a->c.rcw_stripes++;
 	/* The row's own reference: the parent stays open through the XOR,
 	 * when none of the row's member operations is in flight. */

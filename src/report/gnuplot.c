@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,86 @@ struct plot_cols {
 	long x, y, series, err;
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A size given in KiB as text: "512 B", "4 KiB", "1.5 MiB". */
+static void size_text(char *buf, size_t n, double kib)
+{
+	if (kib < 1)
+		snprintf(buf, n, "%.6g B", kib * 1024);
+	else if (kib < 1024)
+		snprintf(buf, n, "%.6g KiB", kib);
+	else if (kib < 1024 * 1024)
+		snprintf(buf, n, "%.6g MiB", kib / 1024);
+	else
+		snprintf(buf, n, "%.6g GiB", kib / (1024 * 1024));
+}
+
+/* Most tic marks an x axis gets; more x values get every k-th. */
+#define MAX_XTICS 12
+
+/* A tic at each distinct x (every k-th when there are many), labelled
+ * as a count or a size. */
+static void put_xtics(FILE *f, const struct rs_table *t, long xc, enum rs_gp_ticks kind)
+{
+	size_t n = 0;
+	double *x = malloc((t->nrows ? t->nrows : 1) * sizeof(*x));
+	RS_ASSERT(x != NULL);
+	for (size_t r = 0; r < t->nrows; r++)
+		if (rs_table_number(cell(t, r, xc), &x[n]))
+			n++;
+	qsort(x, n, sizeof(*x), cmp_double);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (u == 0 || x[i] != x[u - 1])
+			x[u++] = x[i];
+	size_t step = (u + MAX_XTICS - 1) / MAX_XTICS;
+	fputs("set xtics (", f);
+	for (size_t i = 0, k = 0; i < u; i += step ? step : 1, k++) {
+		char label[64];
+		if (kind == RS_TICKS_SIZE_KIB)
+			size_text(label, sizeof(label), x[i]);
+		else
+			snprintf(label, sizeof(label), "%.0f", x[i]);
+		fputs(k ? ", " : "", f);
+		rs_gp_quote(f, label, RS_GP_FORMAT);
+		fprintf(f, " %.17g", x[i]);
+	}
+	fputs(")\n", f);
+	free(x);
+}
+
+/* One y range over every panel, from 0 (or the lowest value, if below)
+ * to the highest, error bars included, with a little headroom. */
+static void put_shared_yrange(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
+			      const struct plot_cols *c)
+{
+	if (sp->logy)
+		return;
+	double lo = 0, hi = 0;
+	bool any = false;
+	for (size_t r = 0; r < t->nrows; r++) {
+		double y, e = 0;
+		if (!*cell(t, r, c->x) || !rs_table_number(cell(t, r, c->y), &y))
+			continue;
+		if (c->err >= 0 && !rs_table_number(cell(t, r, c->err), &e))
+			e = 0;
+		if (y - e < lo)
+			lo = y - e;
+		if (y + e > hi)
+			hi = y + e;
+		any = true;
+	}
+	if (!any || hi <= lo)
+		return;
+	double pad = (hi - lo) * 0.05;
+	fprintf(f, "set yrange [%.6g:%.6g]\n", lo < 0 ? lo - pad : 0, hi + pad);
+}
+
 static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spec *sp,
 		     const struct plot_cols *c, const char *block)
 {
@@ -128,7 +209,9 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 		goto out;
 	}
 	if (numeric && sp->logx)
-		fputs("set logscale x\n", f);
+		fputs(sp->x_ticks == RS_TICKS_SIZE_KIB ? "set logscale x 2\n" : "set logscale x\n", f);
+	if (numeric && sp->x_ticks != RS_TICKS_AUTO)
+		put_xtics(f, t, xc, sp->x_ticks);
 	if (sp->logy)
 		fputs("set logscale y\n", f);
 	if (!numeric) {
@@ -167,10 +250,11 @@ static void put_body(FILE *f, const struct rs_table *t, const struct rs_plot_spe
 		fprintf(f, "%s$%s%zu using %s ", s ? ", \\\n     " : "plot ", block, s,
 			c->err >= 0 ? "1:2:3 with yerrorlines" : "1:2 with linespoints");
 		if (sc >= 0) {
-			size_t len = strlen(sp->series_col) + strlen(series[s]) + 2;
+			const char *name = sp->series_label ? sp->series_label : sp->series_col;
+			size_t len = strlen(name) + strlen(series[s]) + 2;
 			char *title = malloc(len);
 			RS_ASSERT(title != NULL);
-			snprintf(title, len, "%s=%s", sp->series_col, series[s]);
+			snprintf(title, len, "%s=%s", name, series[s]);
 			fputs("title ", f);
 			rs_gp_quote(f, title, RS_GP_TEXT);
 			free(title);
@@ -202,7 +286,10 @@ static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_s
 	while (npanels > 3 && cols * cols < npanels)
 		cols++;
 	size_t rows = npanels ? (npanels + cols - 1) / cols : 1;
-	fprintf(f, "set key inside top left\nset multiplot layout %zu,%zu", rows, cols);
+	/* The legend below each panel, off its data; one y range for all. */
+	fputs("set key below\n", f);
+	put_shared_yrange(f, t, sp, pcols);
+	fprintf(f, "set multiplot layout %zu,%zu", rows, cols);
 	if (sp->title) {
 		fputs(" title ", f);
 		rs_gp_quote(f, sp->title, RS_GP_TEXT);
@@ -220,10 +307,11 @@ static void put_panels(FILE *f, const struct rs_table *t, const struct rs_plot_s
 			for (size_t c = 0; c < t->ncols; c++)
 				rs_table_set(&sub, row, c, rs_table_get(t, r, c));
 		}
-		size_t len = strlen(sp->panel_col) + strlen(panels[p]) + 2;
+		const char *name = sp->panel_label ? sp->panel_label : sp->panel_col;
+		size_t len = strlen(name) + strlen(panels[p]) + 2;
 		char *title = malloc(len), block[32];
 		RS_ASSERT(title != NULL);
-		snprintf(title, len, "%s=%s", sp->panel_col, panels[p]);
+		snprintf(title, len, "%s=%s", name, panels[p]);
 		fputs("set title ", f);
 		rs_gp_quote(f, title, RS_GP_TEXT);
 		fputc('\n', f);

@@ -42,7 +42,8 @@ bool rs_out_member(const char *name, const char *file, unsigned kinds)
 	if (strncmp(file, name, n) != 0)
 		return false;
 	const char *rest = file + n;
-	static const char *const table[] = { ".tsv", ".json", ".gp", ".png", NULL };
+	static const char *const table[] = { ".tsv", ".json", ".gp", ".png", ".components.tsv",
+					     NULL };
 	static const char *const series[] = { ".tsv", ".gp", ".png", NULL };
 	static const char *const requests[] = { ".csv", NULL };
 	if (kinds & RS_OUT_TABLE)
@@ -56,6 +57,12 @@ bool rs_out_member(const char *name, const char *file, unsigned kinds)
 			return true;
 	}
 	return false;
+}
+
+bool rs_out_staging_only(const char *file)
+{
+	size_t n = strlen(file);
+	return n > 5 && strcmp(file + n - 5, ".part") == 0;
 }
 
 bool rs_out_temporary(const char *file)
@@ -155,7 +162,7 @@ int rs_out_set_commit(const char *stage, const char *dir, const char *name,
 	for (size_t i = 0; i < set.n && rc == 0; i++) {
 		if (last_file && strcmp(set.v[i], last_file) == 0)
 			have_last = true;
-		else
+		else if (!rs_out_staging_only(set.v[i]))
 			rc = move(stage, dir, set.v[i], err);
 	}
 	if (rc == 0 && have_last)

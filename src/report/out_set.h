@@ -16,12 +16,17 @@
 
 /* Kinds of member files, for rs_out_member(). */
 enum {
-	RS_OUT_TABLE = 1,             /* NAME.tsv .json .gp .png */
+	RS_OUT_TABLE = 1,             /* NAME.tsv .json .gp .png .components.tsv */
 	RS_OUT_POINT_FILES = 2,       /* NAME.series.N.tsv .gp .png, NAME.requests.N.csv */
 };
 
 /* Whether file (a name in a folder) is one of NAME's members of the kinds. */
 bool rs_out_member(const char *name, const char *file, unsigned kinds);
+
+/* Whether file is a work file of the staging folder ("....part", a
+ * point's parts before they are gathered): never moved into the output
+ * folder, so it stays with the saved points until the set is in place. */
+bool rs_out_staging_only(const char *file);
 
 /* Whether file is a temporary ("...tmp.<digits>") a writer left behind. */
 bool rs_out_temporary(const char *file);
@@ -29,7 +34,7 @@ bool rs_out_temporary(const char *file);
 /* Move every file of stage into dir (last_file, if given and present,
  * last of all, so whoever waits for it finds the rest in place), then
  * remove dir's members of the prune kinds that stage did not hold.
- * Temporaries in stage are removed, not moved.  0, or -1 with err set
+ * Temporaries in stage are removed, not moved; staging-only files stay.  0, or -1 with err set
  * ("PATH: reason"). */
 int rs_out_set_commit(const char *stage, const char *dir, const char *name,
 		      const char *last_file, unsigned prune, struct rs_report_err *err);

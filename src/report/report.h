@@ -23,6 +23,18 @@ struct rs_report_meta {
 	const char *scenario;         /* NULL is written as null */
 	uint64_t seed;
 	unsigned repeat;              /* runs per point; written only when > 1 */
+	/* What `raidsim plot DIR` needs to draw the figure again: the
+	 * description (written when not NULL), the number of leading axis
+	 * columns, and the figure's columns (written when plot_x is set). */
+	const char *description;
+	size_t axes;
+	const char *plot_x, *plot_series, *plot_y;
+	int plot_logx;
+	/* Optional parts of each point (run/components.h): rows of `parts`
+	 * belonging to point row parts_row_of[k], in row order; each point
+	 * gets "components": [{col: value, ...}] of the non-axis columns. */
+	const struct rs_table *parts;
+	const size_t *parts_row_of;
 };
 
 /* Header of column names, then one line per row; TAB-separated, '\n'
@@ -33,12 +45,21 @@ int rs_report_write_tsv(const struct rs_table *t, const char *path,
 
 /* {"raidsim": version, "scenario": ..., "seed": N, "columns": [...],
  *  "points": [{"col": value, ...}, ...]}, one point per line; "repeat": N
- * follows "seed" when meta->repeat > 1.  A cell that
+ * follows "seed" when meta->repeat > 1, then "description" (if any),
+ * and "plot": {"x": ..., "series": ..., "y": ..., "logx": L, "axes": N}
+ * (series only if set; the whole only with a figure; axes: how many
+ * leading columns are sweep axes).  A cell that
  * is a finite number in JSON syntax (rs_table_is_number) is written as a
  * number, verbatim; "nan" and unset cells as null; anything else as a
  * string. */
 int rs_report_write_json(const struct rs_table *t, const char *path,
 			 const struct rs_report_meta *meta, struct rs_report_err *err);
+
+/* Tic marks of a numeric x axis: gnuplot's own, one at each x value
+ * (labelled as the integer, for counts: disks, requests in flight), or
+ * one at each x value labelled as a size when x is in KiB (512 B, 4 KiB,
+ * 1 MiB), with a base-2 log scale. */
+enum rs_gp_ticks { RS_TICKS_AUTO, RS_TICKS_INT, RS_TICKS_SIZE_KIB };
 
 struct rs_plot_spec {
 	const char *x_col;
@@ -50,8 +71,13 @@ struct rs_plot_spec {
 	const char *x_label, *y_label, *title;   /* NULL: the column name / none */
 	int logx, logy;
 	/* Small multiples: one panel per distinct value of this column, in
-	 * order of first appearance, on a shared page; may be NULL. */
+	 * order of first appearance, on a shared page, all on the same y
+	 * range (so their heights compare); may be NULL. */
 	const char *panel_col;
+	/* Short names for legend entries and panel titles ("outstanding=4"
+	 * rather than the column's dotted path); NULL: the column names. */
+	const char *series_label, *panel_label;
+	enum rs_gp_ticks x_ticks;
 };
 
 /* A self-contained gnuplot script drawing y_col over x_col into png_name

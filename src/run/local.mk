@@ -5,6 +5,9 @@ src_librs_a_SOURCES += \
 	src/run/points.c src/run/points.h \
 	src/run/progress.c src/run/progress.h \
 	src/run/results.c src/run/results.h \
+	src/run/components.c src/run/components.h \
+	src/run/summary.c src/run/summary.h \
+	src/run/replot.c src/run/replot.h \
 	src/run/result_set.c src/run/result_set.h \
 	src/run/repeats.c src/run/repeats.h \
 	src/run/plot_choice.c src/run/plot_choice.h \

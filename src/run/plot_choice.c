@@ -103,6 +103,22 @@ static int wide_numeric_range(const struct rs_table *t, const char *col)
 	return hi / lo >= 16;
 }
 
+/* Counts (disks, requests in flight): every x a whole number. */
+static bool all_integers(const struct rs_table *t, long c)
+{
+	bool any = false;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *s = rs_table_get(t, r, (size_t)c);
+		double v;
+		if (!s || !*s)
+			continue;
+		if (!rs_table_number(s, &v) || v != (double)(long long)v)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 static bool used(const char *col, const struct rs_plot_spec *ps)
 {
 	return (ps->x_col && !strcmp(col, ps->x_col)) ||
@@ -117,7 +133,9 @@ int rs_plot_write(const struct rs_table *t, const struct rs_results_meta *m,
 	ps.x_col = m->plot_x;
 	ps.series_col = m->plot_series;
 	ps.y_col = m->plot_y;
-	ps.title = m->scenario;
+	/* What the figure shows, in the scenario's own words. */
+	const char *what = m->description ? m->description : m->scenario;
+	ps.title = what;
 	/* Repeated points carry the half-width of each mean's 95 % CI: drawn
 	 * as error bars on the plotted column, when it has one. */
 	char err_col[512];
@@ -176,6 +194,8 @@ int rs_plot_write(const struct rs_table *t, const struct rs_results_meta *m,
 			rs_table_set(&v, r, (size_t)xc, num);
 		}
 		const char *name = leaf(ps.x_col);
+		ps.x_ticks = k == X_SIZE ? RS_TICKS_SIZE_KIB
+			     : all_integers(&v, xc) ? RS_TICKS_INT : RS_TICKS_AUTO;
 		if (k == X_SIZE)
 			snprintf(xl, sizeof(xl), "%s, KiB", name);
 		else if (k == X_PERCENT)
@@ -187,6 +207,10 @@ int rs_plot_write(const struct rs_table *t, const struct rs_results_meta *m,
 			snprintf(xl, sizeof(xl), "%s", ps.x_col);
 		ps.x_label = xl;
 	}
+	if (ps.series_col)
+		ps.series_label = leaf(ps.series_col);
+	if (ps.panel_col)
+		ps.panel_label = leaf(ps.panel_col);
 	if (ps.y_col) {
 		y_label(ps.y_col, yl, sizeof(yl));
 		ps.y_label = yl;
@@ -194,7 +218,7 @@ int rs_plot_write(const struct rs_table *t, const struct rs_results_meta *m,
 	ps.logx = m->plot_logx >= 0 ? m->plot_logx : wide_numeric_range(&v, ps.x_col);
 	if (hold_from >= 0) {
 		snprintf(title, sizeof(title), "%s (further axes at their first value)",
-			 m->scenario ? m->scenario : "");
+			 what ? what : "");
 		ps.title = title;
 	}
 	int rc = rs_report_write_gnuplot(&v, script_path, tsv_name, png_name, &ps, err);

@@ -248,11 +248,15 @@ static void run_study(struct rs_study *s, const struct rs_reproduce_opts *o)
 	const char *renv[] = { e_rs, NULL };
 	char *rargv[] = { "/bin/sh", script, "-o", study_dir, "-j", jobs, NULL };
 
-	bool have_prog = is_file(prog, X_OK);
+	bool simulation_only = strcmp(s->validation, RS_STUDY_NO_VALIDATION) == 0;
+	bool have_prog = !simulation_only && is_file(prog, X_OK);
 	bool reused = have_prog && !o->rerun_validation &&
 		      reuse_check_results(s, o, prog, study_dir);
 	if (reused)
 		have_prog = false;        /* nothing to run */
+	else if (simulation_only)
+		snprintf(s->note, sizeof(s->note),
+			 "a simulation study: no published measurements, so no findings");
 	else if (!have_prog)
 		snprintf(s->note, sizeof(s->note),
 			 "%.300s is not built, so no findings: run 'make reproduce' (or 'make "

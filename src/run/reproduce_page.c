@@ -157,9 +157,13 @@ static void put_study(FILE *f, const struct rs_study *s)
 	esc(f, s->title);
 	fputs("</h2>\n<p>Scenarios and script: <code>", f);
 	esc(f, s->folder);
-	fputs("</code>; findings decided by <code>tests/validation/", f);
-	esc(f, s->validation);
-	fputs("</code>.</p>\n", f);
+	if (strcmp(s->validation, RS_STUDY_NO_VALIDATION) == 0) {
+		fputs("</code>.</p>\n", f);
+	} else {
+		fputs("</code>; findings decided by <code>tests/validation/", f);
+		esc(f, s->validation);
+		fputs("</code>.</p>\n", f);
+	}
 	if (s->note[0]) {
 		fputs("<p class=\"note\">", f);
 		esc(f, s->note);

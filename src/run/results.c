@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "run/components.h"
 #include "run/plot_choice.h"
 #include "run/repeats.h"
 #include "run/runner.h"
@@ -24,6 +25,18 @@ void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m)
 	memset(m, 0, sizeof(*m));
 	m->out_name = sc->out_name;
 	m->scenario = sc->name;
+	const struct rs_node *desc = rs_node_get(sc->root, "description");
+	if (desc && desc->kind == RS_NODE_SCALAR && desc->str[0]) {
+		/* One line, and nothing a shard file refuses (a backquote), so
+		 * a merged sweep gets the very same title. */
+		snprintf(m->description_buf, sizeof(m->description_buf), "%s", desc->str);
+		for (char *p = m->description_buf; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
+			else if (*p == '`')
+				*p = '\'';
+		m->description = m->description_buf;
+	}
 	const struct rs_node *seed = rs_node_get(sc->root, "seed");
 	m->seed = seed && seed->kind == RS_NODE_SCALAR ? strtoull(seed->str, NULL, 10) : 1;
 	m->repeat = sc->repeat > 1 ? sc->repeat : 1;
@@ -84,11 +97,14 @@ static void add_columns(const struct rs_scenario *sc, struct rs_table *t)
 		add_result_col(t, sc->dev_col, rep);
 	if (rep)
 		rs_table_add_col(t, RS_REPEATS_COL, 0);
+	/* Last, so the columns before it keep their places. */
+	if (!sc->figures_only)
+		rs_table_add_col(t, RS_LIMITED_BY_COL, 0);
 }
 
 size_t rs_results_run_cells(const struct rs_scenario *sc)
 {
-	size_t n = sc->nfigure_cols + (sc->dev_col != NULL);
+	size_t n = sc->nfigure_cols + (sc->dev_col != NULL) + !sc->figures_only;
 	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
 		n++;
 	return n;
@@ -132,9 +148,25 @@ int rs_results_table(const struct rs_scenario *sc, char **rows, struct rs_table 
 			rs_table_set(t, row, col++, text);
 		}
 		if (rep > 1) {
-			if (rs_repeat_row(rows + i * rep, rep, rs_results_run_cells(sc), t, row,
-					  col) != 0)
+			/* The verdict is text, not averaged: the first run's (the
+			 * seed the row names), after the means. */
+			size_t ncells = rs_results_run_cells(sc);
+			const char *verdict = NULL;
+			if (!sc->figures_only) {
+				for (size_t r = 0; r < rep; r++) {
+					char *tab = strrchr(rows[i * rep + r], '\t');
+					if (!tab)
+						return -1;
+					*tab = '\0';
+					if (r == 0)
+						verdict = tab + 1;
+				}
+				ncells--;
+			}
+			if (rs_repeat_row(rows + i * rep, rep, ncells, t, row, col) != 0)
 				return -1;
+			if (verdict)
+				rs_table_set(t, row, t->ncols - 1, verdict);
 			continue;
 		}
 		/* Every TAB ends a cell, so an empty cell keeps its place. */
@@ -165,9 +197,20 @@ int rs_results_write(const struct rs_table *t, const struct rs_results_meta *m,
 	snprintf(tsv, sizeof(tsv), "%s/%s.tsv", out_dir, m->out_name);
 	snprintf(json, sizeof(json), "%s/%s.json", out_dir, m->out_name);
 	snprintf(gp, sizeof(gp), "%s/%s.gp", out_dir, m->out_name);
-	struct rs_report_meta meta = { PACKAGE_VERSION, m->scenario, m->seed, m->repeat };
+	size_t axes = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		axes += t->col_is_axis[c] != 0;
+	struct rs_report_meta meta = {
+		.version = PACKAGE_VERSION, .scenario = m->scenario, .seed = m->seed,
+		.repeat = m->repeat, .parts = m->parts, .parts_row_of = m->parts_row_of,
+		.description = m->description, .axes = axes, .plot_x = m->plot_x,
+		.plot_series = m->plot_series, .plot_y = m->plot_y, .plot_logx = m->plot_logx,
+	};
 	struct rs_report_err err;
+	char parts[4200];
+	snprintf(parts, sizeof(parts), "%s/%s.components.tsv", out_dir, m->out_name);
 	if (rs_report_write_tsv(t, tsv, &err) != 0 ||
+	    (m->parts && rs_report_write_tsv(m->parts, parts, &err) != 0) ||
 	    rs_report_write_json(t, json, &meta, &err) != 0) {
 		fprintf(stderr, "raidsim: %s\n", err.msg);
 		return -1;

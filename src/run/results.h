@@ -14,10 +14,16 @@
 struct rs_results_meta {
 	const char *out_name;         /* NAME of NAME.tsv, NAME.json, ... */
 	const char *scenario;         /* the scenario's name, for the JSON */
+	const char *description;      /* the scenario's description: the figure's title */
+	char description_buf[512];    /* where rs_results_meta_of keeps it */
 	uint64_t seed;                /* the first seed of each point's runs */
 	unsigned repeat;              /* runs per point (run/repeats.h) */
 	const char *plot_x, *plot_series, *plot_y;   /* NULL: none / default */
 	int plot_logx;                /* -1: decide from the data */
+	/* Each point's parts (run/components.h), written as
+	 * NAME.components.tsv and into the JSON; NULL: none. */
+	const struct rs_table *parts;
+	const size_t *parts_row_of;
 };
 
 void rs_results_meta_of(const struct rs_scenario *sc, struct rs_results_meta *m);

@@ -20,11 +20,13 @@
 #include "report/report.h"
 #include "report/series.h"
 #include "report/table.h"
+#include "run/components.h"
 #include "run/points.h"
 #include "run/progress.h"
 #include "run/results.h"
 #include "run/result_set.h"
 #include "run/shard.h"
+#include "run/summary.h"
 
 const char *const rs_metric_names[] = {
 	"iops", "mib_s", "mb_s", "read_iops", "write_iops", "read_mib_s", "write_mib_s",
@@ -74,6 +76,8 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 			snprintf(cell, sizeof(cell), "nan");
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "\t" : "", cell);
 	}
+	if (!sc->figures_only)
+		snprintf(buf + used, n - used, "\t%s", rs_limited_by(&r->components));
 }
 
 /* The per-request log of point i goes to a temporary file renamed into
@@ -160,6 +164,14 @@ static int run_one(const struct rs_scenario *sc, const char *dir, size_t u, char
 		return -1;
 	}
 	format_metrics(sc, &r, buf, n);
+	/* The point's parts, from its first run (the seed its row names). */
+	int rc = rep == 0 ? rs_components_save(dir, sc->out_name, i, &r.components) : 0;
+	rs_components_free(&r.components);
+	if (rc != 0) {
+		if (series)
+			rs_ts_free(&ts);
+		return -1;
+	}
 	return series ? write_series(sc, dir, i, &ts) : 0;
 }
 
@@ -405,16 +417,30 @@ static int write_set(const struct rs_scenario *sc, const struct rs_run_opts *o,
 	if (o->shard_n)
 		return rs_shard_write(sc, &meta, rows, o->shard_k, o->shard_n, store->out,
 				      o->out_dir, o->quiet) == 0 ? 0 : -1;
-	struct rs_table t;
+	struct rs_table t, parts;
+	size_t *point_of_row = malloc(sc->npoints * sizeof(*point_of_row) + 1);
+	size_t *parts_row_of = NULL;
+	RS_ASSERT(point_of_row != NULL);
+	rs_table_init(&parts);
 	int rc = 0;
-	if (rs_results_table(sc, rows, &t, NULL) != 0) {
+	if (rs_results_table(sc, rows, &t, point_of_row) != 0) {
 		fprintf(stderr, "raidsim: internal error: malformed result row\n");
 		rc = -1;
+	} else if (rs_components_gather(store->out, sc->out_name, &t, point_of_row, &parts,
+					&parts_row_of) != 0) {
+		rc = -1;
 	} else {
+		meta.parts = &parts;
+		meta.parts_row_of = parts_row_of;
 		rc = rs_result_set_write(&t, &meta, store->out, o->out_dir,
 					 RS_OUT_TABLE | RS_OUT_POINT_FILES, o->plot, o->quiet);
+		if (rc == 0)
+			rs_summary_print(&t, sc->out_name, o->out_dir, o->formats);
 	}
 	rs_table_free(&t);
+	rs_table_free(&parts);
+	free(point_of_row);
+	free(parts_row_of);
 	return rc;
 }
 

@@ -24,6 +24,7 @@ struct rs_run_opts {
 	bool plot;                    /* render the PNG with gnuplot */
 	bool progress;                /* progress line on stderr */
 	bool quiet;
+	unsigned formats;             /* run/summary.h RS_FMT_*: what to print on stdout */
 	bool resume;                  /* keep the points an earlier run saved */
 	unsigned shard_k, shard_n;    /* shard_n 0: the whole sweep */
 };

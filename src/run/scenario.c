@@ -32,7 +32,8 @@ static const struct rs_opt top_opts[] = {
 	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
 	  "file names and the plot" },
 	{ "faults", RS_OPT_NODE, offsetof(struct top, faults), NULL, 0, 0, 0, NULL,
-	  "scripted link faults: [{at: 120s, link: port1, state: down}, ...]" },
+	  "scripted faults of links and array members: [{at: 120s, link: port1, "
+	  "state: down}, {at: 60s, member: disk2, state: failed}, ...]" },
 	RS_OPT_END
 };
 
@@ -349,6 +350,8 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 		load->request_log = request_log;
 		rs_load_log_header(load, request_log);
 	}
+	struct rs_components parts = { 0 };
+	load->components = &parts;
 	struct rs_series_sampler sampler;
 	if (series) {
 		if (rs_ts_init(series, sc->series_ns, series_horizon(load)) != 0) {
@@ -369,6 +372,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 		 * abandoned, so no type checks that it drained. */
 		rs_dev_destroy_abandoned(dev);
 		dev = NULL;
+		rs_components_free(&parts);
 		rc = -1;
 		goto out;
 	}
@@ -379,6 +383,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 	r->seed = top.seed;
 	r->events = sim->events_fired;
 	copy_figures(load, r);
+	r->components = parts;
 out:
 	rs_load_destroy(load);
 	rs_dev_destroy(dev);

@@ -68,6 +68,9 @@ struct rs_point_result {
 	struct rs_load_figure figures[RS_LOAD_MAX_FIGURES];   /* the workload's own */
 	size_t nfigures;
 	bool figures_only;
+	/* The device tree's parts over the window (dev/dev.h), owned: free
+	 * with rs_components_free. */
+	struct rs_components components;
 };
 
 /* Build (and, unless dry, run) one point, logging every measured request

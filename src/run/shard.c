@@ -15,11 +15,14 @@
 #include "report/out_lock.h"
 #include "report/out_set.h"
 #include "report/report.h"
+#include "run/components.h"
 #include "run/points.h"
 #include "run/repeats.h"
 #include "run/result_set.h"
 
 #define SHARD_MAGIC "#raidsim-shard\t1"
+/* Lines of a point's parts, after the rows (put_parts). */
+#define SHARD_PART "#part"
 #define MAX_SHARDS 100000u
 
 void rs_shard_tag(char *buf, size_t n, const char *out_name, unsigned k, unsigned n_shards)
@@ -46,6 +49,32 @@ static void put_meta(FILE *f, const char *key, const char *value)
 {
 	if (value)
 		fprintf(f, "#%s\t%s\n", key, value);
+}
+
+/* Before the rows, each point's parts (run/components.h), one line each:
+ * "#part<TAB>POINT<TAB>component<TAB>kind<TAB>...". */
+static int put_parts(FILE *f, const struct rs_scenario *sc, const struct rs_table *t,
+		     const size_t *point_of_row, const char *stage)
+{
+	struct rs_table parts;
+	size_t *row_of = NULL;
+	if (rs_components_gather(stage, sc->out_name, t, point_of_row, &parts, &row_of) != 0) {
+		rs_table_free(&parts);
+		free(row_of);
+		return -1;
+	}
+	for (size_t r = 0; r < parts.nrows; r++) {
+		fprintf(f, "%s\t%zu", SHARD_PART, point_of_row[row_of[r]]);
+		for (size_t c = 0; c < parts.ncols; c++)
+			if (!parts.col_is_axis[c]) {
+				const char *v = rs_table_get(&parts, r, c);
+				fprintf(f, "\t%s", v ? v : "");
+			}
+		fputc('\n', f);
+	}
+	rs_table_free(&parts);
+	free(row_of);
+	return 0;
 }
 
 int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m,
@@ -87,6 +116,7 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		fprintf(f, "#shard\t%u/%u\n", k, n_shards);
 		fprintf(f, "#points\t%zu\n", sc->npoints);
 		fprintf(f, "#axes\t%zu\n", sc->sweep.naxes);
+		put_meta(f, "description", m->description);
 		put_meta(f, "plot_x", m->plot_x);
 		put_meta(f, "plot_series", m->plot_series);
 		put_meta(f, "plot_y", m->plot_y);
@@ -95,6 +125,7 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 		for (size_t c = 0; c < t.ncols; c++)
 			fprintf(f, "\t%s", t.cols[c]);
 		fputc('\n', f);
+		rc = put_parts(f, sc, &t, point_of_row, stage);
 		for (size_t r = 0; r < t.nrows; r++) {
 			fprintf(f, "%zu", point_of_row[r]);
 			for (size_t c = 0; c < t.ncols; c++) {
@@ -103,7 +134,10 @@ int rs_shard_write(const struct rs_scenario *sc, const struct rs_results_meta *m
 			}
 			fputc('\n', f);
 		}
-		rc = rs_report_out_commit(&out, &err);
+		if (rc == 0)
+			rc = rs_report_out_commit(&out, &err);
+		else
+			rs_report_out_abort(&out);
 		/* The shard file and its points' series and logs, as one set;
 		 * other shards' files in the folder are theirs, not pruned. */
 		if (rc == 0)
@@ -171,6 +205,7 @@ static int next_line(struct reader *r)
 /* The "#key" lines of one shard file, checked, and its column line. */
 struct shard_head {
 	char *name, *scenario, *seed, *fingerprint, *plot_x, *plot_series, *plot_y;
+	char *description;
 	size_t plot_line[3];          /* lines of plot_x, plot_series, plot_y */
 	bool have_shard, have_points, have_axes, have_repeat;
 	unsigned k, n;
@@ -185,6 +220,7 @@ static void head_free(struct shard_head *h)
 {
 	free(h->name), free(h->scenario), free(h->seed), free(h->fingerprint);
 	free(h->plot_x), free(h->plot_series), free(h->plot_y), free(h->columns);
+	free(h->description);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -225,6 +261,8 @@ static int head_line(struct shard_head *h, struct reader *r)
 	}
 	if (!strcmp(key, "scenario"))
 		return set_text(&h->scenario, v, r, key);
+	if (!strcmp(key, "description"))
+		return set_text(&h->description, v, r, key);
 	if (!strcmp(key, "seed")) {
 		if (!parse_count(v, 0, UINT64_MAX, &u))
 			return rs_diag_at(r->d, r->file, line, col, "'#seed' must be a "
@@ -414,10 +452,28 @@ static size_t shard_points(size_t npoints, unsigned k, unsigned n)
 }
 
 struct merged {
+	struct rs_table parts;        /* the part columns, in the order read */
+	size_t *point_of_part;
 	struct rs_table t;            /* rows in the order read */
 	size_t *point_of_row;
 	const char **file_of_point;   /* which file gave each point */
 };
+
+/* A "#part" line (after its tag): a part of a point this shard gave. */
+static const char *add_part(struct merged *m, char *line, const struct shard_head *h)
+{
+	size_t p = 0;
+	const char *bad = add_row(&m->parts, line, h->points, &p);
+	/* Its row comes later: read_rows then insists on every point. */
+	if (!bad && p % h->n != h->k)
+		bad = "a part of a point of another shard";
+	if (bad)
+		return bad;
+	m->point_of_part = realloc(m->point_of_part, m->parts.nrows * sizeof(size_t));
+	RS_ASSERT(m->point_of_part != NULL);
+	m->point_of_part[m->parts.nrows - 1] = p;
+	return NULL;
+}
 
 /* The rows of one shard file, after its header. */
 static int read_rows(struct reader *r, const struct shard_head *h, struct merged *m)
@@ -426,6 +482,12 @@ static int read_rows(struct reader *r, const struct shard_head *h, struct merged
 	int got;
 	while ((got = next_line(r)) > 0) {
 		size_t p = 0;
+		if (strncmp(r->buf, SHARD_PART "\t", strlen(SHARD_PART) + 1) == 0) {
+			const char *bad = add_part(m, r->buf + strlen(SHARD_PART) + 1, h);
+			if (bad)
+				return rs_diag_at(r->d, r->file, (int)r->line, 1, "%s", bad);
+			continue;
+		}
 		const char *bad = add_row(&m->t, r->buf, h->points, &p);
 		if (!bad && p % h->n != h->k)
 			bad = "this point belongs to another shard";
@@ -493,6 +555,8 @@ static int read_shards(char *const *files, size_t nfiles, struct shard_head *h0,
 				s = next ? next + 1 : NULL;
 			}
 			free(cols);
+			for (size_t k = 0; rs_component_cols[k]; k++)
+				rs_table_add_col(&m->parts, rs_component_cols[k], 0);
 		}
 		if (rc == 0 && (*file_of_shard)[hp->k])
 			rc = rs_diag_at(d, files[fi], 1, 1, "shard %u/%u given twice (also in %s)",
@@ -524,6 +588,52 @@ static void sort_rows(const struct merged *m, size_t npoints, struct rs_table *s
 			rs_table_set(sorted, row, c, rs_table_get(&m->t, row_of_point[p], c));
 	}
 	free(row_of_point);
+}
+
+struct part_key {
+	size_t point, order;
+};
+
+static int cmp_part(const void *a, const void *b)
+{
+	const struct part_key *x = a, *y = b;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The parts in point order (each point's in the order its shard gave
+ * them), keyed by the axes of sorted, whose row p is point p. */
+static void sort_parts(const struct merged *m, const struct rs_table *sorted,
+		       struct rs_table *parts, size_t **row_of)
+{
+	rs_table_init(parts);
+	size_t nkey = 0;
+	for (size_t c = 0; c < sorted->ncols; c++)
+		if (sorted->col_is_axis[c]) {
+			rs_table_add_col(parts, sorted->cols[c], 1);
+			nkey++;
+		}
+	for (size_t k = 0; rs_component_cols[k]; k++)
+		rs_table_add_col(parts, rs_component_cols[k], 0);
+	size_t n = m->parts.nrows;
+	*row_of = malloc(n * sizeof(**row_of) + 1);
+	struct part_key *key = malloc(n * sizeof(*key) + 1);
+	RS_ASSERT(*row_of != NULL && key != NULL);
+	for (size_t r = 0; r < n; r++)
+		key[r] = (struct part_key){ m->point_of_part[r], r };
+	qsort(key, n, sizeof(*key), cmp_part);
+	for (size_t k = 0; k < n; k++) {
+		size_t p = key[k].point, r = key[k].order;
+		size_t row = rs_table_add_row(parts), col = 0;
+		for (size_t c = 0; c < sorted->ncols; c++)
+			if (sorted->col_is_axis[c])
+				rs_table_set(parts, row, col++, rs_table_get(sorted, p, c));
+		for (size_t c = 0; c < m->parts.ncols; c++)
+			rs_table_set(parts, row, nkey + c, rs_table_get(&m->parts, r, c));
+		(*row_of)[row] = p;
+	}
+	free(key);
 }
 
 /* Write the merged table as a set, holding out_dir's lock for the name. */
@@ -562,6 +672,7 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 	rs_diag_init(&d);
 	int rc = 2;
 	rs_table_init(&m.t);
+	rs_table_init(&m.parts);
 	if (nfiles == 0) {
 		fprintf(stderr, "raidsim: merge: no shard files given\n");
 		goto out;
@@ -583,7 +694,7 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 	struct rs_table sorted;
 	sort_rows(&m, h0.points, &sorted);
 	struct rs_results_meta meta = {
-		.out_name = h0.name, .scenario = h0.scenario,
+		.out_name = h0.name, .scenario = h0.scenario, .description = h0.description,
 		.seed = h0.seed ? strtoull(h0.seed, NULL, 10) : 1, .repeat = h0.repeat,
 		.plot_x = h0.plot_x, .plot_series = h0.plot_series, .plot_y = h0.plot_y,
 		.plot_logx = h0.plot_logx,
@@ -599,13 +710,22 @@ int rs_shard_merge(char *const *files, size_t nfiles, const char *out_dir, bool 
 			snprintf(dir, sizeof(dir), "/");
 		out_dir = dir;
 	}
+	struct rs_table parts;
+	size_t *row_of = NULL;
+	sort_parts(&m, &sorted, &parts, &row_of);
+	meta.parts = &parts;
+	meta.parts_row_of = row_of;
 	rc = write_merged(&sorted, &meta, out_dir, plot, quiet);
 	rs_table_free(&sorted);
+	rs_table_free(&parts);
+	free(row_of);
 out:
 	head_free(&h0);
 	free(file_of_shard);
 	free(m.file_of_point);
 	free(m.point_of_row);
 	rs_table_free(&m.t);
+	rs_table_free(&m.parts);
+	free(m.point_of_part);
 	return rc;
 }

@@ -5,7 +5,9 @@
  * A shard file is a TSV of its points (first column `point`, then the
  * table's columns), after "#key<TAB>value" lines that identify the sweep:
  * scenario fingerprint, shard K and N, point count, runs per point
- * (#repeat, only when more than 1), plot settings.  With --repeat a shard
+ * (#repeat, only when more than 1), plot settings; between the column
+ * line and the rows, "#part<TAB>POINT<TAB>..." lines carry each point's
+ * parts for NAME.components.tsv (run/components.h).  With --repeat a shard
  * runs every run of its points and holds their means.  Merge refuses
  * shards of different sweeps (also of a different --repeat), a missing or
  * duplicated shard, and a point missing or present twice. */

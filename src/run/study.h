@@ -83,6 +83,11 @@ void rs_class_counts_add(struct rs_class_counts *c, const char *status);
 void rs_class_counts_line(char *buf, size_t n, const char *label,
 			  const struct rs_class_counts *c);
 
+/* A study whose VALIDATION field is "-" has no published measurements to
+ * decide (a simulation-only study such as the rebuild one): it runs and
+ * draws its figures, and the page says why there are no findings. */
+#define RS_STUDY_NO_VALIDATION "-"
+
 struct rs_study {
 	char *name, *folder, *validation, *title;
 	bool present;                 /* FOLDER/run.sh exists */

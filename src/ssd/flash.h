@@ -46,6 +46,8 @@ struct flash_die {
 	double gc_ratio;              /* copies per unit freed of the current victim */
 	uint32_t victim, victim_scan; /* block being collected, or UINT32_MAX */
 	uint32_t batch;               /* units in the running program or copy */
+	uint64_t batch_seq;           /* a host program: its first unit's place in the buffer's
+				       * order (ssd.c: units_taken) */
 	bool batch_gc;
 };
 

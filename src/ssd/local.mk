@@ -22,3 +22,19 @@ tests_unit_check_ssd_family_SOURCES = tests/unit/check_ssd_family.c
 tests_unit_check_ssd_family_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ssd_family_LDADD = $(UNIT_LDADD)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_ssd_flush
+TESTS += tests/unit/check_ssd_flush
+tests_unit_check_ssd_flush_SOURCES = tests/unit/check_ssd_flush.c
+tests_unit_check_ssd_flush_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ssd_flush_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_nvme
+TESTS += tests/unit/check_nvme
+tests_unit_check_nvme_SOURCES = tests/unit/check_nvme.c
+tests_unit_check_nvme_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_nvme_LDADD = $(UNIT_LDADD)
+endif

@@ -1,10 +1,12 @@
 #include "ssd/ssd.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
 
+#include "ctrl/bus.h"
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "ssd/ssd_priv.h"
@@ -25,11 +27,26 @@ static void pump(struct rs_sim *sim, struct ssd *s)
 	}
 }
 
+static void interrupt_delivered(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	struct rs_io *io = arg;
+	rs_dev_complete(sim, s->dev, io, io->status);
+}
+
+/* The command leaves the drive (its tag is free), and reaches the host
+ * after the completion's way out. */
 static void complete_cmd(struct rs_sim *sim, struct ssd *s, struct rs_io *io, int status)
 {
 	rs_ioq_release(sim, &s->port);
 	rs_tavg_add(&s->held, rs_now(sim), -1);
 	pump(sim, s);
+	if (s->p.interrupt_ns > 0) {
+		if (status && !io->status)
+			io->status = status;
+		rs_sched(sim, s->p.interrupt_ns, interrupt_delivered, s, io);
+		return;
+	}
 	rs_dev_complete(sim, s->dev, io, status);
 }
 
@@ -99,6 +116,24 @@ static uint32_t unit_bytes(const struct rs_io *io, uint32_t u)
 	return (uint32_t)((b - a) * RS_BLOCK_BYTES);
 }
 
+static unsigned unmapped_warnings;
+
+unsigned rs_ssd_unmapped_warnings(void) { return unmapped_warnings; }
+
+/* A never-written unit comes back without flash work, which makes a read
+ * test of a fresh drive measure nothing but the controller: say so, once
+ * per run (per process: a parallel run's workers each say it once). */
+static void note_unmapped_read(struct ssd *s)
+{
+	s->c.units_read_unmapped++;
+	if (s->p.state != RS_SSD_FRESH || unmapped_warnings)
+		return;
+	unmapped_warnings++;
+	fprintf(stderr, "raidsim: warning: %s: reads of never-written data on a fresh drive "
+		"do no flash work and come out too fast; start it with 'state: full' or "
+		"'state: steady' to measure flash reads\n", s->dev->name);
+}
+
 static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ssd *s = obj;
@@ -119,7 +154,7 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 			continue;
 		}
 		if (e == FTL_NONE)
-			s->c.units_read_unmapped++;
+			note_unmapped_read(s);
 		else
 			s->c.units_read_buffer++;
 		ssd_unit_ready(sim, s, op);
@@ -147,6 +182,7 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 			}
 			ftl_invalidate(f, u);
 			ftl_map_set(f, u, FTL_BUF | wbuf_push(&s->buf, u));
+			s->units_pushed++;
 		}
 		s->c.host_units_written++;
 	}
@@ -164,6 +200,76 @@ static void stall_push(struct ssd *s, struct rs_io *io)
 	s->stall_tail = io;
 }
 
+/* ---- flushes and FUA writes ---------------------------------------------- */
+
+/* Units pushed into the buffer before the mark are all on flash.  Programs
+ * take the buffer's units in order, but dies finish them in any order: the
+ * oldest program still running holds the mark back. */
+static uint64_t durable_mark(const struct ssd *s)
+{
+	uint64_t mark = s->units_taken;
+	for (uint32_t i = 0; i < s->fa.ndies; i++) {
+		const struct flash_die *die = &s->fa.die[i];
+		if (die->batch && !die->batch_gc && die->batch_seq < mark)
+			mark = die->batch_seq;
+	}
+	return mark;
+}
+
+void ssd_flush_progress(struct rs_sim *sim, struct ssd *s)
+{
+	if (!s->flush_head)
+		return;
+	uint64_t mark = durable_mark(s);
+	while (s->flush_head && s->flush_head->aux <= mark) {
+		struct rs_io *io = s->flush_head;
+		s->flush_head = io->qnext;
+		if (!s->flush_head)
+			s->flush_tail = NULL;
+		io->qnext = NULL;
+		complete_cmd(sim, s, io, 0);
+	}
+}
+
+/* Without power-loss protection, wait until everything buffered so far is
+ * programmed; the dies then program partial pages rather than wait for
+ * more data (ssd_program_min). */
+static void wait_for_flash(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
+{
+	io->aux = s->units_pushed;
+	io->qnext = NULL;
+	if (s->flush_tail)
+		s->flush_tail->qnext = io;
+	else
+		s->flush_head = io;
+	s->flush_tail = io;
+	ssd_flush_progress(sim, s);
+	ssd_kick_idle(sim, s);
+}
+
+/* All of a write's units are in the buffer.  A FUA write on a drive
+ * without power-loss protection is written through; it waits for the
+ * units buffered before it too, which a real drive may not (the model's
+ * buffer programs in order). */
+static void write_committed(struct rs_sim *sim, void *obj, void *arg)
+{
+	complete_cmd(sim, obj, arg, 0);
+}
+
+static void write_buffered(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
+{
+	if (io->fua && !s->p.plp) {
+		s->c.fua_through++;
+		wait_for_flash(sim, s, io);
+		return;
+	}
+	if (s->p.write_commit_ns > 0) {
+		rs_sched(sim, s->p.write_commit_ns, write_committed, s, io);
+		return;
+	}
+	complete_cmd(sim, s, io, 0);
+}
+
 void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s)
 {
 	bool any = false;
@@ -176,7 +282,7 @@ void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s)
 		if (!s->stall_head)
 			s->stall_tail = NULL;
 		io->qnext = NULL;
-		complete_cmd(sim, s, io, 0);
+		write_buffered(sim, s, io);
 	}
 	if (any)
 		ssd_kick_idle(sim, s);
@@ -195,7 +301,7 @@ static void write_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 		s->c.stalls++;
 		stall_push(s, io);
 	} else {
-		complete_cmd(sim, s, io, 0);
+		write_buffered(sim, s, io);
 	}
 	ssd_kick_idle(sim, s);
 }
@@ -211,10 +317,18 @@ static void write_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 		write_data_in(sim, s, io, 0);
 }
 
+/* A power-loss-protected buffer is as good as flash: the flush is done
+ * after its command cost. */
 static void flush_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
-	ssd_ctrl_idle(sim, obj);
-	complete_cmd(sim, obj, arg, 0);
+	struct ssd *s = obj;
+	ssd_ctrl_idle(sim, s);
+	s->c.flushes++;
+	if (!s->p.plp) {
+		wait_for_flash(sim, s, arg);
+		return;
+	}
+	complete_cmd(sim, s, arg, 0);
 }
 
 /* ---- commands entering the drive ---------------------------------------- */
@@ -242,11 +356,23 @@ static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 	rs_server_submit(sim, &s->ctrl, cost, next, s, io);
 }
 
+static void command_arrived(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct ssd *s = obj;
+	rs_ioq_push(sim, &s->port, arg);
+	pump(sim, s);
+}
+
+/* Every command takes the same way in, so they arrive in the order they
+ * were submitted. */
 static void ssd_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct ssd *s = dev->priv;
-	rs_ioq_push(sim, &s->port, io);
-	pump(sim, s);
+	if (s->p.doorbell_ns > 0) {
+		rs_sched(sim, s->p.doorbell_ns, command_arrived, s, io);
+		return;
+	}
+	command_arrived(sim, s, io);
 }
 
 /* ---- build ----------------------------------------------------------------- */
@@ -269,6 +395,12 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	if (g.units_per_page > SSD_MAX_UNITS_PER_PAGE)
 		return rs_diag_node(d, node, "a multi-plane page of %u 4KiB units is too large "
 				    "(at most %u)", g.units_per_page, SSD_MAX_UNITS_PER_PAGE);
+	/* A bus model sets the link (a PCIe generation and width for NVMe). */
+	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
+				     p->interface_burst_bytes, false };
+	if (p->interface_bus && b &&
+	    rs_bus_params(b->models, p->interface_bus, "interface_bus", &lp, d))
+		return -1;
 	struct ssd *s = calloc(1, sizeof(*s));
 	RS_ASSERT(s != NULL);
 	dev->priv = s;
@@ -308,11 +440,13 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	struct rs_link_params bus = { p->channel_rate, p->channel_overhead_ns, 0, false };
 	flash_init(&s->fa, (uint32_t)p->channels, (uint32_t)p->dies_per_channel, &bus, now);
 	rs_server_init(&s->ctrl, dev->name, (uint32_t)p->controller_cores, now);
-	rs_ioq_init(&s->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
+	/* The queue pairs' entries are one pool of tags: the controller
+	 * serves the queues round-robin, which FIFO over all of them matches
+	 * while every queue has work. */
+	rs_ioq_init(&s->port, (uint32_t)(p->queue_depth * p->queue_pairs), &rs_ioq_fifo, NULL,
+		    now);
 	rs_tavg_init(&s->held, now, 0);
 	s->has_link = p->interface;
-	struct rs_link_params lp = { p->interface_rate, p->interface_overhead_ns,
-				     p->interface_burst_bytes, false };
 	rs_link_init(&s->link_own, dev->name, &lp, now);
 	s->link = &s->link_own;
 	s->ns_per_byte = p->controller_rate > 0 ? 1e9 / p->controller_rate : 0;
@@ -399,6 +533,14 @@ void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link)
 	s->has_link = true;
 }
 
+/* The controller cores; the host link is listed by whoever owns it. */
+static void ssd_components(const struct rs_dev *dev, rs_time_t now, const char *name,
+			   struct rs_components *out)
+{
+	const struct ssd *s = dev->priv;
+	rs_components_add_server(out, name, "ctrl", &s->ctrl, now);
+}
+
 const struct rs_dev_type rs_dev_ssd = {
 	.name = "ssd",
 	.help = "solid-state drive: flash dies on channels, page-mapped FTL with greedy "
@@ -409,6 +551,7 @@ const struct rs_dev_type rs_dev_ssd = {
 	.submit = ssd_submit,
 	.restart_stats = ssd_restart,
 	.report = ssd_report,
+	.components = ssd_components,
 	.destroy = ssd_destroy,
 	.use_link = rs_ssd_use_link,
 };

@@ -12,7 +12,12 @@
  *    buffer, waiting for room when it is full; the write completes there
  *    (the buffer is power-loss protected); idle dies program the buffer's
  *    oldest units a multi-plane page at a time;
- *  - a flush completes after the controller (nothing volatile to flush).
+ *  - a flush completes after the controller when the buffer is power-loss
+ *    protected; without protection it waits until every unit buffered
+ *    before it is programmed (partly filled pages if need be), and a FUA
+ *    write does the same after its own units are in.
+ * NVMe: queue_pairs x queue_depth tags, and each command pays
+ * doorbell_cost on its way in and interrupt_cost on its way out.
  * Each die collects garbage on its own (ssd_gc.c): greedily, before host
  * programs when its free blocks fall below gc_low, and when idle below
  * gc_high; so write amplification comes out of the simulation.
@@ -40,6 +45,9 @@ struct rs_ssd_counters {
 	uint64_t gc_victims;
 	uint64_t gc_copies;           /* GC page copies (each through the controller) */
 	uint64_t gc_copies_deferred;  /* ...done in idle time that waited for an idle controller */
+	uint64_t flushes;             /* flush commands */
+	uint64_t fua_through;         /* FUA writes written through (no power-loss protection) */
+	uint64_t partial_programs;    /* programs of a partly filled page, for a flush */
 	uint32_t max_commands;        /* most commands inside the drive at once */
 };
 
@@ -56,5 +64,8 @@ double rs_ssd_window_write_amp(const struct rs_dev *dev);
  * link (as an hdd does), unit by unit as each leaves its die, instead of
  * its own. */
 void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link);
+/* Warnings printed so far about reads of never-written data on a fresh
+ * drive (at most one per process). */
+unsigned rs_ssd_unmapped_warnings(void);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <stddef.h>
 
+#include "config/limits.h"
 #include "io/io.h"
 
 #define P(f) offsetof(struct rs_ssd_params, f)
@@ -46,8 +47,26 @@ const struct rs_opt rs_ssd_opts[] = {
 	  "write (0 = none)" },
 	{ "controller_cores", RS_OPT_UINT, P(controller_cores), "1", RANGE, 1, 64, NULL,
 	  "commands the controller works on at once" },
-	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "32", RANGE, 1, 32, NULL,
-	  "commands the drive accepts at once (NCQ depth)" },
+	{ "queue_depth", RS_OPT_UINT, P(queue_depth), "32", RANGE, 1, 65536, NULL,
+	  "commands the drive accepts at once per queue (SATA NCQ: 32; NVMe: up to 65536 "
+	  "entries per submission queue); queue_depth x queue_pairs is bounded by the cap "
+	  "queued_requests" },
+	{ "queue_pairs", RS_OPT_UINT, P(queue_pairs), "1", RANGE, 1, 65535, NULL,
+	  "NVMe submission/completion queue pairs (1 for SATA)" },
+	{ "doorbell_cost", RS_OPT_TIME, P(doorbell_ns), "0s", MIN0, NULL,
+	  "time from submission to the controller seeing the command (NVMe: doorbell write "
+	  "and the fetch of the queue entry over the link); overlaps between commands" },
+	{ "interrupt_cost", RS_OPT_TIME, P(interrupt_ns), "0s", MIN0, NULL,
+	  "time from the drive finishing a command to the host seeing it (NVMe: completion "
+	  "entry write and MSI-X interrupt); overlaps between commands" },
+	{ "write_commit", RS_OPT_TIME, P(write_commit_ns), "0s", MIN0, NULL,
+	  "time from a write's data being in the buffer to the drive acknowledging it "
+	  "(firmware commit of data and map entries); overlaps between commands and holds "
+	  "no controller core" },
+	{ "power_loss_protection", RS_OPT_BOOL, P(plp), "true", 0, 0, 0, NULL,
+	  "the write buffer survives a power loss (capacitors): a flush or FUA write need not "
+	  "wait for flash; without it, a flush waits until the buffered data is programmed "
+	  "and a FUA write is written through" },
 	{ "write_buffer", RS_OPT_SIZE, P(write_buffer_bytes), "4MiB", RANGE, 65536,
 	  1ull << 31, NULL,
 	  "DRAM holding written data until it is programmed (a write completes there)" },
@@ -67,6 +86,9 @@ const struct rs_opt rs_ssd_opts[] = {
 	  "host link cost per transaction (frame)" },
 	{ "interface_burst", RS_OPT_SIZE, P(interface_burst_bytes), "8KiB", RANGE, 512,
 	  1 << 30, NULL, "largest host link transaction (frame payload)" },
+	{ "interface_bus", RS_OPT_NODE, P(interface_bus), NULL, 0, 0, 0, NULL,
+	  "the host link as a bus model (pcie3-x4, sata-6...) or inline {rate, overhead, burst, "
+	  "duplex}; replaces interface_rate, interface_overhead and interface_burst" },
 	RS_OPT_END
 };
 
@@ -106,6 +128,15 @@ int rs_ssd_geom_derive(const struct rs_ssd_params *p, const struct rs_node *node
 				    "'gc_high' (%llu) must not be below 'gc_low' (%llu)",
 				    (unsigned long long)p->gc_high, (unsigned long long)p->gc_low);
 	g->ndies = (uint32_t)(p->channels * p->dies_per_channel);
+	/* Tags take no memory, but the commands behind them are requests
+	 * alive at once: the cap that bounds those bounds the tags too. */
+	uint64_t tags = p->queue_depth * p->queue_pairs;
+	if (tags > rs_limits()->queued_requests || tags > UINT32_MAX)
+		return rs_diag_node(d, at(node, p->queue_pairs > 1 ? "queue_pairs" : "queue_depth"),
+				    "'queue_depth' x 'queue_pairs' = %llu commands is more than the "
+				    "cap (cap queued_requests=%llu; raise it with --limit "
+				    "queued_requests=N)", (unsigned long long)tags,
+				    (unsigned long long)rs_limits()->queued_requests);
 	g->units_per_page = (uint32_t)(p->planes * (p->page_bytes / RS_SSD_UNIT_BYTES));
 	uint64_t upb = (uint64_t)g->units_per_page * p->pages_per_block;
 	if (upb > 65535)

@@ -38,7 +38,12 @@ struct rs_ssd_params {
 	rs_time_t program_cost_ns;    /* controller firmware, per flash program or erase issued */
 	double controller_rate;       /* bytes/s the controller's data path adds per command; 0 = none */
 	uint64_t controller_cores;
-	uint64_t queue_depth;
+	uint64_t queue_depth;         /* per queue pair */
+	uint64_t queue_pairs;         /* NVMe submission/completion queue pairs (1: SATA NCQ) */
+	rs_time_t doorbell_ns;        /* a command's way in: doorbell write and entry fetch */
+	rs_time_t interrupt_ns;       /* a completion's way out: entry write and interrupt */
+	rs_time_t write_commit_ns;    /* from a write's data in the buffer to its acknowledgement */
+	bool plp;                     /* power-loss protection: the write buffer is safe */
 	uint64_t write_buffer_bytes;
 	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
 				       * host programs below high, runs when idle below high */
@@ -47,6 +52,7 @@ struct rs_ssd_params {
 	double interface_rate;
 	rs_time_t interface_overhead_ns;
 	uint64_t interface_burst_bytes;
+	const struct rs_node *interface_bus;  /* a bus model or inline link; NULL = the three above */
 };
 
 extern const struct rs_opt rs_ssd_opts[];

@@ -43,6 +43,10 @@ struct ssd {
 	struct rs_io *stall_head, *stall_tail;  /* writes waiting for buffer room */
 	struct flash_die *bg_head, *bg_tail;    /* background GC copies waiting for an idle
 						 * controller */
+	struct rs_io *flush_head, *flush_tail;  /* flushes and FUA writes waiting for flash
+						 * (no power-loss protection), oldest first */
+	uint64_t units_pushed;        /* units ever put into the buffer */
+	uint64_t units_taken;         /* ...and ever taken for a program */
 	uint32_t next_die;            /* where an idle-die search starts (striping) */
 	double ns_per_byte;
 	uint32_t busy_dies, max_busy_dies;
@@ -61,6 +65,17 @@ void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */
 void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s);
+
+/* ssd.c: a program ended: complete the flushes it made durable. */
+void ssd_flush_progress(struct rs_sim *sim, struct ssd *s);
+
+/* Units the buffer must hold before a die programs them: a whole
+ * multi-plane page, or while a flush waits for buffered data, any (the
+ * page is programmed partly filled). */
+static inline uint32_t ssd_program_min(const struct ssd *s)
+{
+	return s->flush_tail && s->flush_tail->aux > s->units_taken ? 1 : s->g.units_per_page;
+}
 
 /* ssd_sched.c: controller work nobody waits for (firmware bookkeeping). */
 void ssd_ctrl_noop(struct rs_sim *sim, void *obj, void *arg, int status);

@@ -61,6 +61,7 @@ static void program_done(struct rs_sim *sim, void *obj, void *arg)
 	wbuf_release(&s->buf, die->batch);
 	s->ftl.host_units += die->batch;
 	die->batch = 0;
+	ssd_flush_progress(sim, s);
 	ssd_admit_stalled(sim, s);
 	ssd_die_kick(sim, s, die);
 	ssd_kick_idle(sim, s);
@@ -69,11 +70,15 @@ static void program_done(struct rs_sim *sim, void *obj, void *arg)
 static bool start_program(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 {
 	uint32_t upp = s->g.units_per_page;
-	if (s->buf.count < upp || !ftl_host_can_write(&s->ftl, die->index))
+	if (s->buf.count < ssd_program_min(s) || !ftl_host_can_write(&s->ftl, die->index))
 		return false;
 	uint32_t ppn = ftl_next_page(&s->ftl, die->index, false);
 	RS_ASSERT(ppn != FTL_NONE);
 	uint32_t n = wbuf_take(&s->buf, upp, s->scratch_lpn);
+	if (n < upp)
+		s->c.partial_programs++;
+	die->batch_seq = s->units_taken;
+	s->units_taken += n;
 	/* From now on the map sends reads of these units to the die. */
 	for (uint32_t i = 0; i < n; i++)
 		ftl_place(&s->ftl, s->scratch_lpn[i], ppn + i);
@@ -148,7 +153,7 @@ void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 void ssd_kick_idle(struct rs_sim *sim, struct ssd *s)
 {
 	uint32_t n = s->fa.ndies;
-	for (uint32_t i = 0; i < n && s->buf.count >= s->g.units_per_page; i++) {
+	for (uint32_t i = 0; i < n && s->buf.count >= ssd_program_min(s); i++) {
 		struct flash_die *die = &s->fa.die[(s->next_die + i) % n];
 		if (die->busy || die->held)
 			continue;

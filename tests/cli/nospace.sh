@@ -1,5 +1,5 @@
 #!/bin/sh
-# A full disk: on a 64 KiB tmpfs filled to leave 0, 1, 2, ... pages free,
+# A full disk: on a 128 KiB tmpfs filled to leave 0, 1, 2, ... pages free,
 # a rerun with other settings either replaces the whole result set or
 # fails with status 1 saying "No space left on device" and leaves the
 # earlier set exactly as it was, with no temporary files and no lock
@@ -15,7 +15,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 mnt=$tmp/mnt
 mkdir "$mnt"
-if ! mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
+if ! mount -t tmpfs -o size=128k tmpfs "$mnt" 2>/dev/null; then
 	echo "nospace: SKIP (cannot mount a tmpfs here)"
 	exit 77
 fi
@@ -24,17 +24,17 @@ trap 'umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 "$raidsim" run "$scenario" -q -j 1 -o "$tmp/old" || exit 1
 "$raidsim" run "$scenario" -q -j 1 -o "$tmp/new" --seed 7 || exit 1
 same_set() { # dir, reference dir
-	for f in small.tsv small.json small.gp; do
+	for f in small.tsv small.json small.gp small.components.tsv; do
 		cmp -s "$1/$f" "$2/$f" || return 1
 	done
-	[ "$(ls "$1" | grep -v '^small\.points$' | tr '\n' ' ')" = "small.gp small.json small.tsv " ]
+	[ "$(ls "$1" | grep -v '^small\.points$' | tr '\n' ' ')" = "small.components.tsv small.gp small.json small.tsv " ]
 }
 
 ok=0
 set_failed=0
 points_failed=0
 k=0
-while [ $k -le 16 ]; do
+while [ $k -le 32 ]; do
 	rm -rf "${mnt:?}"/*
 	cp -r "$tmp/old" "$mnt/d"
 	head -c 1M /dev/zero >"$mnt/fill" 2>/dev/null

@@ -37,9 +37,11 @@ run -o "$tmp/r3" -j 2 --repeat 3
 head -n 1 "$tmp/r3/small.tsv" | tr '\t' '\n' >"$tmp/cols"
 check "columns: axes, iops, iops_ci95, mib_s ..." \
 	[ "$(sed -n 1,5p "$tmp/cols" | tr '\n' ' ')" = "workload.iometer.outstanding workload.iometer.read iops iops_ci95 mib_s " ]
-check "columns: repeats last, 3 in every row" \
-	[ "$(tail -n 1 "$tmp/cols")" = repeats ] && [ "$(awk -F'\t' 'NR > 1 { print $NF }' "$tmp/r3/small.tsv" | sort -u)" = 3 ]
-check "columns: 2 axes + 2 x 23 results + repeats" [ "$(wc -l <"$tmp/cols")" -eq 49 ]
+check "columns: repeats, then limited_by last, 3 in every row" \
+	[ "$(tail -n 2 "$tmp/cols" | tr '\n' ' ')" = "repeats limited_by " ] && [ "$(awk -F'\t' 'NR > 1 { print $(NF - 1) }' "$tmp/r3/small.tsv" | sort -u)" = 3 ]
+check "columns: 2 axes + 2 x 23 results + repeats + limited_by" [ "$(wc -l <"$tmp/cols")" -eq 50 ]
+check "limited_by: the first run's verdict" \
+	[ "$(cut -f 26 "$tmp/plain/small.tsv")" = "$(awk -F'\t' '{ print $NF }' "$tmp/r3/small.tsv")" ]
 check "JSON: \"repeat\": 3 and the same columns" sh -c "grep -q '^  \"repeat\": 3,\$' '$tmp/r3/small.json' &&
 	grep -q '\"iops_ci95\", \"mib_s\"' '$tmp/r3/small.json'"
 check "figure: error bars from iops_ci95" grep -q 'using 1:2:3 with yerrorlines' "$tmp/r3/small.gp"
@@ -53,9 +55,9 @@ mean_matches() {
 	paste "$tmp/seed3/small.tsv" "$tmp/seed4/small.tsv" "$tmp/seed5/small.tsv" >"$tmp/three"
 	paste "$tmp/r3/small.tsv" "$tmp/three" | awk -F'\t' '
 	function close_to(a, b) { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); return d <= 1e-5 * m + 1e-9 }
-	NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; n = col["repeats"]; k = (NF - n) / 3
-		  if (k != 25) bad = "a single-seed table has " k " columns"; next }
-	{ for (c = 3; c <= k; c++) {
+	NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; n = col["repeats"] + 1; k = (NF - n) / 3
+		  if (k != 26) bad = "a single-seed table has " k " columns"; next }
+	{ for (c = 3; c < k; c++) {
 		a = $(n + c); b = $(n + k + c); e = $(n + 2 * k + c)
 		mean = (a + b + e) / 3
 		sd = sqrt(((a - mean) ^ 2 + (b - mean) ^ 2 + (e - mean) ^ 2) / 2)

@@ -76,7 +76,7 @@ printf 'garbage\n' >"$tmp/i/resume.points/$first"
 "$raidsim" run "$scenario" -q -j 1 --resume -o "$tmp/i" 2>"$tmp/i.resume.err"
 check "SIGINT + --resume over a damaged point: status 0" [ $? -eq 0 ]
 check "damaged point file: named in a warning" \
-	grep -q "resume.points/$first: damaged point file (1 cells, expected 23); point $first runs again" \
+	grep -q "resume.points/$first: damaged point file (1 cells, expected 24); point $first runs again" \
 	"$tmp/i.resume.err"
 check "SIGINT + --resume: same TSV" cmp "$tmp/ref/resume.tsv" "$tmp/i/resume.tsv"
 

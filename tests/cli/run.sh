@@ -31,7 +31,7 @@ check "per-request log per point" test -s "$tmp/r/small.requests.5.csv"
 check "per-request log header" sh -c "head -n 1 '$tmp/r/small.requests.0.csv' | grep -qx 'issue_s,op,block,blocks,response_s,status'"
 check "request log leaves the table unchanged" cmp -s "$tmp/a/small.tsv" "$tmp/r/small.tsv"
 "$raidsim" run "$here/filecopy.yaml" -q -j 1 -o "$tmp/f"
-check "workload's own column (file_mb_s)" sh -c "head -n 1 '$tmp/f/filecopy.tsv' | tr '\t' '\n' | tail -n 1 | grep -qx file_mb_s"
+check "workload's own column (file_mb_s), before limited_by" sh -c "head -n 1 '$tmp/f/filecopy.tsv' | tr '\t' '\n' | tail -n 2 | head -n 1 | grep -qx file_mb_s"
 # Benchmarks: the workload's figures replace the generic columns.
 "$raidsim" run "$here/cdm.yaml" -q -j 1 -o "$tmp/cdm1"
 "$raidsim" run "$here/cdm.yaml" -q -j 2 -o "$tmp/cdm2"

@@ -67,7 +67,7 @@ for jobs in 1 2; do
 	check "SIGTERM (-j $jobs) + --resume: same TSV" cmp "$tmp/ref/long.tsv" "$d/long.tsv"
 	check "SIGTERM (-j $jobs) + --resume: same JSON" cmp "$tmp/ref/long.json" "$d/long.json"
 	check "SIGTERM (-j $jobs) + --resume: folder clean" \
-		[ "$(ls -A "$d" | grep '^long' | tr '\n' ' ')" = "long.gp long.json long.tsv " ]
+		[ "$(ls -A "$d" | grep '^long' | tr '\n' ' ')" = "long.components.tsv long.gp long.json long.tsv " ]
 done
 
 # Two SIGINT while the long point runs: the second stops at once.

@@ -31,10 +31,17 @@ static void check_trace(const struct rs_trace *t, const struct rs_trace_opts *o)
 		broken("at most one request per line", t->n);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct rs_trace_req *r = &t->req[i];
-		if (r->nblk == 0)
+		/* blkparse replays flushes without data: no block, at 0. */
+		if (r->op == RS_FLUSH) {
+			if (o->format != RS_TRACE_BLKPARSE)
+				broken("only blkparse traces flush", i);
+			if (r->nblk != 0 || r->lba != 0)
+				broken("a flush has no blocks", i);
+		} else if (r->nblk == 0) {
 			broken("a request has at least one block", i);
-		if (r->op != RS_READ && r->op != RS_WRITE)
-			broken("a request reads or writes", i);
+		}
+		if (r->op != RS_READ && r->op != RS_WRITE && r->op != RS_FLUSH)
+			broken("a request reads, writes or flushes", i);
 		if (o->capacity_blk && (r->lba >= o->capacity_blk ||
 					r->nblk > o->capacity_blk - r->lba))
 			broken("a request ends within the device", i);

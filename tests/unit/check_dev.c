@@ -165,6 +165,67 @@ START_TEST(link_half_duplex_shares)
 }
 END_TEST
 
+/* Priority arbitration (a SCSI bus): at each burst boundary the waiting
+ * transfer of the highest rank goes next.  A high-ranked transfer arriving
+ * while a low one runs takes the bus after the burst in progress and keeps
+ * it; a low one arriving finds the high one keeping it; equal ranks take
+ * turns oldest first; a sender not ranked comes last; the rank may depend
+ * on the direction. */
+static void ranked(int ra, int rb, int dir_b_rank, rs_time_t t2, struct xfer *a,
+		   struct xfer *b, rs_time_t *per)
+{
+	const struct rs_link_params p = { 1e8, 500, 4096, false };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "scsi", &p, 0);
+	*per = rs_link_transaction_ns(&l, 4096);
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	if (ra >= 0)
+		rs_link_add_priority(&l, a, -1, ra);
+	if (rb >= 0)
+		rs_link_add_priority(&l, b, dir_b_rank, rb);
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 10 * 4096, xfer_done, a, NULL);
+	rs_sim_run(sim, t2);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 10 * 4096, xfer_done, b, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(a->calls + b->calls, 2);
+	ck_assert_uint_eq(l.ch[0].bytes_moved, 20 * 4096);
+	rs_link_destroy(&l);
+	rs_sim_free(sim);
+}
+
+START_TEST(link_priority_arbitration)
+{
+	struct xfer a, b;
+	rs_time_t per;
+	/* b outranks a: after a's first burst, b's ten, then a's nine. */
+	ranked(1, 5, -1, 0, &a, &b, &per);
+	ck_assert_int_eq(b.done, 11 * per);
+	ck_assert_int_eq(a.done, 20 * per);
+	/* ... arriving in a's third burst. */
+	ranked(1, 5, -1, 2 * per + per / 2, &a, &b, &per);
+	ck_assert_int_eq(b.done, 13 * per);
+	ck_assert_int_eq(a.done, 20 * per);
+	/* a outranks b: a keeps the bus to its end. */
+	ranked(5, 1, -1, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 10 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+	/* Equal ranks take turns, as without arbitration. */
+	ranked(3, 3, -1, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 19 * per);
+	ck_assert_int_eq(b.done, 20 * per);
+	/* b not ranked: last. */
+	ranked(3, -1, -1, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 10 * per);
+	/* b ranked high only when it sends (OUT); its transfer comes in. */
+	ranked(3, 9, RS_DIR_OUT, 0, &a, &b, &per);
+	ck_assert_int_eq(a.done, 10 * per);
+	ranked(3, 9, RS_DIR_IN, 0, &a, &b, &per);
+	ck_assert_int_eq(b.done, 11 * per);
+}
+END_TEST
+
 START_TEST(link_full_duplex_overlaps)
 {
 	struct xfer a, b;
@@ -1074,6 +1135,7 @@ static Suite *dev_suite(void)
 	Suite *s = suite_create("dev");
 	TCase *tc = tcase_create("link");
 	tcase_add_test(tc, link_single_transfer);
+	tcase_add_test(tc, link_priority_arbitration);
 	tcase_add_test(tc, link_small_transfers_pay_overhead);
 	tcase_add_test(tc, link_half_duplex_shares);
 	tcase_add_test(tc, link_full_duplex_overlaps);

@@ -370,6 +370,122 @@ START_TEST(write_cache_appends_only)
 }
 END_TEST
 
+/* ---- the disconnecting drive (SCSI connection overheads) ------------------ */
+
+/* Each overhead of DiskSim's disconnecting drive moves a response by
+ * exactly its time where nothing rotational depends on it: a hit's data
+ * waits for the data preparation; a store-and-forward read's data (mark
+ * 1) waits for the reselection and preparation after the media; a write
+ * reports after reselecting from the media; a disconnection longer than
+ * the work floors the reconnection. */
+START_TEST(connection_overheads)
+{
+	static const char reads[] = "R m 1000 8 0 100000\nR h 1000 8 0 100000\n";
+	static const char one[] = "R m 300 1 0 100000\n";
+	static const char write[] = "W m 5000 8 0 100000\n";
+	const char *base = DRIVE ", interface_block_time: 0.05ms, read_ahead: 8KiB, "
+			   "read_watermark: 1";
+	char dev[1024];
+	rs_time_t r0[2], r1[2], w0, w1, o0, o1;
+	ck_assert_uint_eq(replay(base, reads, r0, 2), 2);
+	snprintf(dev, sizeof(dev), "%s, data_prep: 0.03ms, reselect: 0.2ms", base);
+	ck_assert_uint_eq(replay(dev, reads, r1, 2), 2);
+	ck_assert_int_eq(r1[0] - r0[0], 230000);
+	ck_assert_int_eq(r1[1] - r0[1], 30000);
+	/* A one-block read reselects after the media too. */
+	ck_assert_uint_eq(replay(base, one, &o0, 1), 1);
+	ck_assert_uint_eq(replay(dev, one, &o1, 1), 1);
+	ck_assert_int_eq(o1 - o0, 230000);
+	/* Its command overhead (0.2 ms) and a 20 ms disconnection before it
+	 * may reselect, though its sector is read by 10.1 ms. */
+	snprintf(dev, sizeof(dev), "%s, disconnect_read: 20ms", base);
+	ck_assert_uint_eq(replay(dev, one, &o1, 1), 1);
+	ck_assert_int_eq(o1, 200000 + 20000000 + 50000);
+	ck_assert_uint_eq(replay(base, write, &w0, 1), 1);
+	snprintf(dev, sizeof(dev), "%s, reselect: 0.2ms", base);
+	ck_assert_uint_eq(replay(dev, write, &w1, 1), 1);
+	ck_assert_int_eq(w1 - w0, 200000);
+	/* A cached write's data waits for the data preparation too. */
+	const char *wc = DRIVE ", interface_block_time: 0.05ms, write_cache: true";
+	snprintf(dev, sizeof(dev), "%s, data_prep: 0.03ms", wc);
+	ck_assert_uint_eq(replay(wc, write, &w0, 1), 1);
+	ck_assert_uint_eq(replay(dev, write, &w1, 1), 1);
+	ck_assert_int_eq(w1 - w0, 30000);
+	/* Its data in by 0.4 ms, a 50 ms disconnection outlasts the media. */
+	snprintf(dev, sizeof(dev), "%s, disconnect_write: 50ms", base);
+	ck_assert_uint_eq(replay(dev, write, &w1, 1), 1);
+	ck_assert_int_eq(w1, 8 * 50000 + 50000000);
+}
+END_TEST
+
+/* DiskSim's extra write disconnect: a write after a write that does not
+ * continue it takes its data only after the command, a disconnection, a
+ * gap and a reselection (here 0.2 ms + 30 ms, three whole turns, so the
+ * media meets it in the same phase); its seek may start after the command
+ * and the seek delta, long before.  A write after a read, or one that
+ * continues the previous write, is not affected. */
+START_TEST(extra_write_disconnect)
+{
+	static const char scattered[] = "W m 0 8 0 100000\nW m 5000 8 0 100000\n";
+	static const char after_read[] = "R m 0 8 0 100000\nW m 5000 8 0 100000\n";
+	static const char sequential[] = "W m 0 8 0 100000\nW m 8 8 0 100000\n";
+	const char *base = DRIVE ", interface_block_time: 0.05ms, prefetch: none";
+	char dev[1024];
+	snprintf(dev, sizeof(dev), "%s, extra_write_disconnect: true, extra_disconnect_command: "
+		 "0.2ms, extra_disconnect_gap: 30ms", base);
+	rs_time_t a[2], b[2];
+	ck_assert_uint_eq(replay(base, scattered, a, 2), 2);
+	ck_assert_uint_eq(replay(dev, scattered, b, 2), 2);
+	ck_assert_int_eq(b[0], a[0]);
+	ck_assert_int_eq(b[1] - a[1], 30000000);
+	ck_assert_uint_eq(replay(base, after_read, a, 2), 2);
+	ck_assert_uint_eq(replay(dev, after_read, b, 2), 2);
+	ck_assert_int_eq(b[1], a[1]);
+	ck_assert_uint_eq(replay(base, sequential, a, 2), 2);
+	ck_assert_uint_eq(replay(dev, sequential, b, 2), 2);
+	ck_assert_int_eq(b[1], a[1]);
+}
+END_TEST
+
+/* DiskSim's minimum seek delay: a write to the track under the head (LBA
+ * 10, under it at 1 ms; the write may move at 0.25 ms) that must wait 1 ms
+ * first misses its sector by a turn; a read is not held. */
+START_TEST(write_seek_min)
+{
+	static const char write[] = "W m 10 1 0 100000\n";
+	static const char read[] = "R m 10 1 0 100000\n";
+	const char *base = DRIVE ", interface_block_time: 0.05ms, prefetch: none";
+	char dev[1024];
+	snprintf(dev, sizeof(dev), "%s, write_seek_min: 1ms", base);
+	rs_time_t a, b;
+	ck_assert_uint_eq(replay(base, write, &a, 1), 1);
+	ck_assert_uint_eq(replay(dev, write, &b, 1), 1);
+	ck_assert_int_eq(b - a, 10000000);
+	ck_assert_uint_eq(replay(base, read, &a, 1), 1);
+	ck_assert_uint_eq(replay(dev, read, &b, 1), 1);
+	ck_assert_int_eq(b, a);
+}
+END_TEST
+
+/* Write data at its own bus rate: a cached write's response is its
+ * overhead and its data; a read's data keeps the read rate. */
+START_TEST(write_block_time)
+{
+	static const char write[] = "W m 5000 8 0 100000\n";
+	static const char reads[] = "R m 1000 8 0 100000\nR h 1000 8 0 100000\n";
+	const char *base = DRIVE ", interface_block_time: 0.05ms, write_cache: true";
+	char dev[1024];
+	snprintf(dev, sizeof(dev), "%s, interface_block_time_write: 0.1ms", base);
+	rs_time_t w, r0[2], r1[2];
+	ck_assert_uint_eq(replay(dev, write, &w, 1), 1);
+	ck_assert_int_eq(w, 200000 + 8 * 100000);
+	ck_assert_uint_eq(replay(base, reads, r0, 2), 2);
+	ck_assert_uint_eq(replay(dev, reads, r1, 2), 2);
+	ck_assert_int_eq(r1[0], r0[0]);
+	ck_assert_int_eq(r1[1], r0[1]);
+}
+END_TEST
+
 static const struct tu_bad_device bad_cases[] = {
 	{ "water mark above 1", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
 	  "read_watermark: 1.5\n", 5, 17, NULL },
@@ -377,6 +493,10 @@ static const struct tu_bad_device bad_cases[] = {
 	  "completion_read: -1ms\n", 5, 18, NULL },
 	{ "idle hit not a bool", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
 	  "read_ahead_on_idle_hit: sometimes\n", 5, 25, NULL },
+	{ "negative reselect", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "reselect: -1ms\n", 5, 11, NULL },
+	{ "negative write block time", "type: hdd\ncapacity: 1GB\n" GOOD_ZONES GOOD_SEEK
+	  "interface_block_time_write: -1ms\n", 5, 29, NULL },
 };
 
 START_TEST(bad_models)
@@ -398,6 +518,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, read_drop_request);
 	tcase_add_test(tc, read_ahead_finishes_sector);
 	tcase_add_test(tc, write_cache_appends_only);
+	tcase_add_test(tc, connection_overheads);
+	tcase_add_test(tc, extra_write_disconnect);
+	tcase_add_test(tc, write_seek_min);
+	tcase_add_test(tc, write_block_time);
 	tcase_add_loop_test(tc, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;

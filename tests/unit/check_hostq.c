@@ -1,9 +1,10 @@
 /* Unit tests for the host side of a controller port (src/ctrl/hostq.c and
  * the SCSI bus of src/ctrl/port.c): sstf picks the nearest address and
- * sptf the shortest positioning the drive estimates, both the same way
- * every time; a flush is a barrier; on a shared SCSI bus the drives' data
- * phases take turns on the one bus while their seeks overlap, and the
- * command and status phases cross it too. */
+ * sptf the shortest positioning the drive estimates (sptf-host DiskSim's
+ * driver estimate), the same way every time; a flush is a barrier; on a
+ * shared SCSI bus the drives' data phases share the one bus while their
+ * seeks overlap, the command and status phases cross it too, and the
+ * highest SCSI ID wins the free bus. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -187,6 +188,62 @@ START_TEST(sptf_picks_shortest_positioning)
 }
 END_TEST
 
+/* sptf-host weighs DiskSim's driver estimate: from the head's last media
+ * event, not from now.  Once a read and its read-ahead are over (100 ms
+ * on), that estimate does not move while the disk turns (the drive's own
+ * does), and the pick is the request it says is shortest. */
+START_TEST(sptf_host_estimates_from_the_last_media_event)
+{
+	struct tu_point p;
+	const char *text = "device: {model: atlas10k}\n";
+	tu_point_open(&p, "test.yaml", text, strlen(text), 1);
+	tu_point_device(&p, "disk0");
+	struct rs_dev *hdd = p.dev;
+	struct rs_channel ch;
+	rs_channel_init(&ch, "ch", NULL, 1, RS_HOSTQ_SPTF_HOST, 0);
+	p.dev = rs_port_wrap(hdd, &ch, NULL, 0, 0);
+	struct rs_sim *sim = p.sim;
+	uint64_t cap = hdd->capacity_blk - 8;
+	uint64_t seed = 777;
+	int moved = 0;
+	for (int round = 0; round < 20; round++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		rs_dev_submit(sim, hdd, rs_io_new(sim, RS_READ, (seed >> 11) % cap, 8, read_done,
+						  NULL));
+		rs_sim_run(sim, RS_TIME_MAX);
+		rs_time_t now = rs_now(sim), idle = now + 100000000, later = idle + 1234567;
+		uint64_t lba[8], best = 0;
+		rs_time_t best_t = 0;
+		for (int i = 0; i < 8; i++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			lba[i] = (seed >> 11) % cap;
+			rs_time_t t = rs_hdd_positioning_estimate_host(hdd, lba[i], 8, false, now);
+			ck_assert_int_ge(t, 0);
+			ck_assert_int_eq(rs_hdd_positioning_estimate_host(hdd, lba[i], 8, false, later),
+					 rs_hdd_positioning_estimate_host(hdd, lba[i], 8, false, idle));
+			moved += rs_hdd_positioning_estimate(hdd, lba[i], 8, false, later) !=
+				 rs_hdd_positioning_estimate(hdd, lba[i], 8, false, idle);
+			if (i == 0 || t < best_t) {
+				best_t = t;
+				best = lba[i];
+			}
+		}
+		for (int i = 0; i < 8; i++)
+			queued(sim, &ch.q, RS_READ, lba[i], p.dev->priv);
+		struct rs_io *io = rs_ioq_dispatch(sim, &ch.q);
+		ck_assert_uint_eq(io->lba, best);
+		rs_ioq_release(sim, &ch.q);
+		retire(sim, io);
+		while ((io = rs_ioq_dispatch(sim, &ch.q))) {
+			rs_ioq_release(sim, &ch.q);
+			retire(sim, io);
+		}
+	}
+	ck_assert_int_gt(moved, 100);
+	tu_point_free(&p);
+}
+END_TEST
+
 /* ---- the shared SCSI bus ------------------------------------------------------ */
 
 struct brun {
@@ -223,6 +280,38 @@ static void run(struct brun *out, const char *fmt, ...)
 	"  array: {type: array, level: raid0, strip: 64KiB, disks: {model: atlas10k, count: 2}}\n" \
 	"workload:\n  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 100%%, " \
 	"random: 100%%, outstanding: 8, run: 10s}\n"
+
+/* The drives on a SCSI bus take IDs 0, 1, 2 in the order they join (7 is
+ * the host adapter's); of those waiting for the free bus the highest ID
+ * wins: the host sending a command first, then drive 2, 1, 0.  A drive's
+ * data and its status rank by its ID. */
+START_TEST(scsi_highest_id_wins)
+{
+	struct tu_point p;
+	const char *three = "device:\n  type: controller\n  ports: 1\n  devices_per_port: 3\n"
+			    "  channel: scsi\n  port_link: {rate: 40MB/s}\n"
+			    "  array: {type: array, level: raid0, strip: 64KiB, "
+			    "disks: {model: atlas10k, count: 3}}\n"
+			    "workload:\n  iometer: {spec: default, size: 4KiB, read: 100%, "
+			    "random: 100%, outstanding: 8, run: 1s}\n";
+	tu_point_run(&p, "test.yaml", three, strlen(three), "ctrl", 1);
+	const struct rs_link *l = rs_ctrl_channel_link(p.dev, 0);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_uint_eq(l->narb, 9);
+	ck_assert_uint_eq(l->targets, 3);
+	for (uint32_t d = 0; d < 3; d++) {
+		const struct rs_link_arb *cmd = &l->arb[3 * d], *status = &l->arb[3 * d + 1],
+					 *data = &l->arb[3 * d + 2];
+		ck_assert_int_eq(cmd->dir, RS_DIR_OUT);
+		ck_assert_int_eq(cmd->prio, 15);              /* ID 7 */
+		ck_assert_int_eq(status->dir, RS_DIR_IN);
+		ck_assert_int_eq(status->prio, 8 + (int)d);   /* ID d */
+		ck_assert_int_eq(data->dir, -1);
+		ck_assert_int_eq(data->prio, 8 + (int)d);
+	}
+	tu_point_free(&p);
+}
+END_TEST
 
 /* Two drives on one SCSI bus seek at the same time (they disconnect), so
  * they deliver nearly twice one drive; two drives on one ATA channel take
@@ -303,6 +392,8 @@ int main(void)
 	tcase_add_test(tq, sstf_picks_nearest);
 	tcase_add_loop_test(tq, flush_is_a_barrier, 0, 2);
 	tcase_add_test(tq, sptf_picks_shortest_positioning);
+	tcase_add_test(tq, sptf_host_estimates_from_the_last_media_event);
+	tcase_add_test(tq, scsi_highest_id_wins);
 	suite_add_tcase(s, tq);
 	TCase *tb = tcase_create("scsi_bus");
 	tcase_set_timeout(tb, 60);

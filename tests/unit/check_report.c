@@ -276,7 +276,7 @@ START_TEST(json_bytes)
 	struct rs_table t;
 	sample_table(&t);
 	struct rs_report_err err = { "" };
-	struct rs_report_meta meta = { "0.1.0", "seq-\"read\"", 18446744073709551615ull, 1 };
+	struct rs_report_meta meta = { .version = "0.1.0", .scenario = "seq-\"read\"", .seed = 18446744073709551615ull, .repeat = 1 };
 	ck_assert_int_eq(rs_report_write_json(&t, path_of("r.json"), &meta, &err), 0);
 	assert_file(path_of("r.json"),
 		    "{\n"
@@ -294,7 +294,7 @@ START_TEST(json_bytes)
 	struct rs_table e;
 	rs_table_init(&e);
 	rs_table_add_col(&e, "x", 1);
-	struct rs_report_meta m2 = { NULL, NULL, 7, 1 };
+	struct rs_report_meta m2 = { .seed = 7, .repeat = 1 };
 	ck_assert_int_eq(rs_report_write_json(&e, path_of("e.json"), &m2, &err), 0);
 	assert_file(path_of("e.json"),
 		    "{\n"
@@ -329,7 +329,7 @@ START_TEST(write_failures)
 	struct rs_table t;
 	sample_table(&t);
 	struct rs_report_err err = { "" };
-	struct rs_report_meta meta = { "v", "s", 1, 1 };
+	struct rs_report_meta meta = { .version = "v", .scenario = "s", .seed = 1, .repeat = 1 };
 
 	/* Missing directory: nothing can be created. */
 	const char *bad = path_of("nodir/r.tsv");
@@ -507,7 +507,8 @@ START_TEST(gnuplot_panels)
 		 "set ylabel 'iops'\n"
 		 "set grid\n"
 		 "set key outside right top\n"
-		 "set key inside top left\n"
+		 "set key below\n"
+		 "set yrange [0:630]\n"
 		 "set multiplot layout 1,2 title 'by level'\n"
 		 "set title 'level=raid5'\n"
 		 "$p0s0 << EOD\n1\t100\n4\t300\n16\t410\nEOD\n"

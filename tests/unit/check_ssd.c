@@ -368,7 +368,7 @@ static const struct tu_bad_device bad_cases[] = {
 	{ "reserve leaves no spare", "type: ssd\nreserved: 30%\n", 1, 1, "no spare blocks" },
 	{ "gc_high below gc_low", "type: ssd\ngc_low: 8\ngc_high: 4\n", 3, 10, "gc_high" },
 	{ "unknown state", "type: ssd\nstate: used\n", 2, 8, NULL },
-	{ "queue depth 33", "type: ssd\nqueue_depth: 33\n", 2, 14, NULL },
+	{ "queue depth beyond NVMe", "type: ssd\nqueue_depth: 65537\n", 2, 14, "65536" },
 	{ "buffer smaller than two pages",
 	  "type: ssd\nplanes: 4\npage_size: 16KiB\nwrite_buffer: 64KiB\n", 4, 15,
 	  "two multi-plane pages" },

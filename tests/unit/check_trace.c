@@ -179,19 +179,21 @@ START_TEST(parse_spc_good)
 }
 END_TEST
 
-/* blkparse: one action kept; plugs, messages, flushes without data,
- * discards and the statistics block skipped. */
+/* blkparse: one action kept; flushes without data replayed as flushes;
+ * plugs, messages, discards and the statistics block skipped. */
 START_TEST(parse_blkparse_good)
 {
 	struct rs_trace t;
 	struct rs_trace_opts o = opts(RS_TRACE_BLKPARSE, -1, 0);
 	parse_sample("blkparse_good.txt", &o, &t);
-	const struct rs_trace_req want[3] = {
+	const struct rs_trace_req want[5] = {
 		{ 223490, 0, 0, 8, RS_WRITE, 0 },
 		{ 4096, 95000, 0, 256, RS_READ, 0 },
+		{ 0, 195000, 0, 0, RS_FLUSH, 0 },
+		{ 0, 295000, 0, 0, RS_FLUSH, 0 },
 		{ 12, 1995000, 0, 1, RS_WRITE, 0 },
 	};
-	check_reqs(&t, want, 3);
+	check_reqs(&t, want, 5);
 	rs_trace_free(&t);
 	o.action = 'Q';
 	parse_sample("blkparse_good.txt", &o, &t);
@@ -480,9 +482,12 @@ START_TEST(open_loop_new_formats)
 				   "scale: 100 }\n"),
 			 0);
 	tu_point_go(&r);
-	ck_assert_uint_eq(read_log(&r, l, 16), 3);
+	/* The two flushes without data are replayed as flushes. */
+	ck_assert_uint_eq(read_log(&r, l, 16), 5);
 	ck_assert_int_eq(l[1].issue, 9500000);
-	ck_assert_int_eq(l[2].issue, 199500000);
+	ck_assert_int_eq(l[2].issue, 19500000);
+	ck_assert_int_eq(l[3].issue, 29500000);
+	ck_assert_int_eq(l[4].issue, 199500000);
 	tu_point_free(&r);
 
 	/* Each filter belongs to its format. */

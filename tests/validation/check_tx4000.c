@@ -10,8 +10,11 @@
  * scenarios/tx4000/ledger.tsv names and holds only when its criterion holds
  * at every seed (ledger.h).  The ledger gives each finding's class: C4, C7,
  * C9 and C15 are configurations (the mirror-read policies and the driver's
- * read-ahead were chosen from those findings' own sentences), the rest are
- * predictions.  Model parameters are never tuned to make a finding pass.
+ * read-ahead were chosen from those findings' own sentences), C2 and C6 are
+ * calibrations (the busy half of the mirror-read policy was chosen on C2's
+ * QD16 table, the write-back scope from the study's reading of C6's table),
+ * the rest are predictions.  Model parameters are never tuned to make a
+ * finding pass.
  *
  * Orderings are strict (ledger.h): "RAID1 ahead of the single drive" is
  * RAID1 > single, never a tie. */
