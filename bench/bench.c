@@ -18,7 +18,15 @@
  *      100 GB model in the random-write steady state, 4 KiB random reads
  *      at queue depth 32; and the heap of an 800 GB drive after steady-
  *      state random writes at queue depth 32 (its maps hold only what was
- *      written: 24 such drives in RAID0 must fit in 4 GiB, ~170 MiB each).
+ *      written: 24 such drives in RAID0 must fit in 4 GiB, ~170 MiB each);
+ *   6. the iSCSI adapter and the TX4000 RAID01 paths: speed, and heap
+ *      after a tenth and a full run;
+ *   7. the two request paths DiskSim is compared on (the DiskSim cross-
+ *      check's set-ups, tests/validation/check_disksim_xcheck.c): 4 KiB
+ *      random reads at queue depth 1 on the imported Atlas 10K, and RAID0
+ *      of four of them on one SCSI bus at 16 outstanding.  bench/
+ *      instructions.sh counts their instructions per request beside it
+ *      (`rs-bench only NAME COUNT` runs one of them alone for that).
  *
  * `make bench` builds and runs it.  Targets: >= 15 M holds/s, >= 3 M
  * I/Os/s, memory ratio within 5 %, hdd >= 1 M I/Os/s at QD1 and >= 300 k
@@ -223,6 +231,37 @@ static const char tx4000_fmt[] =
 	"workload:\n"
 	"  iometer: {spec: database, outstanding: 16, run: 1000000000s, count: %llu}\n";
 
+/* ---- 7. the DiskSim cross-check's paths --------------------------------- */
+
+static const char atlas_qd1_fmt[] =
+	"device: {model: atlas10k}\n"
+	"workload:\n"
+	"  iometer: {spec: default, size: 4KiB, align: 512B, read: 100%%, random: 100%%,\n"
+	"            outstanding: 1, run: 1000000000s, count: %llu}\n";
+
+static const char atlas_raid0_fmt[] =
+	"device:\n"
+	"  type: controller\n"
+	"  ports: 1\n"
+	"  channel: scsi\n"
+	"  devices_per_port: 4\n"
+	"  port_link: {rate: 10GB/s, overhead: 0s}\n"
+	"  queue_depth: 1\n"
+	"  array: {type: array, level: raid0, strip: 64KiB, disks: {model: atlas10k, count: 4}}\n"
+	"workload:\n"
+	"  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 100%%, random: 100%%,\n"
+	"            outstanding: 16, run: 1000000000s, count: %llu}\n";
+
+/* The workloads `rs-bench only` runs by name, for the instruction counts:
+ * the same text as in the table, so the two figures describe one path. */
+static const struct named_path {
+	const char *name, *what, *fmt;
+} named_paths[] = {
+	{ "atlas10k-qd1", "hdd atlas10k (DiskSim import), QD1 4KiB random read", atlas_qd1_fmt },
+	{ "atlas10k-raid0-qd16", "RAID0 4 x atlas10k on one SCSI bus, QD16 4KiB random read",
+	  atlas_raid0_fmt },
+};
+
 /* One request path: its speed over `ios` requests, and the heap it holds
  * at the end against a run of a tenth as many (equal, or something on the
  * path grows with run length).  target_k: thousand I/Os per wall second. */
@@ -285,8 +324,39 @@ static long peak_rss_kib(uint64_t ios, size_t *heap)
 }
 
 
+static const struct named_path *named_path(const char *name)
+{
+	for (size_t i = 0; i < sizeof(named_paths) / sizeof(named_paths[0]); i++)
+		if (strcmp(named_paths[i].name, name) == 0)
+			return &named_paths[i];
+	return NULL;
+}
+
+/* `rs-bench only NAME COUNT`: one named path for COUNT requests, nothing
+ * else, printing its requests per wall second (the instruction counter
+ * subtracts two such runs of different lengths, so building the device
+ * and loading models drop out). */
+static int only(int argc, char **argv)
+{
+	const struct named_path *p = argc == 4 ? named_path(argv[2]) : NULL;
+	char *end;
+	unsigned long long n = p ? strtoull(argv[3], &end, 10) : 0;
+	if (!p || *end != '\0' || n == 0) {
+		fprintf(stderr, "usage: rs-bench only NAME COUNT (NAME:");
+		for (size_t i = 0; i < sizeof(named_paths) / sizeof(named_paths[0]); i++)
+			fprintf(stderr, " %s", named_paths[i].name);
+		fprintf(stderr, ")\n");
+		return 2;
+	}
+	double dt = run_text(p->fmt, n, NULL);
+	printf("%.0f\n", (double)n / dt);
+	return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "only") == 0)
+		return only(argc, argv);
 	/* `rs-bench quick` for a smoke run (CI): a tenth of the work. */
 	int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
 	uint64_t holds = quick ? 2000000 : 20000000;
@@ -364,5 +434,13 @@ int main(int argc, char **argv)
 		   quick ? 100000 : 1000000, 500);
 	bench_path("promise-tx4000 RAID01 x4 write-back, Database QD16", tx4000_fmt,
 		   quick ? 50000 : 500000, 100);
+
+	for (size_t i = 0; i < sizeof(named_paths) / sizeof(named_paths[0]); i++) {
+		uint64_t n = quick ? 100000 : 1000000;
+		dt = run_text(named_paths[i].fmt, n, &events);
+		printf("%s: %.0f thousand simulated requests per wall second (%llu requests, "
+		       "%llu events in %.2f s)\n", named_paths[i].what, (double)n / dt / 1e3,
+		       (unsigned long long)n, (unsigned long long)events, dt);
+	}
 	return EXIT_SUCCESS;
 }

@@ -119,14 +119,14 @@ static void idle_fire(struct rs_sim *sim, void *obj, void *arg);
 
 static void arm_idle(struct rs_sim *sim, struct ctrl *c)
 {
-	if (c->cp.idle_flush_ns > 0 && !c->idle_ev)
+	if (c->cp.idle_flush_ns > 0 && !c->idle_ev.ev)
 		c->idle_ev = rs_sched(sim, c->cp.idle_flush_ns, idle_fire, c, NULL);
 }
 
 static void idle_fire(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct ctrl *c = obj;
-	c->idle_ev = NULL;
+	c->idle_ev = RS_NO_EVENT;
 	if (c->cache.ndirty == 0)
 		return;
 	rs_time_t quiet_until = c->last_host_ns + c->cp.idle_flush_ns;

@@ -81,7 +81,7 @@ struct ctrl {
 	bool draining;                /* above the high mark until below the low */
 	bool flushing;                /* idle: destage everything */
 	rs_time_t last_host_ns;
-	struct rs_event *idle_ev;
+	struct rs_event_handle idle_ev;
 	uint64_t next_seq_lba, ra_end;
 	uint64_t next_write_lba;      /* where the last write ended */
 	uint32_t ra_inflight;

@@ -96,8 +96,3 @@ void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
 	rs_tavg_add(&q->depth, sim->now, -1);
 }
 
-void rs_ioq_remove(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
-{
-	rs_ioq_unlink(q, io);
-	rs_tavg_add(&q->depth, sim->now, -1);
-}

@@ -47,8 +47,6 @@ void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q);
 /* Unlink a waiting request (for policies; the depth average still counts
  * it, since it is about to be dispatched). */
 void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io);
-/* Take a waiting request out for good (an abort): it leaves the depth too. */
-void rs_ioq_remove(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io);
 static inline bool rs_ioq_empty(const struct rs_ioq *q) { return q->len == 0 && q->busy == 0; }
 
 /* Look a policy up among those registered (fifo plus any added by disk

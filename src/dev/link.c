@@ -106,7 +106,7 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	struct rs_link *l = obj;
 	struct rs_link_channel *c = arg;
 	struct rs_job *j = c->cur;
-	c->ev = NULL;
+	c->ev = RS_NO_EVENT;
 	c->cur = NULL;
 	j->left -= c->cur_bytes;
 	c->bytes_moved += c->cur_bytes;
@@ -207,7 +207,7 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 		c->waiting = (struct rs_jobq){ 0 };
 		if (c->cur) {
 			rs_cancel(sim, c->ev);
-			c->ev = NULL;
+			c->ev = RS_NO_EVENT;
 			struct rs_job *j = c->cur;
 			c->cur = NULL;
 			j->next = dead.head;
@@ -223,21 +223,6 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 			rs_job_finish(sim, j, -RS_ERR_ELINKDOWN);
 		}
 	}
-}
-
-static void scheduled_down(struct rs_sim *sim, void *obj, void *arg)
-{
-	rs_link_set_up(sim, obj, false);
-}
-
-static void scheduled_up(struct rs_sim *sim, void *obj, void *arg)
-{
-	rs_link_set_up(sim, obj, true);
-}
-
-void rs_link_schedule_up(struct rs_sim *sim, struct rs_link *l, rs_time_t at, bool up)
-{
-	rs_sched_at(sim, at, up ? scheduled_up : scheduled_down, l, NULL);
 }
 
 double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now)

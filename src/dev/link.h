@@ -31,7 +31,7 @@ struct rs_link_channel {
 	struct rs_jobq waiting;
 	struct rs_job *cur;           /* transfer holding the channel */
 	uint64_t cur_bytes;           /* bytes the running transaction(s) move */
-	struct rs_event *ev;          /* end of the running transaction(s) */
+	struct rs_event_handle ev;    /* end of the running transaction(s) */
 	rs_time_t batch_start;        /* when a lone transfer started its batch */
 	uint64_t batch_bursts;        /* >1: several bursts planned as one event */
 	struct rs_tavg busy;
@@ -68,8 +68,6 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		  rs_job_fn *fn, void *obj, void *arg);
 /* Down: fail everything queued or moving, and every later transfer until up. */
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
-/* The same, at simulated time `at` (>= now): a scripted fault. */
-void rs_link_schedule_up(struct rs_sim *sim, struct rs_link *l, rs_time_t at, bool up);
 /* A host-to-device rate of its own (a SCSI bus whose write blocks take
  * longer than its read blocks); 0 goes back to the one rate. */
 void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s);

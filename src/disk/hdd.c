@@ -36,7 +36,7 @@ struct hdd {
 	int live_seg;                 /* the stream's segment, or -1 */
 	bool busy;                    /* the head is on a media access */
 	struct rs_hdd_wcache wc;      /* write-back room, stalled writes, destage stream */
-	struct rs_event *wake;        /* end of read-ahead, when destaging waits */
+	struct rs_event_handle wake;  /* end of read-ahead, when destaging waits */
 	struct rs_io *flush_head, *flush_tail;
 	uint64_t cap_blk, ra_blk;
 	rs_time_t ovh_hit;
@@ -687,7 +687,7 @@ static bool destage_goes_first(struct rs_sim *sim, struct hdd *h, int cont)
 static void wake(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct hdd *h = obj;
-	h->wake = NULL;
+	h->wake = RS_NO_EVENT;
 	kick(sim, h);
 }
 
@@ -719,7 +719,7 @@ static void kick(struct rs_sim *sim, struct hdd *h)
 	}
 	/* Idle destaging waits for read-ahead to finish. */
 	if (cont < 0 && !pressed && h->mech.streaming && now < h->mech.s_end_ns) {
-		if (!h->wake)
+		if (!h->wake.ev)
 			h->wake = rs_sched_at(sim, h->mech.s_end_ns, wake, h, NULL);
 		return;
 	}

@@ -4,7 +4,9 @@
 
 static rs_time_t mt(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
-	return n ? rs_disk_media_time(m->l, m->s, m->sp, lba, (uint32_t)n, 0) : 0;
+	/* The memo is not part of the mechanism's state (see memo_done). */
+	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media;
+	return n ? rs_disk_media_time_memo(m->l, m->s, m->sp, memo, lba, (uint32_t)n) : 0;
 }
 
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi);

@@ -53,6 +53,8 @@ struct rs_hdd_mech {
 		uint64_t lba;
 		uint32_t cyl, head;
 	} memo_park;
+	/* Media times from the stream's origin (see rs_media_memo). */
+	struct rs_media_memo media;
 	/* Where an LBA is and its angle, for the commands in the queue (each is
 	 * positioned again at every dispatch while it waits).  Direct-mapped
 	 * by a hash of the LBA. */

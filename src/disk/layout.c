@@ -1,6 +1,7 @@
 #include "disk/layout.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,7 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 {
 	char msg[160];
 	memset(l, 0, sizeof(*l));
+	rs_layout_forget(l);
 	if (check_zones(p, err, errlen) < 0)
 		return -1;
 	l->heads = p->heads;
@@ -254,6 +256,12 @@ bad:
 	return -1;
 }
 
+void rs_layout_forget(struct rs_layout *l)
+{
+	for (int i = 0; i < RS_LAYOUT_STRETCHES; i++)
+		l->stretch[i] = (struct rs_layout_stretch){ .first = UINT64_MAX };
+}
+
 void rs_layout_destroy(struct rs_layout *l)
 {
 	free(l->zones);
@@ -261,8 +269,32 @@ void rs_layout_destroy(struct rs_layout *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The cached stretch holding lba, or NULL.  One comparison each: lba -
+ * first wraps round to a huge value below first (an empty entry's first,
+ * UINT64_MAX, is above every LBA). */
+static inline struct rs_layout_stretch *stretch_find(const struct rs_layout *l, uint64_t lba)
+{
+	struct rs_layout_stretch *st = ((struct rs_layout *)l)->stretch;  /* cache */
+	for (int i = 0; i < RS_LAYOUT_STRETCHES; i++)
+		if (lba - st[i].first <= st[i].span)
+			return &st[i];
+	return NULL;
+}
+
+/* The cache entry to fill next. */
+static struct rs_layout_stretch *stretch_victim(const struct rs_layout *l)
+{
+	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
+	struct rs_layout_stretch *st = &ml->stretch[ml->stretch_next];
+	ml->stretch_next = (ml->stretch_next + 1) % RS_LAYOUT_STRETCHES;
+	return st;
+}
+
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 {
+	const struct rs_layout_stretch *st = stretch_find(l, lba);
+	if (st)
+		return st->p.zone;
 	uint32_t lo = 0, hi = l->nzones;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -308,11 +340,12 @@ static size_t slips_below(const struct rs_layout *l, const struct rs_layout_zone
 	return lo - z->slip_begin;
 }
 
-/* Data index of the k-th unslipped data sector.  slip_idx[i] - (i - begin)
- * counts the unslipped sectors before slip i and never decreases, so the
- * slips before the answer are exactly those with that count <= k. */
-static uint64_t data_index_of_k(const struct rs_layout *l,
-				const struct rs_layout_zone *z, uint64_t k)
+/* Index (in slip_idx) of the first slip after the k-th unslipped data
+ * sector: slip_idx[i] - (i - begin) counts the unslipped sectors before
+ * slip i and never decreases, so the slips before that sector are exactly
+ * those with that count <= k.  Its data index is k plus their number. */
+static size_t slip_after_k(const struct rs_layout *l, const struct rs_layout_zone *z,
+			   uint64_t k)
 {
 	size_t lo = z->slip_begin, hi = z->slip_end;
 	while (lo < hi) {
@@ -322,7 +355,7 @@ static uint64_t data_index_of_k(const struct rs_layout *l,
 		else
 			hi = mid;
 	}
-	return k + (lo - z->slip_begin);
+	return lo;
 }
 
 /* Spare groups: the zone's whole groups come first, then at most one
@@ -367,14 +400,14 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
 				uint64_t k)
 {
 	if (!z->group_sectors)
-		return data_index_of_k(l, z, k);
+		return k + (slip_after_k(l, z, k) - z->slip_begin);
 	uint64_t g = k / z->group_data;
 	if (g > whole_groups(z))
 		g = whole_groups(z);
 	uint64_t start = g * z->group_sectors, j = k - g * z->group_data;
 	size_t lo = z->slip_begin + slips_below(l, z, start), first = lo;
 	size_t hi = z->slip_begin + slips_below(l, z, start + z->group_sectors);
-	/* As in data_index_of_k, within the group's slips. */
+	/* As in slip_after_k, within the group's slips. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (l->slip_idx[mid] - start - (mid - first) <= j)
@@ -385,13 +418,60 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
 	return start + j + (lo - first);
 }
 
+/* The stretch around data index c (an LBA's, at lba) of zone zi in a zone
+ * without spare groups: bounded by its track, the slips on either side
+ * and the zone's and the disk's first and last LBAs.  `next` indexes the
+ * first slip after c. */
+static void stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c,
+		       size_t next, struct rs_layout_stretch *st)
+{
+	const struct rs_layout_zone *z = &l->zones[zi];
+	uint64_t cyl_start = c / z->data_per_cyl * z->data_per_cyl;
+	uint64_t t0 = cyl_start + (c - cyl_start) / z->spt * z->spt;
+	uint64_t t1 = min_u64(min_u64(t0 + z->spt, cyl_start + z->data_per_cyl), z->data_sectors);
+	if (next > z->slip_begin && l->slip_idx[next - 1] + 1 > t0)
+		t0 = l->slip_idx[next - 1] + 1;
+	if (next < z->slip_end && l->slip_idx[next] < t1)
+		t1 = l->slip_idx[next];
+	uint64_t first = lba - (c - t0), last = lba + (t1 - 1 - c);
+	if (first < z->first_lba)
+		first = z->first_lba;
+	last = min_u64(min_u64(last, z->first_lba + z->lba_count - 1), l->capacity_blk - 1);
+	uint64_t w = c - (lba - first) - cyl_start;
+	st->first = first;
+	st->span = last - first;
+	st->p.cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
+	st->p.head = (uint32_t)(w / z->spt);
+	st->p.sector = (uint32_t)(w % z->spt);
+	st->p.zone = zi;
+	st->track_last = UINT64_MAX;
+}
+
+static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struct rs_phys *out)
+{
+	*out = st->p;
+	out->sector += (uint32_t)(lba - st->first);
+}
+
 void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
 			   struct rs_phys *out)
 {
 	RS_ASSERT(lba < l->capacity_blk);
+	struct rs_layout_stretch *st = stretch_find(l, lba);
+	if (st) {
+		stretch_phys(st, lba, out);
+		return;
+	}
 	uint32_t zi = rs_layout_zone_of_lba(l, lba);
 	const struct rs_layout_zone *z = &l->zones[zi];
-	uint64_t c = candidate_index(l, z, lba - z->first_lba + z->empty_front);
+	uint64_t k = lba - z->first_lba + z->empty_front, c;
+	if (z->group_sectors) {
+		c = candidate_index(l, z, k);
+	} else {
+		size_t next = slip_after_k(l, z, k);
+		c = k + (next - z->slip_begin);
+		stretch_of(l, zi, lba, c, next, stretch_victim(l));
+	}
 	uint64_t within = c % z->data_per_cyl;
 	out->cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
 	out->head = (uint32_t)(within / z->spt);
@@ -433,12 +513,11 @@ uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys)
 		phys->sector;
 }
 
-double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
+/* Slot of the track's sector 0 (its skew and the zone's first offset),
+ * before the reduction modulo spt. */
+static uint64_t track_base(const struct rs_layout *l, const struct rs_layout_zone *z,
+			   const struct rs_phys *phys)
 {
-	RS_ASSERT(phys->zone < l->nzones);
-	const struct rs_layout_zone *z = &l->zones[phys->zone];
-	RS_ASSERT(phys->cyl >= z->first_cyl && phys->cyl <= z->last_cyl);
-	RS_ASSERT(phys->head < l->heads && phys->sector < z->spt);
 	/* Per cylinder: heads-1 head switches and one cylinder switch. */
 	uint64_t per_cyl = (uint64_t)(l->heads - 1) * z->track_skew + z->cyl_skew;
 	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * (per_cyl % z->spt) +
@@ -450,14 +529,36 @@ double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
 			(l->slip_skew == RS_SLIP_SKEW_TRACK ? phys->head : 0);
 		skew += slips_below(l, z, tracks * z->spt);
 	}
-	return (double)((skew + z->first_offset + phys->sector) % z->spt) / z->spt;
+	return skew + z->first_offset;
+}
+
+/* The angle of a sector in whole sectors of its zone, in [0, spt). */
+static uint32_t slot_of(const struct rs_layout *l, const struct rs_phys *phys)
+{
+	RS_ASSERT(phys->zone < l->nzones);
+	const struct rs_layout_zone *z = &l->zones[phys->zone];
+	RS_ASSERT(phys->cyl >= z->first_cyl && phys->cyl <= z->last_cyl);
+	RS_ASSERT(phys->head < l->heads && phys->sector < z->spt);
+	return (uint32_t)((track_base(l, z, phys) + phys->sector) % z->spt);
+}
+
+double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys)
+{
+	return (double)slot_of(l, phys) / l->zones[phys->zone].spt;
 }
 
 uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)
 {
+	struct rs_layout_stretch *st = stretch_find(l, lba);
+	if (st && st->track_last != UINT64_MAX)
+		return st->track_last;
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
-	return rs_layout_track_last_lba_of(l, &p);
+	uint64_t last = rs_layout_track_last_lba_of(l, &p);
+	st = stretch_find(l, lba);
+	if (st)
+		st->track_last = last;
+	return last;
 }
 
 uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_phys *pp)
@@ -471,4 +572,77 @@ uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_
 	/* Unslipped data sectors before end, capped by the zone's LBAs. */
 	uint64_t n = min_u64(candidates_before(l, z, end) - z->empty_front, z->lba_count);
 	return min_u64(z->first_lba + n - 1, l->capacity_blk - 1);
+}
+
+/* A zone whose LBAs lie on consecutive data sectors: no slips, no spare
+ * groups.  Runs there follow each other from track to track. */
+static bool plain_zone(const struct rs_layout_zone *z)
+{
+	return z->slip_begin == z->slip_end && !z->group_sectors;
+}
+
+static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
+{
+	const struct rs_layout_zone *z = &l->zones[r->p.zone];
+	r->last = rs_layout_track_last_lba_of(l, &r->p);
+	r->spt = z->spt;
+	struct rs_phys start = r->p;
+	start.sector = 0;
+	r->base = (uint32_t)(track_base(l, z, &start) % z->spt);
+}
+
+void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
+{
+	rs_layout_lba_to_phys(l, lba, &r->p);
+	r->first = lba;
+	run_fill(l, r);
+	/* Slips break the track into stretches: the mapping found lba's (in
+	 * a zone with spare groups it does not, and the sectors past lba are
+	 * mapped one by one). */
+	const struct rs_layout_zone *z = &l->zones[r->p.zone];
+	const struct rs_layout_stretch *st;
+	if (z->slip_begin == z->slip_end)
+		r->straight = r->last;
+	else if ((st = stretch_find(l, lba)) != NULL)
+		r->straight = st->first + st->span;
+	else
+		r->straight = lba;
+}
+
+void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
+{
+	uint64_t lba = r->last + 1;
+	const struct rs_layout_zone *z = &l->zones[r->p.zone];
+	if (!plain_zone(z) || lba >= z->first_lba + z->lba_count) {
+		rs_layout_run_at(l, lba, r);
+		return;
+	}
+	/* The run ended at its track's last data sector (a run that ends
+	 * earlier ends the zone's LBAs, handled above), so lba is the first
+	 * sector of the next track that holds data: the next head, or head 0
+	 * of the next cylinder once this one's data (per-cylinder spares
+	 * excluded) is used up. */
+	uint32_t head = r->p.head + 1;
+	if ((uint64_t)head * z->spt < z->data_per_cyl) {
+		r->p.head = head;
+	} else {
+		r->p.cyl++;
+		r->p.head = 0;
+	}
+	r->p.sector = 0;
+	r->first = lba;
+	run_fill(l, r);
+	r->straight = r->last;
+}
+
+uint32_t rs_layout_run_sector(const struct rs_layout *l, const struct rs_track_run *r,
+			      uint64_t lba)
+{
+	RS_ASSERT(lba >= r->first && lba <= r->last);
+	/* Past a slip the sectors are moved on. */
+	if (lba <= r->straight)
+		return r->p.sector + (uint32_t)(lba - r->first);
+	struct rs_phys q;
+	rs_layout_lba_to_phys(l, lba, &q);
+	return q.sector;
 }

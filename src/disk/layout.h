@@ -116,6 +116,16 @@ struct rs_layout_zone {
 	uint32_t first_offset;
 };
 
+/* A stretch of consecutive LBAs on consecutive sectors of one track: no
+ * slip, spare, track or zone edge inside. */
+#define RS_LAYOUT_STRETCHES 4
+struct rs_layout_stretch {
+	uint64_t first, span;             /* LBAs first..first+span; first
+					   * UINT64_MAX: none */
+	struct rs_phys p;                 /* where first lies */
+	uint64_t track_last;              /* rs_layout_track_last_lba; 0: not known */
+};
+
 struct rs_layout {
 	uint32_t heads;
 	uint32_t cylinders;
@@ -128,6 +138,13 @@ struct rs_layout {
 	 * grouped by zone, increasing. */
 	uint64_t *slip_idx;
 	size_t nslips;
+	/* The stretches of the last LBAs mapped (replaced in turn): the next
+	 * lookups of a transfer, of its track's end, of the stream running
+	 * on and of the next command mostly fall in one, and are then
+	 * answered without the zone and slip searches.  A cache of a pure
+	 * function, so written through const pointers too. */
+	struct rs_layout_stretch stretch[RS_LAYOUT_STRETCHES];
+	uint32_t stretch_next;            /* the one replaced next */
 };
 
 /* Validate params and build the mapping.  Returns 0, or -1 with a message in
@@ -135,6 +152,9 @@ struct rs_layout {
 int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *params,
 		   char *err, size_t errlen);
 void rs_layout_destroy(struct rs_layout *l);
+/* Empty the cache of stretches (answers stay the same; for tests that
+ * compare against look-ups from scratch). */
+void rs_layout_forget(struct rs_layout *l);
 
 static inline uint64_t rs_layout_capacity_blk(const struct rs_layout *l)
 {
@@ -151,7 +171,7 @@ int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *p
 uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys);
 
 /* Angle, as a fraction of a revolution in [0, 1), at which the sector
- * starts passing under the head. */
+ * starts passing under the head: a whole number of sectors over spt. */
 double rs_layout_angle_of(const struct rs_layout *l, const struct rs_phys *phys);
 
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba);
@@ -164,5 +184,25 @@ uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba);
 /* The same, given the position of an LBA (from rs_layout_lba_to_phys), for
  * callers that have it already. */
 uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_phys *p);
+
+/* A run of LBAs on one track, for walking a transfer track by track: the
+ * next run is worked out from this one's position (the next head or
+ * cylinder of the zone), not mapped afresh, except where slips or spare
+ * groups make that unsafe or the run leaves the zone. */
+struct rs_track_run {
+	uint64_t first, last;             /* LBAs, inclusive, on one track */
+	struct rs_phys p;                 /* where first lies */
+	uint32_t spt;                     /* sectors on the track */
+	uint32_t base;                    /* angle of sector 0, in sectors */
+	uint64_t straight;                /* [first, straight] on consecutive sectors */
+};
+/* The run from lba to the last LBA of its track. */
+void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r);
+/* The run that follows r on the next track; r->last + 1 must be below
+ * the capacity. */
+void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r);
+/* The sector of lba (r->first <= lba <= r->last) on r's track. */
+uint32_t rs_layout_run_sector(const struct rs_layout *l, const struct rs_track_run *r,
+			      uint64_t lba);
 
 #endif

@@ -48,7 +48,7 @@ int64_t rs_spindle_angle_units(const struct rs_spindle *sp, rs_time_t t)
 int64_t rs_spindle_target_units(double target)
 {
 	RS_ASSERT(target >= 0 && target < 1);
-	return llround(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
+	return rs_round_nonneg(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
 }
 
 double rs_spindle_angle(const struct rs_spindle *sp, rs_time_t t)

@@ -6,6 +6,7 @@
 #ifndef RS_DISK_SPINDLE_POSITION_H
 #define RS_DISK_SPINDLE_POSITION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "disk/layout.h"
@@ -45,5 +46,32 @@ rs_time_t rs_disk_position_time(const struct rs_layout *l, const struct rs_seek 
 rs_time_t rs_disk_media_time(const struct rs_layout *l, const struct rs_seek *s,
 			     const struct rs_spindle *sp, uint64_t lba,
 			     uint32_t nblk, int is_write);
+
+/* The walk of rs_disk_media_time from one origin, kept track by track: the
+ * time at which each track's first sector starts passing.  A read-ahead
+ * stream asks for its media time from its origin many times over (how far
+ * it got by a given instant is a search over lengths), and every answer
+ * then costs one track's arithmetic instead of a walk.  The values are
+ * those the walk computes, in the same order, so answers are identical. */
+#define RS_MEDIA_MEMO_TRACKS 16
+struct rs_media_memo {
+	bool ok;
+	uint64_t origin;
+	uint32_t n;                       /* tracks walked, at most the array's */
+	struct rs_media_track {
+		struct rs_track_run run;
+		double t_ns;                  /* when its first sector starts */
+	} track[RS_MEDIA_MEMO_TRACKS];
+	/* One block's time in the zone last asked about (a stream's timing
+	 * subtracts it for every LBA it places): LBAs [one_first, one_end). */
+	uint64_t one_first, one_end;
+	rs_time_t one_ns;
+};
+
+/* rs_disk_media_time(l, s, sp, lba, nblk, 0), through memo (zeroed before
+ * first use, and only ever used with the same l, s and sp). */
+rs_time_t rs_disk_media_time_memo(const struct rs_layout *l, const struct rs_seek *s,
+				  const struct rs_spindle *sp, struct rs_media_memo *memo,
+				  uint64_t lba, uint32_t nblk);
 
 #endif

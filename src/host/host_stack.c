@@ -43,7 +43,7 @@ struct host {
 	struct rs_server cpu;
 	struct rs_io *batch_head, *batch_tail;  /* completions waiting for their interrupt */
 	uint32_t batch_len;
-	struct rs_event *timer;       /* coalesce_time of the batch's first */
+	struct rs_event_handle timer; /* coalesce_time of the batch's first */
 	uint64_t interrupts;
 };
 
@@ -79,9 +79,9 @@ static void handled(struct rs_sim *sim, void *obj, void *arg, int status)
 static void interrupt(struct rs_sim *sim, struct rs_dev *dev)
 {
 	struct host *h = dev->priv;
-	if (h->timer) {
+	if (h->timer.ev) {
 		rs_cancel(sim, h->timer);
-		h->timer = NULL;
+		h->timer = RS_NO_EVENT;
 	}
 	rs_time_t cost = h->p.interrupt_ns + (rs_time_t)h->batch_len * h->p.complete_ns;
 	struct rs_io *batch = h->batch_head;
@@ -95,7 +95,7 @@ static void timer_fired(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_dev *dev = obj;
 	struct host *h = dev->priv;
-	h->timer = NULL;
+	h->timer = RS_NO_EVENT;
 	interrupt(sim, dev);
 }
 
@@ -113,7 +113,7 @@ static void back_from_device(struct rs_sim *sim, struct rs_dev *dev, struct rs_i
 		interrupt(sim, dev);
 		return;
 	}
-	if (!h->timer)
+	if (!h->timer.ev)
 		h->timer = rs_sched(sim, h->p.coalesce_ns, timer_fired, dev, NULL);
 }
 

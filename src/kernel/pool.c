@@ -33,8 +33,9 @@ void rs_pool_destroy(struct rs_pool *pool)
 
 void rs_pool_grow(struct rs_pool *pool)
 {
-	struct rs_pool_chunk *c =
-		malloc(sizeof(*c) + pool->obj_size * pool->per_chunk);
+	/* Zeroed: objects may keep state across their lives in the pool past
+	 * the free-list link (an event's generation), and it starts at 0. */
+	struct rs_pool_chunk *c = calloc(1, sizeof(*c) + pool->obj_size * pool->per_chunk);
 	if (!c)
 		rs_out_of_memory("a pool of simulation objects");
 	c->next = pool->chunks;

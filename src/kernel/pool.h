@@ -33,8 +33,9 @@ void rs_pool_grow(struct rs_pool *pool);
 /* Get and put are inline: they are a few instructions, and they run for
  * every event and request. */
 
-/* Returns memory with unspecified contents, for callers that set every
- * field anyway (the event kernel). */
+/* Returns memory as the object was last put back (zeroed the first time),
+ * but for its first word, which held the free-list link: for callers that
+ * set every field anyway, or keep some across lives (the event kernel). */
 static inline void *rs_pool_get_raw(struct rs_pool *pool)
 {
 	if (!pool->free_list)

@@ -1,6 +1,7 @@
 #include "kernel/sim.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,15 +140,28 @@ static void clock_overflow(struct rs_sim *sim, rs_time_t delay)
 		    (double)RS_TIME_MAX / 1e9);
 }
 
-struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-			     void *obj, void *arg)
+/* The generation must survive the pool's free list, which links through
+ * the first word. */
+_Static_assert(offsetof(struct rs_event, gen) >= sizeof(void *),
+	       "the event's generation overlaps the pool's free-list link");
+
+/* Back to the pool: handles to this scheduling go stale. */
+static inline void release(struct rs_sim *sim, struct rs_event *ev)
+{
+	ev->gen++;
+	rs_pool_put(&sim->events, ev);
+}
+
+struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+				   void *obj, void *arg)
 {
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
 	if (sim->heap_len == sim->heap_cap && !sim->root_vacant) {
 		heap_alloc(sim, sim->heap_cap * 2);
 	}
-	/* Every field is set here (heap_index by place()): no zeroing. */
+	/* Every field is set here (heap_index by place()) but the generation,
+	 * which the pool keeps (its chunks start zeroed): no zeroing. */
 	struct rs_event *ev = rs_pool_get_raw(&sim->events);
 	ev->time = when;
 	ev->seq = sim->seq++;
@@ -163,11 +177,11 @@ struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn
 	} else {
 		sift_up(sim, sim->heap_len++, s);
 	}
-	return ev;
+	return (struct rs_event_handle){ ev, ev->gen };
 }
 
-struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
-			  void *obj, void *arg)
+struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
+				void *obj, void *arg)
 {
 	RS_ASSERT(delay >= 0);
 	if (delay > RS_TIME_MAX - sim->now) {
@@ -198,14 +212,16 @@ static inline void settle(struct rs_sim *sim)
 	}
 }
 
-bool rs_cancel(struct rs_sim *sim, struct rs_event *ev)
+bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h)
 {
-	if (!ev)
+	if (!h.ev)
 		return false;
+	RS_ASSERT(!rs_event_stale(h));
+	struct rs_event *ev = h.ev;
 	settle(sim);
 	RS_ASSERT(ev->heap_index < sim->heap_len && sim->heap[ev->heap_index].ev == ev);
 	heap_remove(sim, ev->heap_index);
-	rs_pool_put(&sim->events, ev);
+	release(sim, ev);
 	return true;
 }
 
@@ -233,7 +249,7 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 		void *obj = ev->obj, *arg = ev->arg;
 		/* Return the event before calling, so the callback can reuse it;
 		 * its heap slot stays until the callback schedules or returns. */
-		rs_pool_put(&sim->events, ev);
+		release(sim, ev);
 		sim->root_vacant = true;
 		sim->now = top.time;
 		fn(sim, obj, arg);

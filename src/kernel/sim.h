@@ -35,7 +35,28 @@ struct rs_event {
 	void *obj;
 	void *arg;
 	uint32_t heap_index;          /* position in the heap, for cancel */
+	/* Moves on each time the event goes back to the pool (fired or
+	 * cancelled), so a handle kept past that is recognised as stale.  Not
+	 * the first word, which the pool's free list overwrites. */
+	uint32_t gen;
 };
+
+/* What rs_sched returns: the event and its generation at the time.  A
+ * handle kept after its event fired or was cancelled is stale: the memory
+ * may by then hold another event, which cancelling the handle would remove
+ * instead (a lost timer, never noticed).  rs_cancel asserts against that. */
+struct rs_event_handle {
+	struct rs_event *ev;          /* NULL: no event */
+	uint32_t gen;
+};
+
+#define RS_NO_EVENT ((struct rs_event_handle){ NULL, 0 })
+
+/* Has h's event fired or been cancelled since h was handed out? */
+static inline bool rs_event_stale(struct rs_event_handle h)
+{
+	return h.ev != NULL && h.ev->gen != h.gen;
+}
 
 /* 16 bytes, so the four children of a node fill one 64-byte cache line
  * (see sim.c); the sequence number is read from the event only on a tie
@@ -96,28 +117,44 @@ void rs_sim_free(struct rs_sim *sim);
 static inline rs_time_t rs_now(const struct rs_sim *sim) { return sim->now; }
 
 /* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
- * handle is valid until the event fires or is cancelled.  A time beyond
- * what the clock holds (about 292 years) fails the run (rs_sim_fail): the
- * event is kept, at RS_TIME_MAX, and never fires. */
-struct rs_event *rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
-			  void *obj, void *arg);
+ * handle may be cancelled until the event fires or is cancelled.  A time
+ * beyond what the clock holds (about 292 years) fails the run
+ * (rs_sim_fail): the event is kept, at RS_TIME_MAX, and never fires. */
+struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
+				void *obj, void *arg);
 /* A time computed in floating point (a service time from a rate, an
  * exponential draw) as whole nanoseconds, rounded, held in [0,
  * RS_TIME_MAX]: an absurd parameter (a rate of 1e-12 B/s) then gives an
  * event too late for the clock, which fails the run (see rs_sched_at),
  * instead of an integer overflow. */
+/* llround(x) for 0 <= x < 2^63, in integers: the same value (halves go
+ * up), without a call into libm on paths that run for every request.  The
+ * truncation is exact, and so is x - i (x and i are within a factor of 2,
+ * or i is 0). */
+static inline int64_t rs_round_nonneg(double x)
+{
+	int64_t i = (int64_t)x;
+	return x - (double)i >= 0.5 ? i + 1 : i;
+}
+/* floor(x) for |x| < 2^63, in the same spirit. */
+static inline double rs_floor(double x)
+{
+	double t = (double)(int64_t)x;
+	return t > x ? t - 1.0 : t;
+}
 static inline rs_time_t rs_ns_from_double(double ns)
 {
 	if (!(ns > 0))
 		return 0;
 	if (ns >= 9.2e18)
 		return RS_TIME_MAX;
-	return (rs_time_t)llround(ns);
+	return rs_round_nonneg(ns);
 }
-struct rs_event *rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-			     void *obj, void *arg);
-/* Remove a pending event; returns false if ev is NULL. */
-bool rs_cancel(struct rs_sim *sim, struct rs_event *ev);
+struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+				   void *obj, void *arg);
+/* Remove a pending event; returns false for RS_NO_EVENT.  A stale handle
+ * (rs_event_stale) is a bug of the caller's: asserted. */
+bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h);
 
 /* Fire events in order until the set is empty, rs_sim_stop() is called, or
  * the next event lies beyond `until` (then the clock is left at `until`).

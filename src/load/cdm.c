@@ -101,7 +101,7 @@ struct cdm {
 	size_t passes;
 	rs_time_t interval;
 	bool prepare;
-	struct rs_event *idle;        /* the interval before the next pass */
+	struct rs_event_handle idle;  /* the interval before the next pass */
 	enum stage stage;
 	size_t pass;                  /* within the stage */
 	struct rs_phase_result prep;
@@ -120,7 +120,7 @@ static void idle_over(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
 	struct cdm *c = load->priv;
-	c->idle = NULL;
+	c->idle = RS_NO_EVENT;
 	if (!load->stopped)
 		pass_start(sim, load);
 }

@@ -86,7 +86,7 @@ struct iometer {
 	uint64_t seq_next;            /* next sequential LBA, shared by all slots */
 	uint64_t outstanding;
 	double rate;
-	struct rs_event *arrival;
+	struct rs_event_handle arrival;
 	uint64_t flush_every;         /* 0: no flushes */
 	struct slot *slots;           /* `outstanding` of them when flushing */
 	gsl_rng *rng_line, *rng_mix, *rng_random, *rng_offset, *rng_arrival;
@@ -180,7 +180,7 @@ static void arrival(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
 	struct iometer *im = load->priv;
-	im->arrival = NULL;
+	im->arrival = RS_NO_EVENT;
 	if (load->stopped)
 		return;
 	issue_one(sim, load);

@@ -34,7 +34,7 @@ static void window_close(struct rs_sim *sim, struct rs_load *load)
 static void window_end(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
-	load->priv_close_ev = NULL;
+	load->priv_close_ev = RS_NO_EVENT;
 	window_close(sim, load);
 }
 
@@ -70,7 +70,7 @@ bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_i
 void rs_load_finish(struct rs_sim *sim, struct rs_load *load)
 {
 	rs_cancel(sim, load->priv_close_ev);
-	load->priv_close_ev = NULL;
+	load->priv_close_ev = RS_NO_EVENT;
 	window_close(sim, load);
 }
 

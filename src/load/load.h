@@ -71,7 +71,7 @@ struct rs_load {
 	bool stopped;                 /* window over: issue nothing more */
 	rs_time_t t_measure_end;
 	uint64_t in_flight;
-	struct rs_event *priv_close_ev;       /* the scheduled end of the window */
+	struct rs_event_handle priv_close_ev;       /* the scheduled end of the window */
 
 	struct rs_iostat stats;
 	struct rs_iostat_summary summary;     /* filled when the window closes */

@@ -1,6 +1,6 @@
 src_librs_a_SOURCES += \
 	src/load/load.c src/load/load.h \
-	src/load/registry.c \
+	src/load/load_registry.c \
 	src/load/iometer.c src/load/iometer.h \
 	src/load/iometer_specs.c src/load/iometer_specs.h \
 	src/load/trace.c src/load/trace.h \

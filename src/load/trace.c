@@ -105,7 +105,7 @@ struct trace {
 	bool exhausted;               /* every request has been issued */
 	size_t cur;                   /* closed loop: the request in flight */
 	rs_time_t end;                /* end of the window: nothing is due after it */
-	struct rs_event *ev;          /* pending arrival or end of gap */
+	struct rs_event_handle ev;    /* pending arrival or end of gap */
 };
 
 /* Step to the following request, into the next repetition at the end;
@@ -132,7 +132,7 @@ static void open_done(struct rs_sim *sim, struct rs_io *io)
 		/* Closed by `count`: drop the next arrival rather than let it
 		 * hold the clock running. */
 		rs_cancel(sim, tr->ev);
-		tr->ev = NULL;
+		tr->ev = RS_NO_EVENT;
 		return;
 	}
 	if (tr->exhausted && load->in_flight == 0)
@@ -156,7 +156,7 @@ static void arrive(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
 	struct trace *tr = load->priv;
-	tr->ev = NULL;
+	tr->ev = RS_NO_EVENT;
 	if (load->stopped)
 		return;
 	/* Everything due now goes out in file order: one event per instant,
@@ -188,7 +188,7 @@ static void gap_over(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
 	struct trace *tr = load->priv;
-	tr->ev = NULL;
+	tr->ev = RS_NO_EVENT;
 	if (!load->stopped)
 		closed_issue(sim, load);
 }

@@ -88,7 +88,7 @@ struct cmd {
 	struct cmd *next, *prev;      /* parked list */
 	struct adapter *a;
 	struct rs_io *io;
-	struct rs_event *timer;
+	struct rs_event_handle timer;
 	rs_time_t t_start;
 	rs_time_t own_ns;             /* processor time left for the path's own engine */
 	uint8_t stage;
@@ -109,7 +109,7 @@ struct adapter {
 	rs_time_t hop_ns;             /* switch: one frame + latency */
 	bool online;
 	rs_time_t t_down;
-	struct rs_event *login_ev;
+	struct rs_event_handle login_ev;
 	struct cmd parked;            /* list head */
 	struct rs_pool cmds;
 	char port_name[16];
@@ -157,7 +157,7 @@ static void failed_later(struct rs_sim *sim, void *obj, void *arg)
 static void timed_out(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct cmd *c = arg;
-	c->timer = NULL;
+	c->timer = RS_NO_EVENT;
 	unpark(c);
 	c->a->n.timeouts++;
 	finish(sim, c, -RS_ERR_ETIMEDOUT);
@@ -346,16 +346,16 @@ static void adapter_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io 
 static void logged_in(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct adapter *a = obj;
-	a->login_ev = NULL;
+	a->login_ev = RS_NO_EVENT;
 	a->online = true;
 	a->n.logins++;
 	/* Re-issue what waited, oldest first. */
 	while (a->parked.next != &a->parked) {
 		struct cmd *c = a->parked.next;
 		unpark(c);
-		if (c->timer) {
+		if (c->timer.ev) {
 			rs_cancel(sim, c->timer);
-			c->timer = NULL;
+			c->timer = RS_NO_EVENT;
 		}
 		a->n.resumed++;
 		c->stage = 0;
@@ -375,9 +375,9 @@ void rs_iscsi_adapter_set_link(struct rs_sim *sim, struct rs_dev *dev, bool up)
 	}
 	a->online = false;
 	a->t_down = sim->now;
-	if (a->login_ev) {
+	if (a->login_ev.ev) {
 		rs_cancel(sim, a->login_ev);
-		a->login_ev = NULL;
+		a->login_ev = RS_NO_EVENT;
 	}
 	rs_link_set_up(sim, &a->port, false);
 }
@@ -389,11 +389,6 @@ bool rs_iscsi_adapter_usable(const struct rs_dev *dev, rs_time_t now, rs_time_t 
 		return true;
 	/* Down, but the path manager has not noticed yet. */
 	return !a->port.up && now - a->t_down < detect;
-}
-
-bool rs_iscsi_adapter_online(const struct rs_dev *dev)
-{
-	return ((const struct adapter *)dev->priv)->online;
 }
 
 const struct rs_iscsi_adapter_counters *rs_iscsi_adapter_counters(const struct rs_dev *dev)

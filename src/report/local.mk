@@ -11,7 +11,7 @@ src_librs_a_SOURCES += \
 	src/report/report.h \
 	src/report/table.c src/report/table.h \
 	src/report/tsv.c \
-	src/report/series.c src/report/series.h
+	src/report/report_series.c src/report/series.h
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_report

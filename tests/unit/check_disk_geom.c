@@ -900,6 +900,164 @@ START_TEST(media_time_tracks)
 }
 END_TEST
 
+/* The media time as it was computed before transfers were walked: every
+ * track boundary mapped afresh (with the layout's cache emptied first, so
+ * nothing of the walk's is reused), llround and floor from libm.  The walk
+ * must give the same nanosecond for every transfer. */
+static void cold_phys(struct rs_layout *l, uint64_t lba, struct rs_phys *p)
+{
+	rs_layout_forget(l);
+	rs_layout_lba_to_phys(l, lba, p);
+}
+
+static rs_time_t mapped_media_time(struct rs_layout *l, const struct rs_seek *s,
+				   const struct rs_spindle *sp, uint64_t lba, uint32_t nblk)
+{
+	double period_ns = rs_spindle_period_ns(sp), t_ns = 0;
+	uint64_t end = lba + nblk;
+	struct rs_phys p;
+	cold_phys(l, lba, &p);
+	for (;;) {
+		uint64_t last = rs_layout_track_last_lba_of(l, &p);
+		if (last >= end)
+			last = end - 1;
+		struct rs_phys q;
+		cold_phys(l, last, &q);
+		uint32_t spt = l->zones[q.zone].spt;
+		t_ns += (double)(q.sector - p.sector + 1) * period_ns / spt;
+		if (last + 1 == end)
+			break;
+		struct rs_phys n;
+		cold_phys(l, last + 1, &n);
+		double from = rs_layout_angle_of(l, &q) + 1.0 / spt;
+		uint32_t dist = q.cyl > n.cyl ? q.cyl - n.cyl : n.cyl - q.cyl;
+		rs_time_t sw = rs_seek_reposition_time(s, dist, q.head != n.head, 0);
+		double gap = rs_layout_angle_of(l, &n) - from - (double)sw / period_ns;
+		gap -= floor(gap);
+		if (gap > 1 - 1e-12)
+			gap = 0;
+		t_ns += (double)sw + gap * period_ns;
+		p = n;
+	}
+	return llround(t_ns);
+}
+
+/* Transfers of every length class (a block, inside a track, across a few
+ * tracks, across a zone edge) from random and edge origins, through the
+ * plain walk and through a memo asked from one origin at many lengths. */
+static void check_walk(struct rs_layout *l, const struct rs_seek *s,
+		       const struct rs_spindle *sp, unsigned rounds)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 11);
+	uint64_t cap = rs_layout_capacity_blk(l);
+	struct rs_media_memo memo;
+	memset(&memo, 0, sizeof(memo));
+	for (unsigned i = 0; i < rounds; i++) {
+		uint64_t lba;
+		if (i % 4 == 0) {           /* just before a zone's first LBA */
+			uint32_t zi = (uint32_t)rand_below(r, l->nzones);
+			lba = l->zones[zi].first_lba;
+			lba -= rand_below(r, lba < 50 ? lba + 1 : 50);
+		} else {
+			lba = rand_below(r, cap);
+		}
+		uint64_t room = cap - lba;
+		uint64_t longest = room < 4000 ? room : 4000;
+		for (int k = 0; k < 6; k++) {
+			uint32_t n = (uint32_t)(1 + rand_below(r, k < 2 ? (longest < 8 ? longest : 8)
+								  : longest));
+			rs_time_t want = mapped_media_time(l, s, sp, lba, n);
+			REQUIRE(rs_disk_media_time(l, s, sp, lba, n, 0) == want);
+			REQUIRE(rs_disk_media_time_memo(l, s, sp, &memo, lba, n) == want);
+		}
+	}
+	gsl_rng_free(r);
+}
+
+START_TEST(media_time_walk_matches_mapping)
+{
+	struct rs_seek_params skp = { .cylinders = NCYL, .head_switch_ns = 100000 };
+	struct rs_seek_fit fit = { 500000, 3000000, 7000000 };
+	struct rs_seek s;
+	struct rs_spindle spin;
+	char err[200];
+	ck_assert_msg(rs_seek_init_fit(&s, &skp, &fit, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(rs_spindle_init(&spin, 10025, 0.3, err, sizeof(err)), 0);
+
+	/* Slips, per-cylinder spares and spare tracks. */
+	struct rs_layout l;
+	synth_init(&l);
+	check_walk(&l, &s, &spin, 3000);
+	rs_layout_destroy(&l);
+
+	/* The same with slips that turn the tracks after them, an empty zone
+	 * front and a first sector past angle 0. */
+	struct rs_zone zones[NZ];
+	memcpy(zones, synth_zones, sizeof(zones));
+	zones[0].empty_front = 7;
+	zones[1].first_offset = 33;
+	zones[2].empty_front = 2;
+	zones[2].first_offset = 5;
+	struct rs_layout_params p = synth_params();
+	p.zones = zones;
+	p.slip_skew = RS_SLIP_SKEW_TRACK;
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	check_walk(&l, &s, &spin, 3000);
+	rs_layout_destroy(&l);
+
+	/* No slips at all: every run follows from the one before. */
+	p = synth_params();
+	p.nslips = 0;
+	p.capacity_blk = 80000;
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	check_walk(&l, &s, &spin, 3000);
+	rs_layout_destroy(&l);
+
+	/* Spare groups, with and without slips in them. */
+	uint64_t z1 = 10u * G_HEADS * 20;
+	uint64_t slips[] = { 150, z1 + 0, z1 + 5, z1 + 50, z1 + 101 };
+	struct rs_layout_params gp = {
+		.heads = G_HEADS, .cylinders = 15, .zones = group_zones, .nzones = 2,
+		.spare_group_tracks = G_TRACKS, .slips = slips,
+		.nslips = sizeof(slips) / sizeof(slips[0]),
+	};
+	ck_assert_msg(rs_layout_init(&l, &gp, err, sizeof(err)) == 0, "%s", err);
+	check_walk(&l, &s, &spin, 1000);
+	rs_layout_destroy(&l);
+	rs_seek_destroy(&s);
+}
+END_TEST
+
+/* Look-ups through the layout's cache of stretches agree with look-ups
+ * from an empty cache, in an order that keeps hitting and replacing it. */
+START_TEST(layout_cache_agrees)
+{
+	struct rs_layout l;
+	synth_init(&l);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 5);
+	uint64_t cap = rs_layout_capacity_blk(&l), lba = 0;
+	for (int i = 0; i < 200000; i++) {
+		/* Mostly a step or two on from the last, sometimes anywhere. */
+		lba = i % 7 == 0 ? rand_below(r, cap) : (lba + rand_below(r, 40)) % cap;
+		struct rs_phys warm, cold;
+		rs_layout_lba_to_phys(&l, lba, &warm);
+		uint64_t last = rs_layout_track_last_lba(&l, lba);
+		REQUIRE(rs_layout_zone_of_lba(&l, lba) == warm.zone);
+		struct rs_layout_stretch keep[RS_LAYOUT_STRETCHES];
+		memcpy(keep, l.stretch, sizeof(keep));
+		cold_phys(&l, lba, &cold);
+		REQUIRE(warm.cyl == cold.cyl && warm.head == cold.head &&
+			warm.sector == cold.sector && warm.zone == cold.zone);
+		REQUIRE(last == rs_layout_track_last_lba_of(&l, &cold));
+		memcpy(l.stretch, keep, sizeof(keep));
+	}
+	gsl_rng_free(r);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
 /* DiskSim's "Read-ahead over requested" = 0 (keep_request): the requested
  * blocks stay in their segment, so read-ahead stops a segment past the
  * request's first block instead of a segment past its end. */
@@ -957,6 +1115,8 @@ static Suite *disk_geom_suite(void)
 	tcase_set_timeout(tc, timeout_s);
 	tcase_add_test(tc, position_is_seek_plus_rotation);
 	tcase_add_test(tc, media_time_tracks);
+	tcase_add_test(tc, media_time_walk_matches_mapping);
+	tcase_add_test(tc, layout_cache_agrees);
 	suite_add_tcase(s, tc);
 	return s;
 }

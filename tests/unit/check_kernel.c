@@ -5,6 +5,7 @@
  * random-stream derivation; the run failures (time that does not
  * advance, a clock overflow) that end a run instead of hanging it. */
 #include <check.h>
+#include <signal.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,10 +130,10 @@ START_TEST(cancel_positions)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct firelog l;
 	log_init(&l, 16);
-	struct rs_event *ev[7];
+	struct rs_event_handle ev[7];
 	for (uintptr_t i = 0; i < 7; i++)
 		ev[i] = rs_sched_at(sim, (rs_time_t)(10 * (i + 1)), ev_log, (void *)i, &l);
-	ck_assert(!rs_cancel(sim, NULL));
+	ck_assert(!rs_cancel(sim, RS_NO_EVENT));
 	ck_assert(rs_cancel(sim, ev[0]));     /* head */
 	ck_assert(rs_cancel(sim, ev[3]));     /* middle */
 	ck_assert(rs_cancel(sim, ev[6]));     /* last */
@@ -140,8 +141,8 @@ START_TEST(cancel_positions)
 	ck_assert_uint_eq(sim->events.live, 4);
 	/* Re-schedule after cancel: the freed slot is reused, and the new event
 	 * fires at its own time, not the cancelled one's. */
-	struct rs_event *again = rs_sched_at(sim, 35, ev_log, (void *)33, &l);
-	ck_assert_ptr_nonnull(again);
+	struct rs_event_handle again = rs_sched_at(sim, 35, ev_log, (void *)33, &l);
+	ck_assert_ptr_nonnull(again.ev);
 	ck_assert_uint_eq(sim->events.live, 5);
 	/* Equal time to a cancelled event: still fires. */
 	rs_sched_at(sim, 70, ev_log, (void *)66, &l);
@@ -159,13 +160,60 @@ START_TEST(cancel_positions)
 }
 END_TEST
 
+/* A handle kept after its event fired, or was cancelled, is stale even
+ * when the event's memory has been handed to a new event: cancelling it
+ * would remove the new one.  rs_cancel asserts on rs_event_stale. */
+START_TEST(stale_handle_detected)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct firelog l;
+	log_init(&l, 8);
+	struct rs_event_handle fired = rs_sched_at(sim, 10, ev_log, (void *)1, &l);
+	ck_assert(!rs_event_stale(fired));
+	ck_assert(!rs_event_stale(RS_NO_EVENT));
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert(rs_event_stale(fired));
+	/* The pool hands the same memory out again. */
+	struct rs_event_handle next = rs_sched_at(sim, 20, ev_log, (void *)2, &l);
+	ck_assert_ptr_eq(next.ev, fired.ev);
+	ck_assert(rs_event_stale(fired));
+	ck_assert(!rs_event_stale(next));
+	/* Cancelled, then reused: the cancelled handle is stale too. */
+	ck_assert(rs_cancel(sim, next));
+	ck_assert(rs_event_stale(next));
+	struct rs_event_handle third = rs_sched_at(sim, 30, ev_log, (void *)3, &l);
+	ck_assert_ptr_eq(third.ev, next.ev);
+	ck_assert(rs_event_stale(next) && rs_event_stale(fired));
+	ck_assert(!rs_event_stale(third));
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_uint_eq(l.id[1], 3);
+	log_free(&l);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Cancelling a stale handle is our bug, not bad input: the assertion
+ * aborts (run only where Check forks, so the abort stays in the child). */
+START_TEST(stale_cancel_aborts)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct firelog l;
+	log_init(&l, 8);
+	struct rs_event_handle fired = rs_sched_at(sim, 10, ev_log, (void *)1, &l);
+	rs_sim_run(sim, RS_TIME_MAX);
+	rs_sched_at(sim, 20, ev_log, (void *)2, &l);
+	rs_cancel(sim, fired);
+}
+END_TEST
+
 /* A callback cancels a later event: the classic timeout pattern. */
-static struct rs_event *victim;
+static struct rs_event_handle victim;
 static void ev_cancel_victim(struct rs_sim *sim, void *obj, void *arg)
 {
 	ev_log(sim, obj, arg);
 	ck_assert(rs_cancel(sim, victim));
-	victim = NULL;
+	victim = RS_NO_EVENT;
 }
 
 START_TEST(cancel_from_callback)
@@ -264,7 +312,7 @@ START_TEST(random_against_model)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
 	gsl_rng_set(r, 2024);
 	struct ref_ev *ref = calloc(MAXID, sizeof(*ref));
-	struct rs_event **handle = calloc(MAXID, sizeof(*handle));
+	struct rs_event_handle *handle = calloc(MAXID, sizeof(*handle));
 	ck_assert_ptr_nonnull(ref);
 	ck_assert_ptr_nonnull(handle);
 	size_t nref = 0;
@@ -293,7 +341,7 @@ START_TEST(random_against_model)
 		} else if (u < p_sched + 0.2) {
 			size_t k = gsl_rng_uniform_int(r, nref);
 			ck_assert(rs_cancel(sim, handle[ref[k].id]));
-			handle[ref[k].id] = NULL;
+			handle[ref[k].id] = RS_NO_EVENT;
 			memmove(&ref[k], &ref[k + 1], (nref - k - 1) * sizeof(*ref));
 			nref--;
 			cancelled++;
@@ -304,7 +352,7 @@ START_TEST(random_against_model)
 			ck_assert_uint_eq(l.n, before + 1);
 			ck_assert_uint_eq(l.id[before], ref[0].id);
 			ck_assert_int_eq(rs_now(sim), ref[0].t);
-			handle[ref[0].id] = NULL;
+			handle[ref[0].id] = RS_NO_EVENT;
 			memmove(&ref[0], &ref[1], (nref - 1) * sizeof(*ref));
 			nref--;
 			fired++;
@@ -574,6 +622,12 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, order_zero_delay_from_callback);
 	tcase_add_test(tc, cancel_positions);
 	tcase_add_test(tc, cancel_from_callback);
+	tcase_add_test(tc, stale_handle_detected);
+	/* The abort must happen in a child of Check's; CK_FORK=no runs the
+	 * tests in this process. */
+	const char *fork_mode = getenv("CK_FORK");
+	if (!fork_mode || strcmp(fork_mode, "no") != 0)
+		tcase_add_test_raise_signal(tc, stale_cancel_aborts, SIGABRT);
 	tcase_add_test(tc, run_until);
 	tcase_add_test(tc, stop);
 	tcase_add_test(tc, random_against_model);
