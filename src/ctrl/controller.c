@@ -22,6 +22,9 @@
  *                     wait in the host, in order
  *   bus_overlap       host-bus transfers overlap the drive's work (cut-through)
  *                     instead of following a read / preceding a write
+ *   sg_entries,       scatter-gather entries one command's data may take, and
+ *   sg_page           the host page one entry covers: a longer command is
+ *                     split (0 entries: no limit)
  *   queue_policy      fifo | elevator | sstf | sptf | sptf-host: order of the
  *                     requests a port holds back beyond its tags (ctrl/hostq.h)
  *   host_service      the driver's reaction to a drive's service request
@@ -95,6 +98,12 @@ static const struct rs_opt ctrl_opts[] = {
 	{ "bus_overlap", RS_OPT_BOOL, P(bus_overlap), "false", 0, 0, 0, NULL,
 	  "a drive's data crosses the host bus while the drive works (DMA streaming "
 	  "into host memory) instead of after a read / before a write" },
+	{ "sg_entries", RS_OPT_UINT, P(sg_entries), "0", RANGE, 0, 65535, NULL,
+	  "scatter-gather entries (AHCI PRD entries) one command's data may take; a "
+	  "longer command goes to the drive as several; 0 = no limit" },
+	{ "sg_page", RS_OPT_SIZE, P(sg_page), "4KiB", RANGE, 512, 4194304, NULL,
+	  "bytes one scatter-gather entry covers at most: the host page, as the "
+	  "host's buffers are physically contiguous only page by page" },
 	{ "queue_policy", RS_OPT_ENUM, P(queue_policy), "fifo", 0, 0, 0, rs_hostq_policy_names,
 	  "order of requests waiting at a port beyond its tags: fifo, elevator (C-LOOK), "
 	  "sstf (nearest address), sptf (shortest positioning, hdd members: the "
@@ -362,6 +371,8 @@ static uint32_t set_up_channels(struct ctrl *c, const struct rs_link_params *lp,
 		else
 			rs_channel_init(&c->ch[i], name, lp, tags, p->queue_policy, now);
 		c->ch[i].bus_overlap = p->bus_overlap;
+		c->ch[i].sg_entries = (uint32_t)p->sg_entries;
+		c->ch[i].sg_page = (uint32_t)p->sg_page;
 	}
 	return tags;
 }

@@ -27,6 +27,8 @@ struct ctrl_params {
 	uint64_t queue_depth;
 	int queue_policy;             /* enum rs_hostq_policy */
 	bool bus_overlap;
+	uint64_t sg_entries;          /* per command; 0 = no limit */
+	uint64_t sg_page;             /* bytes one entry covers at most */
 	uint64_t max_commands;        /* host requests taken at once; 0 = no limit */
 	rs_time_t host_service_ns;
 	const struct rs_node *queued_reads;

@@ -211,12 +211,36 @@ static void dispatch(struct rs_sim *sim, struct rs_channel *ch)
 	}
 }
 
+/* The most blocks one command carries: its scatter-gather list holds
+ * sg_entries entries of at most a host page each.  Buffers are taken as
+ * page-aligned (ATTO's and CrystalDiskMark's are), and strips are whole
+ * pages, so a member command gathered from strips scattered over the
+ * host's buffer needs no more entries than a contiguous one: entries are
+ * pages either way. */
+static uint32_t command_max_blocks(const struct rs_channel *ch)
+{
+	if (ch->sg_entries == 0)
+		return UINT32_MAX;
+	uint64_t blocks = (uint64_t)ch->sg_entries * ch->sg_page / RS_BLOCK_BYTES;
+	return blocks > UINT32_MAX ? UINT32_MAX : (uint32_t)blocks;
+}
+
+/* One command per sg_entries pages of the request, all queued before any
+ * is dispatched so that the parent cannot complete with a piece still to
+ * come. */
 static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct port *pt = dev->priv;
-	struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk, member_done, pt);
-	child->layer = pt;
-	rs_ioq_push(sim, &pt->ch->q, child);
+	uint32_t most = command_max_blocks(pt->ch), left = io->nblk;
+	uint64_t lba = io->lba;
+	do {
+		uint32_t n = left < most ? left : most;
+		struct rs_io *child = rs_io_child(sim, io, io->op, lba, n, member_done, pt);
+		child->layer = pt;
+		rs_ioq_push(sim, &pt->ch->q, child);
+		lba += n;
+		left -= n;
+	} while (left);
 	dispatch(sim, pt->ch);
 }
 

@@ -44,6 +44,12 @@ struct rs_channel {
 	struct rs_ioq q;              /* commands waiting for, and holding, a tag */
 	uint64_t last_lba;            /* the queue policy's position (ctrl/hostq.h) */
 	bool bus_overlap;             /* host-bus data moves while the drive works */
+	/* Scatter-gather: a command's data must fit sg_entries entries of one
+	 * host page (sg_page bytes) each -- the host's buffers are contiguous
+	 * in physical memory only page by page -- so a longer command goes to
+	 * the drive as several.  0 entries: no limit. */
+	uint32_t sg_entries;
+	uint32_t sg_page;
 	uint64_t commands;            /* dispatched to a drive, whole run */
 };
 

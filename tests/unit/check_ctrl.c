@@ -884,6 +884,34 @@ START_TEST(bad_sections)
 }
 END_TEST
 
+/* ---- scatter-gather limits ------------------------------------------------------ */
+
+/* A command's data must fit sg_entries entries of one host page each: a
+ * 1 MiB read on 4 KiB pages is 256 entries, so at 64 entries it reaches a
+ * drive that takes one command at a time (4 ms each) as four, at 256 as
+ * one; without a limit, as one. */
+static double sg_read_ms(const char *entries)
+{
+	struct crun r;
+	run(&r, false,
+	    "device:\n  type: controller\n  sg_entries: %s\n  sg_page: 4KiB\n"
+	    "  array: {type: ideal, service: fixed, mean: 4ms}\n"
+	    "workload: {iometer: {spec: default, size: 1MiB, read: 100%%, random: 0%%, "
+	    "outstanding: 1, count: 100, run: 100s}}\n", entries);
+	return r.s.lat_mean_ms;
+}
+
+START_TEST(sg_entries_split_long_commands)
+{
+	double none = sg_read_ms("0"), fits = sg_read_ms("256"), split = sg_read_ms("64");
+	printf("1 MiB reads, 4 ms per command: no SG limit %.3f ms, 256 entries %.3f ms, "
+	       "64 entries %.3f ms\n", none, fits, split);
+	ck_assert(fabs(none - 4.0) < 0.01);
+	ck_assert(fabs(fits - 4.0) < 0.01);
+	ck_assert(fabs(split - 16.0) < 0.01);
+}
+END_TEST
+
 static Suite *ctrl_suite(void)
 {
 	Suite *s = suite_create("ctrl");
@@ -918,6 +946,7 @@ static Suite *ctrl_suite(void)
 			    (int)(sizeof(ctrl_models) / sizeof(ctrl_models[0])));
 	tcase_add_loop_test(tm, bad_sections, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	tcase_add_loop_test(tm, raid_levels_offered, 0, 5);
+	tcase_add_test(tm, sg_entries_split_long_commands);
 	suite_add_tcase(s, tm);
 	return s;
 }
