@@ -63,6 +63,7 @@ struct stream {
 	uint64_t lo, valid, hi;
 	uint64_t last_use;            /* for replacing the least recently used */
 	bool used;
+	bool fetching;                /* a fetch is in flight: it will land here */
 	struct rs_io *wait_head, *wait_tail;  /* reads waiting for the fetch */
 };
 
@@ -277,6 +278,8 @@ static struct stream *find_stream(struct page_cache *c, uint64_t lba)
 	return NULL;
 }
 
+static bool busy(const struct stream *s) { return s->wait_head || s->fetching; }
+
 static struct stream *new_stream(struct page_cache *c)
 {
 	struct stream *best = &c->s[0];
@@ -285,11 +288,11 @@ static struct stream *new_stream(struct page_cache *c)
 			best = &c->s[i];
 			break;
 		}
-		/* Never drop a stream that has reads waiting on it. */
-		if (!c->s[i].wait_head && (best->wait_head || c->s[i].last_use < best->last_use))
+		/* Never drop a stream that reads wait on or a fetch will land in. */
+		if (!busy(&c->s[i]) && (busy(best) || c->s[i].last_use < best->last_use))
 			best = &c->s[i];
 	}
-	if (best->wait_head)
+	if (busy(best))
 		return NULL;
 	return best;
 }
@@ -309,7 +312,10 @@ static void fetch_done(struct rs_sim *sim, struct rs_io *io)
 	struct rs_dev *dev = io->done_ctx;
 	struct stream *s = io->layer;
 	uint32_t req = (uint32_t)io->aux;
+	/* The stream was kept for this fetch: it still ends its window. */
+	RS_ASSERT(s->fetching && io->lba + io->nblk == s->hi);
 	s->valid = io->lba + io->nblk;
+	s->fetching = false;
 	rs_io_free(sim, io);
 	serve_waiters(sim, dev, s);
 	ensure_ahead(sim, dev, s, req);
@@ -340,6 +346,7 @@ static void ensure_ahead(struct rs_sim *sim, struct rs_dev *dev, struct stream *
 	struct rs_io *f = rs_io_new(sim, RS_READ, from, (uint32_t)n, fetch_done, dev);
 	f->layer = s;
 	f->aux = req_blk;
+	s->fetching = true;
 	c->c.read_ahead_ios++;
 	rs_dev_submit(sim, dev->members[0], f);
 }
@@ -457,13 +464,6 @@ static void pc_destroy(struct rs_dev *dev)
 	dev->priv = NULL;
 }
 
-static void pc_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
-{
-	(void)dev;
-	(void)now;
-	(void)r;
-}
-
 const struct rs_dev_type rs_dev_page_cache = {
 	.name = "page_cache",
 	.help = "host page cache in front of a device: read-ahead for sequential readers, "
@@ -472,7 +472,6 @@ const struct rs_dev_type rs_dev_page_cache = {
 	.params_size = sizeof(struct pc_params),
 	.init = pc_init,
 	.submit = pc_submit,
-	.report = pc_report,
 	.destroy = pc_destroy,
 };
 
