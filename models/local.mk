@@ -117,3 +117,5 @@ nobase_dist_pkgdata_DATA += \
 nobase_dist_pkgdata_DATA += \
 	models/hbas/lsi-sas3008.yaml \
 	models/hosts/linux-4-blk-mq.yaml
+nobase_dist_pkgdata_DATA += \
+	models/hosts/windows-xp-cache-manager.yaml

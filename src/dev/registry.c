@@ -9,6 +9,7 @@
 #include "disk/hdd.h"
 #include "host/hba.h"
 #include "host/host_stack.h"
+#include "host/page_cache.h"
 #include "net/adapter.h"
 #include "net/multipath.h"
 #include "net/target.h"
@@ -26,6 +27,7 @@ static const struct rs_dev_type *const types[] = {
 	&rs_dev_ssd,
 	&rs_dev_host,
 	&rs_dev_hba,
+	&rs_dev_page_cache,
 };
 
 size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }
@@ -56,6 +58,7 @@ static const struct rs_inner_section inner[] = {
 	{ &rs_dev_multipath, "paths", RS_INNER_LIST },
 	{ &rs_dev_host, "device", RS_INNER_ONE },
 	{ &rs_dev_hba, "device", RS_INNER_ONE },
+	{ &rs_dev_page_cache, "device", RS_INNER_ONE },
 };
 
 const struct rs_inner_section *rs_dev_inner_sections(size_t *n)

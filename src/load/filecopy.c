@@ -28,12 +28,20 @@
  *
  * The measuring window opens at once (no ramp) and closes when the last
  * request of the action completes, so the summary's time is the action's
- * duration; rs_filecopy_file_mb_s() gives FC-Test's figure. */
+ * duration; rs_filecopy_file_mb_s() gives FC-Test's figure.
+ *
+ * With a `page_cache` section the copier goes through a host page cache
+ * (host/page_cache.h) put in front of the target, as Windows' copies went
+ * through its cache manager: reads are read ahead, writes written behind.
+ * The action then ends with a flush, and its time runs until the flush is
+ * done: X-bit flushed the OS cache between steps, so the data the action
+ * wrote reached the device within the step. */
 #include "load/filecopy.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/page_cache.h"
 #include "kernel/assert.h"
 #include "load/filecopy_sets.h"
 
@@ -52,6 +60,7 @@ struct filecopy_params {
 	uint64_t metadata_size;
 	uint64_t metadata_interval;
 	uint64_t metadata_zone;
+	const struct rs_node *page_cache;
 };
 
 /* No `ramp`: the window must cover the whole action from its first
@@ -94,6 +103,9 @@ static const struct rs_opt filecopy_opts[] = {
 	{ "metadata_zone", RS_OPT_SIZE, offsetof(struct filecopy_params, metadata_zone), "64MiB",
 	  RS_OPT_HAS_MIN, 512, 0, NULL,
 	  "room at each volume's start for metadata; file data follows it" },
+	{ "page_cache", RS_OPT_NODE, offsetof(struct filecopy_params, page_cache), NULL, 0, 0, 0,
+	  NULL, "host page cache the copier goes through, inline (type: page_cache) or a "
+	  "model (model: windows-xp-cache-manager); none by default" },
 	RS_OPT_END
 };
 
@@ -125,6 +137,11 @@ struct filecopy {
 	uint64_t meta_owed;           /* interval writes due */
 	uint64_t meta_next;           /* metadata writes handed out */
 	uint64_t data_reqs;
+
+	/* The page cache in front of the target (NULL: none), the target
+	 * itself, and whether the closing flush has been sent. */
+	struct rs_dev *cache, *lower;
+	bool flushed;
 
 	/* Progress, for the file MB/s of a window closed early. */
 	uint64_t data_blk_total, data_blk_done;
@@ -205,12 +222,27 @@ static bool start_next(struct rs_sim *sim, struct rs_load *load)
 
 /* A slot is free: give it more work, or end the action after the last
  * completion. */
+static void flush_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct rs_load *load = io->done_ctx;
+	rs_io_free(sim, io);
+	rs_load_finish(sim, load);
+}
+
 static void slot_free(struct rs_sim *sim, struct rs_load *load)
 {
+	struct filecopy *fc = load->priv;
 	if (start_next(sim, load))
 		return;
-	if (load->in_flight == 0)
-		rs_load_finish(sim, load);
+	if (load->in_flight != 0)
+		return;
+	/* Written data still in the cache is part of the action. */
+	if (fc->cache && fc->writes && !fc->flushed) {
+		fc->flushed = true;
+		rs_dev_submit(sim, load->target, rs_io_new(sim, RS_FLUSH, 0, 0, flush_done, load));
+		return;
+	}
+	rs_load_finish(sim, load);
 }
 
 /* A copy's read is in: write the block to the same place of the copy. */
@@ -261,6 +293,7 @@ static void filecopy_start(struct rs_sim *sim, struct rs_load *load)
 	fc->meta_next = 0;
 	fc->data_reqs = 0;
 	fc->data_blk_done = 0;
+	fc->flushed = false;
 	uint64_t started = 0;
 	while (started < fc->outstanding && start_next(sim, load))
 		started++;
@@ -375,6 +408,13 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 	fc->zone_slots = fc->meta_nblk ? zone_blk / fc->meta_nblk : 1;
 	/* Every data block moves once, through its last step. */
 	fc->data_blk_total = data_blk;
+	if (p->page_cache) {
+		fc->cache = rs_page_cache_wrap(sim, p->page_cache, load->target, d);
+		if (!fc->cache)
+			return -1;
+		fc->lower = load->target;
+		load->target = fc->cache;
+	}
 	rs_load_common_apply(load, &p->common);
 	rs_load_add_figure(load, "file_mb_s");
 	load->figures_fill = fill_figures;
@@ -386,6 +426,10 @@ static void filecopy_destroy(struct rs_load *load)
 	struct filecopy *fc = load->priv;
 	if (!fc)
 		return;
+	if (fc->cache) {
+		load->target = fc->lower;
+		rs_page_cache_unwrap(fc->cache);
+	}
 	free(fc->size);
 	free(fc);
 	load->priv = NULL;
