@@ -483,13 +483,19 @@ void rs_page_cache_counts(const struct rs_dev *dev, struct rs_page_cache_counts 
 }
 
 struct rs_dev *rs_page_cache_wrap(struct rs_sim *sim, const struct rs_node *section,
-				  struct rs_dev *lower, struct rs_diag *d)
+				  struct rs_dev *lower, const struct rs_model_path *models,
+				  struct rs_diag *d)
 {
-	struct rs_model_path mp;
-	rs_model_path_init(&mp);
-	rs_model_path_add_defaults(&mp);
-	struct rs_node *tree = rs_model_resolve(&mp, section, d);
-	rs_model_path_free(&mp);
+	struct rs_node *tree;
+	if (models) {
+		tree = rs_model_resolve(models, section, d);
+	} else {
+		struct rs_model_path mp;
+		rs_model_path_init(&mp);
+		rs_model_path_add_defaults(&mp);
+		tree = rs_model_resolve(&mp, section, d);
+		rs_model_path_free(&mp);
+	}
 	if (!tree)
 		return NULL;
 	const struct rs_node *type = rs_node_get(tree, "type");

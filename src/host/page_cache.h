@@ -25,14 +25,18 @@
 
 #include "dev/dev.h"
 
+struct rs_model_path;
+
 extern const struct rs_dev_type rs_dev_page_cache;
 
 /* A page cache in front of `lower`, from a section (inline fields or a
- * `model:` found in the default model folders), for a workload that puts
- * one in front of its target.  The cache does not own `lower`: free it
- * with rs_page_cache_unwrap.  NULL with d filled on a bad section. */
+ * `model:` found on `models`, the scenario's model path, or in the default
+ * model folders when it is NULL), for a workload that puts one in front of
+ * its target.  The cache does not own `lower`: free it with
+ * rs_page_cache_unwrap.  NULL with d filled on a bad section. */
 struct rs_dev *rs_page_cache_wrap(struct rs_sim *sim, const struct rs_node *section,
-				  struct rs_dev *lower, struct rs_diag *d);
+				  struct rs_dev *lower, const struct rs_model_path *models,
+				  struct rs_diag *d);
 void rs_page_cache_unwrap(struct rs_dev *cache);
 
 /* What the cache did so far (for tests and reports). */

@@ -409,7 +409,7 @@ static int filecopy_init(struct rs_sim *sim, struct rs_load *load, const void *p
 	/* Every data block moves once, through its last step. */
 	fc->data_blk_total = data_blk;
 	if (p->page_cache) {
-		fc->cache = rs_page_cache_wrap(sim, p->page_cache, load->target, d);
+		fc->cache = rs_page_cache_wrap(sim, p->page_cache, load->target, load->models, d);
 		if (!fc->cache)
 			return -1;
 		fc->lower = load->target;

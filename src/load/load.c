@@ -165,6 +165,13 @@ int rs_load_run(struct rs_sim *sim, struct rs_load *load)
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 			      struct rs_dev *target, struct rs_diag *d)
 {
+	return rs_load_build_with_models(sim, section, target, NULL, d);
+}
+
+struct rs_load *rs_load_build_with_models(struct rs_sim *sim, const struct rs_node *section,
+					  struct rs_dev *target,
+					  const struct rs_model_path *models, struct rs_diag *d)
+{
 	if (section->kind != RS_NODE_MAP) {
 		rs_diag_node(d, section, "expected a mapping for 'workload'");
 		return NULL;
@@ -200,6 +207,7 @@ struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 	RS_ASSERT(load != NULL);
 	load->type = type;
 	load->target = target;
+	load->models = models;
 	load->params = calloc(1, type->params_size);
 	RS_ASSERT(load->params != NULL);
 	char ctx[64];

@@ -19,6 +19,8 @@
 #include "kernel/sim.h"
 #include "stats/iostat.h"
 
+struct rs_model_path;
+
 struct rs_load;
 
 /* A figure of the workload's own, reported as one more table column
@@ -63,6 +65,10 @@ struct rs_load {
 	void *params;
 	void *priv;
 	struct rs_dev *target;
+	/* Where the scenario finds its models, for a workload that builds a
+	 * device of its own (a file copier's page cache); NULL: the default
+	 * folders only. */
+	const struct rs_model_path *models;
 
 	rs_time_t ramp_ns, run_ns;    /* measuring window: [ramp, ramp + run) */
 	rs_time_t t0;                 /* when the workload started */
@@ -123,6 +129,11 @@ void rs_load_log_header(const struct rs_load *load, FILE *out);
 /* Build from `workload: { TYPE: {...} }`.  NULL on error. */
 struct rs_load *rs_load_build(struct rs_sim *sim, const struct rs_node *section,
 			      struct rs_dev *target, struct rs_diag *d);
+/* The same, with the scenario's model path for models the workload names
+ * itself (NULL: the default folders). */
+struct rs_load *rs_load_build_with_models(struct rs_sim *sim, const struct rs_node *section,
+					  struct rs_dev *target,
+					  const struct rs_model_path *models, struct rs_diag *d);
 /* Start the workload and run the simulation until it is over and drained.
  * 0, or -1 when the run failed (sim->failure says why: overloaded, time
  * that does not advance); the requests then left in flight are freed with

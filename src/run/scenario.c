@@ -330,7 +330,7 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 	dev = rs_dev_build(&b, top.device, "device", "device");
 	if (!dev)
 		goto out;
-	load = rs_load_build(sim, top.workload, dev, d);
+	load = rs_load_build_with_models(sim, top.workload, dev, sc->models, d);
 	if (!load)
 		goto out;
 	if (rs_net_faults_apply(dry ? NULL : sim, dev, top.faults, d) != 0)

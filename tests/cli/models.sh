@@ -90,5 +90,15 @@ printf 'type: ideal\nmean: 1ms\n' >"$tmp/tree/models/disks/copied.yaml"
 "$tmp/tree/src/raidsim" models >"$tmp/tree.out" 2>>"$tmp/stderr"
 check "a copied build tree: its own models" grep -q '^copied ' "$tmp/tree.out"
 
+# A model a workload names itself (a file copier's page cache) is found in
+# the scenario's folder like the device's.
+mkdir -p "$tmp/pc/models"
+printf 'type: page_cache\nmemory: 64MiB\ndirty_threshold: 16MiB\n' \
+	>"$tmp/pc/models/my-cache.yaml"
+printf 'device: {type: ideal, mean: 1ms, capacity: 100GB}\nworkload:\n  filecopy:\n    set: install\n    action: copy-near\n    page_cache: {model: my-cache}\n' \
+	>"$tmp/pc/copy.yaml"
+check "a workload's page cache model from the scenario's folder" \
+	"$raidsim" run "$tmp/pc/copy.yaml" -q -j 1 -o "$tmp/pc/out"
+
 [ "$fail" -eq 0 ] || cat "$tmp/stderr"
 summary models
