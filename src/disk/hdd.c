@@ -526,8 +526,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	rs_hdd_sched_forget(&h->sched, io);
 	bool w = io->op == RS_WRITE;
 	struct rs_hdd_pos pos;
-	rs_hdd_mech_position(&h->mech, now, h->sched.overhead_ns[w], io->lba, io->nblk, w,
-			     &pos);
+	rs_hdd_sched_position(&h->sched, now, io, &pos);
 	if (io == h->xd_io)
 		h->sched.overhead_ns[1] = h->xd_saved_ovh;
 	check_prediction(h, &pos);
