@@ -511,8 +511,7 @@ static rs_time_t read_data_start(const struct hdd *h, const struct rs_io *io, rs
 	uint64_t at = io->lba + (k ? k : 1);
 	const struct rs_hdd_mech *m = &h->mech;
 	rs_time_t t = at > m->s_lba
-		? m->s_t0_ns + rs_disk_media_time(&h->g.layout, &h->g.seek, &h->g.spindle,
-						  m->s_lba, (uint32_t)(at - m->s_lba), 0)
+		? m->s_t0_ns + rs_hdd_mech_media_time(m, m->s_lba, at - m->s_lba)
 		: m->s_t0_ns;
 	return t > start ? t : start;
 }
@@ -526,8 +525,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	rs_hdd_sched_forget(&h->sched, io);
 	bool w = io->op == RS_WRITE;
 	struct rs_hdd_pos pos;
-	rs_hdd_mech_position(&h->mech, now, h->sched.overhead_ns[w], io->lba, io->nblk, w,
-			     &pos);
+	rs_hdd_sched_position(&h->sched, now, io, &pos);
 	if (io == h->xd_io)
 		h->sched.overhead_ns[1] = h->xd_saved_ovh;
 	check_prediction(h, &pos);
@@ -544,9 +542,8 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 		if (limit > h->mech.s_limit)
 			rs_hdd_mech_set_limit(&h->mech, limit);
 		media_end = end > h->mech.s_lba
-			? h->mech.s_t0_ns + rs_disk_media_time(&h->g.layout, &h->g.seek,
-							       &h->g.spindle, h->mech.s_lba,
-							       (uint32_t)(end - h->mech.s_lba), 0)
+			? h->mech.s_t0_ns + rs_hdd_mech_media_time(&h->mech, h->mech.s_lba,
+								   end - h->mech.s_lba)
 			: pos.start_ns;
 		if (media_end < pos.start_ns)
 			media_end = pos.start_ns;
@@ -554,8 +551,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			rs_hdd_buffer_touch(&h->buf, (uint32_t)h->live_seg);
 	} else {
 		stop_stream(sim, h);
-		media_end = pos.start_ns + rs_disk_media_time(&h->g.layout, &h->g.seek,
-							      &h->g.spindle, io->lba, io->nblk, w);
+		media_end = pos.start_ns + rs_hdd_mech_media_time(&h->mech, io->lba, io->nblk);
 		if (w) {
 			park_after(h, end - 1, media_end);
 			if (wm_streams(h, io)) {

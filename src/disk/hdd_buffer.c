@@ -22,20 +22,34 @@ void rs_hdd_buffer_destroy(struct rs_hdd_buffer *b)
 	b->ext = NULL;
 }
 
+/* Does the live segment, [start, live_end) trimmed to its last seg_blk
+ * blocks, hold [lba, end)? */
+static bool live_holds(const struct rs_hdd_buffer *b, uint64_t start, uint64_t live_end,
+		       uint64_t lba, uint64_t end)
+{
+	if (live_end <= start)
+		return false;
+	if (live_end - start > b->seg_blk)
+		start = live_end - b->seg_blk;
+	return lba >= start && end <= live_end;
+}
+
 int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
 			 int live, uint64_t live_end)
 {
+	/* Nearly every random access misses: the loop is one pair of
+	 * comparisons per segment, the live segment's bounds are worked out
+	 * only for it, in its turn (the lowest index that holds the range
+	 * wins). */
+	uint64_t end = lba + nblk;
+	const struct rs_hdd_seg *seg = b->seg;
 	for (uint32_t i = 0; i < b->nseg; i++) {
-		uint64_t start = b->seg[i].start, end = b->seg[i].end;
 		if ((int)i == live) {
-			end = live_end;
-			if (end <= start)
-				continue;
-			if (end - start > b->seg_blk)
-				start = end - b->seg_blk;
-		}
-		if (lba >= start && lba + nblk <= end)
+			if (live_holds(b, seg[i].start, live_end, lba, end))
+				return (int)i;
+		} else if (lba >= seg[i].start && end <= seg[i].end) {
 			return (int)i;
+		}
 	}
 	return -1;
 }

@@ -9,6 +9,11 @@ static rs_time_t mt(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 	return n ? rs_disk_media_time_memo(m->l, m->s, m->sp, memo, lba, (uint32_t)n) : 0;
 }
 
+rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
+{
+	return mt(m, lba, n);
+}
+
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi);
 
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)

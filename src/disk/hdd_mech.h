@@ -113,6 +113,12 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 				    rs_time_t overhead_ns, const struct rs_hdd_target *t,
 				    uint32_t nblk, int is_write, struct rs_hdd_pos *out);
 
+/* rs_disk_media_time of [lba, lba+n) (0 when n is 0), to the nanosecond,
+ * through the drive's memo of the walk from its last origin: timing from
+ * the stream's first block, or the access just positioned, is then looked
+ * up instead of walked again. */
+rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n);
+
 /* Blocks past s_lba fully read by time t (capped at the limit). */
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t);
 /* When lba (s_lba <= lba < capacity) starts passing under a streaming head. */

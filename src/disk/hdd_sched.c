@@ -123,6 +123,12 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 	struct rs_head_state hs = { 0 };
 	if (needs_head(s))
 		rs_hdd_mech_head_at(s->mech, now, &hs);
+	/* A lone candidate (or FCFS without aging, which looks no further
+	 * than the head of the line) is positioned through the reference
+	 * path, so that start of service can take the result as it is. */
+	bool lone = q->head && (!q->head->qnext || s->window == 1 ||
+				(s->policy == RS_HDD_FCFS && s->aging_ns == 0));
+	s->predicted_exact = false;
 	uint32_t seen = 0;
 	for (struct rs_io *io = q->head; io; io = io->qnext) {
 		/* A firmware that weighs only its oldest few commands (the
@@ -132,6 +138,14 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		bool w = io->op == RS_WRITE;
 		struct rs_hdd_cand c = { io->lba, io->nblk, w, (rs_time_t)io->aux,
 					 s->overhead_ns[w] };
+		if (lone) {
+			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w, &pos);
+			s->predicted = pos;
+			s->predicted_exact = true;
+			s->predicted_io = io;
+			s->predicted_at = now;
+			return io;
+		}
 		const struct rs_hdd_target *t = target_of(s, io);
 		if (t)
 			rs_hdd_mech_position_fast(s->mech, &v, c.overhead_ns, t, c.nblk, w, &pos);
@@ -148,6 +162,19 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 			break;
 	}
 	return best;
+}
+
+void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now, const struct rs_io *io,
+			   struct rs_hdd_pos *pos)
+{
+	bool w = io->op == RS_WRITE;
+	if (s->predicted_exact && s->predicted_io == io && s->predicted_at == now) {
+		s->predicted_exact = false;
+		*pos = s->predicted;
+		return;
+	}
+	s->predicted_exact = false;
+	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, pos);
 }
 
 static const struct rs_ioq_policy policies[] = {

@@ -30,6 +30,13 @@ struct rs_hdd_sched {
 	rs_time_t overhead_ns[2];     /* firmware cost before a read / write seeks */
 	/* The last pick's prediction, for the mechanics to check against. */
 	struct rs_hdd_pos predicted;
+	/* Set when the pick weighed a single command through the reference
+	 * rs_hdd_mech_position: `predicted` is then exactly what positioning
+	 * predicted_io at predicted_at gives, and rs_hdd_sched_position hands
+	 * it back instead of positioning the command a second time. */
+	bool predicted_exact;
+	const struct rs_io *predicted_io;
+	rs_time_t predicted_at;
 	/* Targets of the queued host commands (rs_hdd_mech_target), so a
 	 * command waiting through many dispatches is mapped once.  A queued
 	 * request's io->tag is its slot + 1, or 0 before it has one. */
@@ -66,6 +73,12 @@ void rs_hdd_sched_init_targets(struct rs_hdd_sched *s, uint32_t n);
 void rs_hdd_sched_destroy(struct rs_hdd_sched *s);
 /* A request leaves the queue: its slot is free again and io->tag is 0. */
 void rs_hdd_sched_forget(struct rs_hdd_sched *s, struct rs_io *io);
+
+/* io positioned at now, as rs_hdd_mech_position with the scheduler's
+ * overhead for it: the pick's own result when the pick positioned io alone
+ * at now (used once), else worked out afresh. */
+void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now, const struct rs_io *io,
+			   struct rs_hdd_pos *pos);
 
 /* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The
  * request's drive arrival time is read from io->aux. */

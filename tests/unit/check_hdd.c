@@ -18,7 +18,9 @@
 #include "dev/build.h"
 #include "dev/dev.h"
 #include "disk/hdd.h"
+#include "disk/hdd_buffer.h"
 #include "disk/hdd_firmware.h"
+#include "disk/hdd_sched.h"
 #include "disk/layout.h"
 #include "io/io.h"
 #include "kernel/sim.h"
@@ -865,6 +867,86 @@ START_TEST(wc_burst_that_fits_never_waits)
 }
 END_TEST
 
+/* ---- The pick's position handed to start of service -------------------
+ * A lone queued command is positioned once, by the pick; start of service
+ * takes that result only for the same command at the same instant, and
+ * only once: anything else is positioned afresh from the head as it is. */
+static void expect_same_pos(const struct rs_hdd_pos *a, const struct rs_hdd_pos *b)
+{
+	ck_assert(a->cont == b->cont);
+	ck_assert_int_eq(a->start_ns, b->start_ns);
+	ck_assert_int_eq(a->pos.seek_ns, b->pos.seek_ns);
+	ck_assert_int_eq(a->pos.total_ns, b->pos.total_ns);
+}
+
+START_TEST(sched_lone_pick_reused)
+{
+	struct rs_layout l;
+	fw_layout(&l);
+	struct rs_seek_params spp = { .cylinders = 1000 };
+	struct rs_seek_fit fit = { 800000, 8500000, 17500000 };
+	struct rs_seek sk;
+	struct rs_spindle sp;
+	char err[200];
+	ck_assert_msg(rs_seek_init_fit(&sk, &spp, &fit, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(rs_spindle_init(&sp, 6000, 0, err, sizeof(err)) == 0, "%s", err);
+	struct rs_hdd_mech m = { .l = &l, .s = &sk, .sp = &sp };
+	struct rs_hdd_sched hs = { .policy = RS_HDD_SPTF, .mech = &m,
+				   .overhead_ns = { 100000, 300000 } };
+	rs_hdd_sched_init_targets(&hs, 4);
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_io io = { .op = RS_READ, .lba = 150000, .nblk = 8 };
+	struct rs_ioq q = { .head = &io, .tail = &io, .len = 1 };
+	const struct rs_ioq_policy *pol = rs_hdd_sched_policy(RS_HDD_SPTF);
+	struct rs_hdd_pos got, fresh;
+
+	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
+	rs_hdd_sched_position(&hs, 0, &io, &got);
+	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
+	expect_same_pos(&got, &fresh);
+
+	/* The head moved after the pick: a second ask is not served the
+	 * pick's answer (it was used), nor is a command picked at another
+	 * instant. */
+	m.head = (struct rs_head_state){ .cyl = 900, .head = 1, .free_at_ns = 0 };
+	rs_hdd_sched_position(&hs, 0, &io, &got);
+	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
+	expect_same_pos(&got, &fresh);
+	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
+	m.head.cyl = 10;
+	rs_hdd_sched_position(&hs, 5000, &io, &got);
+	rs_hdd_mech_position(&m, 5000, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
+	expect_same_pos(&got, &fresh);
+
+	rs_sim_free(sim);
+	rs_hdd_sched_destroy(&hs);
+	rs_seek_destroy(&sk);
+	rs_layout_destroy(&l);
+}
+END_TEST
+
+/* Buffer lookup: the lowest segment that holds the range, the live one by
+ * its running end trimmed to a segment's worth. */
+START_TEST(buffer_lookup_segments)
+{
+	struct rs_hdd_buffer b;
+	rs_hdd_buffer_init(&b, 3, 100, 4);
+	rs_hdd_buffer_set(&b, 0, 1000, 1100);
+	rs_hdd_buffer_set(&b, 1, 500, 520);
+	rs_hdd_buffer_set(&b, 2, 1050, 1090);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1060, 10, -1, 0), 0);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 510, 10, -1, 0), 1);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 515, 10, -1, 0), -1);
+	/* Segment 0 streaming: held up to its running end, its last 100. */
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1060, 10, 0, 1200), 2);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1150, 10, 0, 1200), 0);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1150, 10, 0, 1155), -1);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1010, 10, 0, 1000), -1);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1010, 10, 2, 1100), 0);
+	rs_hdd_buffer_destroy(&b);
+}
+END_TEST
+
 static Suite *hdd_suite(void)
 {
 	Suite *s = suite_create("hdd");
@@ -887,6 +969,8 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, flush_waits_for_destage);
 	tcase_add_test(th, spindle_phase_from_seed);
 	tcase_add_loop_test(th, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	tcase_add_test(th, sched_lone_pick_reused);
+	tcase_add_test(th, buffer_lookup_segments);
 	TCase *tf = tcase_create("firmware");
 	tcase_add_test(tf, fw_prefetch_limits);
 	tcase_add_test(tf, fw_free_behind);
