@@ -633,6 +633,8 @@ static void start_destage(struct rs_sim *sim, struct hdd *h, int cont)
 		uint64_t from = e->lba;
 		rs_hdd_mech_position(&h->mech, now, 0, from, (uint32_t)(e->end - from), 1, &pos);
 		h->sched.predicted = h->wc.order.predicted;
+		/* The host pick's saved positioning is not this destage's. */
+		h->sched.predicted_exact = false;
 		check_prediction(h, &pos);
 		stop_stream(sim, h);
 		n = rs_hdd_wcache_take(&h->wc, &h->buf, &h->g.layout, i, from);
