@@ -344,6 +344,12 @@ static void run(struct rs_sim *sim, struct cmd *c)
 	bool is_read = io->op == RS_READ;
 	switch ((is_read ? read_plan : write_plan)[c->stage]) {
 	case K_SHARED: {
+		/* A given-up session: the driver fails the command without
+		 * handing it to the card. */
+		if (a->session_failed) {
+			lost(sim, c, -RS_ERR_ELINKDOWN);
+			return;
+		}
 		/* The shared part first, then the path's own (K_OWN); a part that
 		 * takes no time is skipped, so 100% and 0% cost one job each. */
 		rs_time_t all = pdu_time(a, io);
