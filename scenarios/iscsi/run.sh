@@ -13,7 +13,7 @@
 #   duplex.tsv read.tsv write.tsv   raidsim's tables (model, size, iops, mib_s, ...)
 #   peaks.tsv                       peak MB/s (MiB/s) and 512 B IOPS per adapter, with the study's
 #   failover-ADAPTER.series.0.tsv   per-second IOPS, MiB/s and errors of the failover runs
-#   overlap.tsv                     Adaptec duplex MiB/s against the share of processor work
+#   overlap.tsv                     Adaptec duplex MiB/s against size, per data-engine layout
 #                                   reads and writes share (what N3..N6 leave free)
 #   intel-write-cost.tsv            Intel duplex MiB/s against its processor's write rate
 #                                   (what N5 leaves free)

@@ -6,11 +6,20 @@
  *                   engine (100% = one shared processor, 0% = one per path)
  *   read_pdu_cost, write_pdu_cost    processor time per PDU of each path
  *   read_rate, write_rate            processor bytes/s of each path (0 = free)
+ *   byte_engine     where the per-byte work runs: on the processor with the
+ *                   per-PDU work (processor), or on a data engine of its own
+ *                   that overlaps it, one for both paths (shared) or one per
+ *                   path (per-path)
  *   switch_latency  switch delay beyond one store-and-forward frame time
  *   on_path_loss    fail | hold
  *   io_timeout      with `hold`: how long after issue a command may wait
  *   relogin         session re-login time after the link returns
  *   fail_delay      time to report a command failed on a dead path
+ *   session_timeout with `hold`: how long after the link is lost the driver
+ *                   gives the session up; from then on held and new commands
+ *                   fail after fail_delay (0 = never: they wait io_timeout)
+ *   retries         times the host's class driver re-issues a failed command
+ *                   before its error reaches the application
  *   target          the target device (a multipath device sets `multipath`
  *                   and attaches the target its paths share)
  *
@@ -33,20 +42,26 @@
 #include "net/target.h"
 
 enum { LOSS_FAIL, LOSS_HOLD };
-/* The processor both paths share, then each path's own engine. */
-enum { SHARED, READ_OWN, WRITE_OWN, NENGINES };
+/* The processor both paths share, then each path's own engine, then the
+ * data engines that take the per-byte work off the processor. */
+enum { SHARED, READ_OWN, WRITE_OWN, BYTES_SHARED, BYTES_READ, BYTES_WRITE, NENGINES };
 static const char *const loss_names[] = { "fail", "hold", NULL };
+enum { BYTES_ON_PROCESSOR, BYTES_ON_SHARED, BYTES_PER_PATH };
+static const char *const byte_engine_names[] = { "processor", "shared", "per-path", NULL };
 
 struct adapter_params {
 	const struct rs_node *port, *host_bus, *target;
 	double shared_work;           /* percent */
 	rs_time_t read_pdu_ns, write_pdu_ns;
 	double read_rate, write_rate;
+	int byte_engine;
 	rs_time_t switch_latency_ns;
 	int on_loss;
 	rs_time_t io_timeout_ns;
 	rs_time_t relogin_ns;
 	rs_time_t fail_delay_ns;
+	rs_time_t session_timeout_ns;
+	int64_t retries;
 };
 
 #define P(f) offsetof(struct adapter_params, f)
@@ -67,6 +82,9 @@ static const struct rs_opt adapter_opts[] = {
 	  "processor data rate of reads (per-byte cost); 0 = no per-byte cost" },
 	{ "write_rate", RS_OPT_RATE, P(write_rate), "0B/s", RS_OPT_HAS_MIN, 0, 0, NULL,
 	  "processor data rate of writes (per-byte cost); 0 = no per-byte cost" },
+	{ "byte_engine", RS_OPT_ENUM, P(byte_engine), "processor", 0, 0, 0, byte_engine_names,
+	  "where per-byte work runs: processor (with the per-PDU work), shared (one data "
+	  "engine for both paths, overlapping the processor) or per-path (one per path)" },
 	{ "switch_latency", RS_OPT_TIME, P(switch_latency_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
 	  "switch delay per message beyond one store-and-forward frame time" },
 	{ "on_path_loss", RS_OPT_ENUM, P(on_loss), "fail", 0, 0, 0, loss_names,
@@ -77,6 +95,11 @@ static const struct rs_opt adapter_opts[] = {
 	  "session re-login time after the link returns" },
 	{ "fail_delay", RS_OPT_TIME, P(fail_delay_ns), "1ms", RS_OPT_POSITIVE, 0, 0, NULL,
 	  "time to report a command failed on a dead path (driver error path)" },
+	{ "session_timeout", RS_OPT_TIME, P(session_timeout_ns), "0s", RS_OPT_HAS_MIN, 0, 0, NULL,
+	  "on_path_loss: hold: time after the link is lost when the session is given up and "
+	  "commands fail after fail_delay; 0 = never (they wait io_timeout)" },
+	{ "retries", RS_OPT_INT, P(retries), "0", RS_OPT_HAS_MIN | RS_OPT_HAS_MAX, 0, 100, NULL,
+	  "times a failed command is re-issued (the host's class driver) before it fails" },
 	{ "target", RS_OPT_NODE, P(target), NULL, 0, 0, 0, NULL,
 	  "the target device (e.g. type: iscsi-target); under multipath, the shared one" },
 	RS_OPT_END
@@ -91,7 +114,9 @@ struct cmd {
 	struct rs_event_handle timer;
 	rs_time_t t_start;
 	rs_time_t own_ns;             /* processor time left for the path's own engine */
+	rs_time_t bytes_ns;           /* data engine time (byte_engine not processor) */
 	uint8_t stage;
+	uint8_t tries;                /* re-issues after a failure so far */
 	uint8_t pending;
 	int status;
 };
@@ -108,8 +133,10 @@ struct adapter {
 	struct rs_link *uplink;
 	rs_time_t hop_ns;             /* switch: one frame + latency */
 	bool online;
+	bool session_failed;          /* given up: commands fail fast */
 	rs_time_t t_down;
 	struct rs_event_handle login_ev;
+	struct rs_event_handle give_up_ev;
 	struct cmd parked;            /* list head */
 	struct rs_pool cmds;
 	char port_name[16];
@@ -118,9 +145,11 @@ struct adapter {
 	struct rs_iscsi_adapter_counters n;
 };
 
-enum kind { K_SHARED, K_OWN, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
-static const uint8_t read_plan[] = { K_SHARED, K_OWN, K_OUT, K_TARGET, K_IN, K_BUS, K_DONE };
-static const uint8_t write_plan[] = { K_SHARED, K_OWN, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
+enum kind { K_SHARED, K_OWN, K_BYTES, K_BUS, K_OUT, K_TARGET, K_IN, K_DONE };
+static const uint8_t read_plan[] = { K_SHARED, K_OWN, K_BYTES, K_OUT, K_TARGET, K_IN, K_BUS,
+				     K_DONE };
+static const uint8_t write_plan[] = { K_SHARED, K_OWN, K_BYTES, K_BUS, K_OUT, K_TARGET, K_IN,
+				      K_DONE };
 
 static void run(struct rs_sim *sim, struct cmd *c);
 
@@ -151,7 +180,25 @@ static void unpark(struct cmd *c)
 static void failed_later(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct cmd *c = arg;
+	/* The class driver above re-issues a failed command a few times
+	 * before the application sees the error. */
+	if (c->tries < c->a->p.retries) {
+		c->tries++;
+		c->stage = 0;
+		c->status = 0;
+		c->t_start = sim->now;
+		run(sim, c);
+		return;
+	}
 	finish(sim, c, c->status);
+}
+
+static void fail_soon(struct rs_sim *sim, struct cmd *c, int status)
+{
+	/* Never at once: a caller that re-issues on every error would
+	 * otherwise spin without simulated time passing. */
+	c->status = status;
+	rs_sched(sim, c->a->p.fail_delay_ns, failed_later, c->a, c);
 }
 
 static void timed_out(struct rs_sim *sim, void *obj, void *arg)
@@ -160,7 +207,8 @@ static void timed_out(struct rs_sim *sim, void *obj, void *arg)
 	c->timer = RS_NO_EVENT;
 	unpark(c);
 	c->a->n.timeouts++;
-	finish(sim, c, -RS_ERR_ETIMEDOUT);
+	c->status = -RS_ERR_ETIMEDOUT;
+	failed_later(sim, c->a, c);
 }
 
 /* The command's path failed under it. */
@@ -168,18 +216,14 @@ static void lost(struct rs_sim *sim, struct cmd *c, int status)
 {
 	struct adapter *a = c->a;
 	a->n.lost++;
-	switch (a->p.on_loss) {
-	case LOSS_FAIL:
-		/* Never at once: a caller that re-issues on every error would
-		 * otherwise spin without simulated time passing. */
-		c->status = status;
-		rs_sched(sim, a->p.fail_delay_ns, failed_later, a, c);
+	if (a->p.on_loss == LOSS_FAIL || a->session_failed) {
+		fail_soon(sim, c, status);
 		return;
-	default: {
+	}
+	{
 		park(c);
 		rs_time_t at = c->t_start + a->p.io_timeout_ns;
 		c->timer = rs_sched_at(sim, at > sim->now ? at : sim->now, timed_out, a, c);
-	}
 	}
 }
 
@@ -272,15 +316,25 @@ static void cross(struct rs_sim *sim, struct cmd *c, bool out)
 	}
 }
 
-static rs_time_t engine_time(const struct adapter *a, const struct rs_io *io)
+static rs_time_t pdu_time(const struct adapter *a, const struct rs_io *io)
 {
-	uint64_t bytes = rs_io_bytes(io);
-	uint64_t pdus = rs_iscsi_pdus(&a->eth, bytes);
+	uint64_t pdus = rs_iscsi_pdus(&a->eth, rs_io_bytes(io));
 	if (io->op == RS_READ)
-		return (rs_time_t)(pdus + 1) * a->p.read_pdu_ns +
-		       (rs_time_t)((double)bytes * a->read_ns_per_byte + 0.5);
-	return (rs_time_t)(pdus + 2) * a->p.write_pdu_ns +
-	       (rs_time_t)((double)bytes * a->write_ns_per_byte + 0.5);
+		return (rs_time_t)(pdus + 1) * a->p.read_pdu_ns;
+	return (rs_time_t)(pdus + 2) * a->p.write_pdu_ns;
+}
+
+static rs_time_t byte_time(const struct adapter *a, const struct rs_io *io)
+{
+	double per = io->op == RS_READ ? a->read_ns_per_byte : a->write_ns_per_byte;
+	return (rs_time_t)((double)rs_io_bytes(io) * per + 0.5);
+}
+
+static struct rs_server *byte_engine(struct adapter *a, bool is_read)
+{
+	if (a->p.byte_engine == BYTES_ON_SHARED)
+		return &a->engine[BYTES_SHARED];
+	return &a->engine[is_read ? BYTES_READ : BYTES_WRITE];
 }
 
 static void run(struct rs_sim *sim, struct cmd *c)
@@ -290,9 +344,20 @@ static void run(struct rs_sim *sim, struct cmd *c)
 	bool is_read = io->op == RS_READ;
 	switch ((is_read ? read_plan : write_plan)[c->stage]) {
 	case K_SHARED: {
+		/* A given-up session: the driver fails the command without
+		 * handing it to the card. */
+		if (a->session_failed) {
+			lost(sim, c, -RS_ERR_ELINKDOWN);
+			return;
+		}
 		/* The shared part first, then the path's own (K_OWN); a part that
 		 * takes no time is skipped, so 100% and 0% cost one job each. */
-		rs_time_t all = engine_time(a, io);
+		rs_time_t all = pdu_time(a, io);
+		c->bytes_ns = byte_time(a, io);
+		if (a->p.byte_engine == BYTES_ON_PROCESSOR) {
+			all += c->bytes_ns;
+			c->bytes_ns = 0;
+		}
 		rs_time_t shared = (rs_time_t)((double)all * a->shared_frac + 0.5);
 		c->own_ns = all - shared;
 		if (shared == 0)
@@ -307,6 +372,14 @@ static void run(struct rs_sim *sim, struct cmd *c)
 		else
 			rs_server_submit(sim, &a->engine[is_read ? READ_OWN : WRITE_OWN], c->own_ns,
 					 job_done, a, c);
+		return;
+	case K_BYTES:
+		/* A command's data work follows its PDU work; other commands'
+		 * PDU work overlaps it on the processor. */
+		if (c->bytes_ns == 0)
+			advance(sim, c, 0);
+		else
+			rs_server_submit(sim, byte_engine(a, is_read), c->bytes_ns, job_done, a, c);
 		return;
 	case K_BUS:
 		if (a->has_bus && rs_io_bytes(io))
@@ -338,6 +411,9 @@ static void adapter_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io 
 	c->a = a;
 	c->io = io;
 	c->t_start = sim->now;
+	c->stage = 0;
+	c->tries = 0;
+	c->status = 0;
 	run(sim, c);
 }
 
@@ -348,6 +424,7 @@ static void logged_in(struct rs_sim *sim, void *obj, void *arg)
 	struct adapter *a = obj;
 	a->login_ev = RS_NO_EVENT;
 	a->online = true;
+	a->session_failed = false;
 	a->n.logins++;
 	/* Re-issue what waited, oldest first. */
 	while (a->parked.next != &a->parked) {
@@ -363,12 +440,34 @@ static void logged_in(struct rs_sim *sim, void *obj, void *arg)
 	}
 }
 
+/* The driver gives the session up: what it held fails now, and new
+ * commands fail fast until the next login. */
+static void give_up(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct adapter *a = obj;
+	a->give_up_ev = RS_NO_EVENT;
+	a->session_failed = true;
+	while (a->parked.next != &a->parked) {
+		struct cmd *c = a->parked.next;
+		unpark(c);
+		if (c->timer.ev) {
+			rs_cancel(sim, c->timer);
+			c->timer = RS_NO_EVENT;
+		}
+		fail_soon(sim, c, -RS_ERR_ELINKDOWN);
+	}
+}
+
 void rs_iscsi_adapter_set_link(struct rs_sim *sim, struct rs_dev *dev, bool up)
 {
 	struct adapter *a = dev->priv;
 	if (a->port.up == up)
 		return;
 	if (up) {
+		if (a->give_up_ev.ev) {
+			rs_cancel(sim, a->give_up_ev);
+			a->give_up_ev = RS_NO_EVENT;
+		}
 		rs_link_set_up(sim, &a->port, true);
 		a->login_ev = rs_sched(sim, a->p.relogin_ns, logged_in, a, NULL);
 		return;
@@ -379,6 +478,9 @@ void rs_iscsi_adapter_set_link(struct rs_sim *sim, struct rs_dev *dev, bool up)
 		rs_cancel(sim, a->login_ev);
 		a->login_ev = RS_NO_EVENT;
 	}
+	if (a->p.on_loss == LOSS_HOLD && a->p.session_timeout_ns > 0 && !a->session_failed &&
+	    !a->give_up_ev.ev)
+		a->give_up_ev = rs_sched(sim, a->p.session_timeout_ns, give_up, a, NULL);
 	rs_link_set_up(sim, &a->port, false);
 }
 
@@ -457,6 +559,9 @@ static int adapter_init(struct rs_sim *sim, struct rs_dev *dev, const void *para
 	rs_server_init(&a->engine[SHARED], "engine", 1, now);
 	rs_server_init(&a->engine[READ_OWN], "read_engine", 1, now);
 	rs_server_init(&a->engine[WRITE_OWN], "write_engine", 1, now);
+	rs_server_init(&a->engine[BYTES_SHARED], "data_engine", 1, now);
+	rs_server_init(&a->engine[BYTES_READ], "read_data_engine", 1, now);
+	rs_server_init(&a->engine[BYTES_WRITE], "write_data_engine", 1, now);
 	a->shared_frac = p->shared_work / 100.0;
 	a->read_ns_per_byte = p->read_rate > 0 ? 1e9 / p->read_rate : 0;
 	a->write_ns_per_byte = p->write_rate > 0 ? 1e9 / p->write_rate : 0;

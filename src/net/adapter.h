@@ -11,7 +11,10 @@
  * direction.  `shared_work` says how much of each command's processor time
  * is spent on the processor both paths use (100%: they take turns on one)
  * and how much on its path's own engine (0%: a processor each), so a part
- * of the work can overlap between reads and writes.
+ * of the work can overlap between reads and writes.  `byte_engine` can move
+ * the per-byte work off the processor onto data engines (one shared, or one
+ * per path) that run beside it, so PDU and data work of different commands
+ * overlap.
  *
  * The port can be pulled and restored (rs_iscsi_adapter_set_link, or a
  * scenario's `faults:`).  A command that loses its path is, as the adapter's
@@ -19,8 +22,12 @@
  * retry it elsewhere), or held (`hold`) until the session logs in again and
  * then re-issued, or failed with a timeout `io_timeout` after it was issued
  * if the session is not back by then (so every command ends, even on a
- * link that never returns).  The session logs in again `relogin` after the
- * link returns. */
+ * link that never returns).  With `session_timeout`, the driver gives a
+ * dead session up that long after the link went: what it held fails, and
+ * later commands fail after `fail_delay` without reaching the card (the
+ * fail-fast path).  A failed command is re-issued `retries` times first, as
+ * the host's disk class driver does.  The session logs in again `relogin`
+ * after the link returns. */
 #ifndef RS_NET_ADAPTER_H
 #define RS_NET_ADAPTER_H
 

@@ -212,6 +212,38 @@ START_TEST(shared_work_sets_duplex_overlap)
 }
 END_TEST
 
+/* Where the per-byte work runs.  50/50, 512 B, 10 us per PDU (a read 20 us,
+ * a write 30 us) and 40 us of data work per command.  On the processor: a
+ * read and a write take 60 + 70 us, 15.4 k IOPS.  One data engine beside
+ * the processor: the engine's 80 us per pair limits, 25 k IOPS.  One data
+ * engine per path: the processor's 50 us per pair limits, 40 k IOPS. */
+static double byte_engine_iops(const char *where)
+{
+	char text[640];
+	snprintf(text, sizeof(text),
+		 "device:\n"
+		 "  type: iscsi-adapter\n"
+		 "  read_pdu_cost: 10us\n"
+		 "  write_pdu_cost: 10us\n"
+		 "  read_rate: 12.8MB/s\n"
+		 "  write_rate: 12.8MB/s\n"
+		 "  byte_engine: %s\n"
+		 "  target: {type: iscsi-target}\n"
+		 "workload: {iometer: {spec: seqread, read: 50%%, size: 512, outstanding: 32,"
+		 " run: 0.2s, range: 1MiB}}\n", where);
+	struct tu_run r;
+	tu_run(&r, text);
+	return r.s.iops;
+}
+
+START_TEST(byte_engine_overlaps_pdu_work)
+{
+	tu_assert_rel(byte_engine_iops("processor"), 2e6 / 130.0, 0.02);
+	tu_assert_rel(byte_engine_iops("shared"), 25e3, 0.02);
+	tu_assert_rel(byte_engine_iops("per-path"), 40e3, 0.02);
+}
+END_TEST
+
 /* The target's cache serves its first cache_size bytes; requests beyond
  * fall through to the disks behind it (here an ideal 1 ms device). */
 START_TEST(target_cache_and_disks)
@@ -397,6 +429,54 @@ START_TEST(hold_times_out_when_link_stays_down)
 }
 END_TEST
 
+/* Fail-fast: once the driver gives a dead session up (session_timeout),
+ * commands sent to it fail after fail_delay, each re-issued `retries`
+ * times first, instead of waiting out io_timeout.  Round robin over a live
+ * and a dead path, 4 outstanding: each dead command takes 5 x 1 ms, so
+ * requests fail about as often as they succeed, some 790 a second each. */
+static void fail_fast_run(struct tu_run *r, const char *session_timeout, int retries)
+{
+	tu_run(r,
+	       "device:\n"
+	       "  type: multipath\n"
+	       "  policy: round-robin\n"
+	       "  health: false\n"
+	       "  retry: false\n"
+	       "  paths:\n"
+	       "    - {type: iscsi-adapter, on_path_loss: hold, io_timeout: 10s,"
+	       " session_timeout: %s, fail_delay: 1ms, retries: %d}\n"
+	       "    - {type: iscsi-adapter, on_path_loss: hold, io_timeout: 10s,"
+	       " session_timeout: %s, fail_delay: 1ms, retries: %d}\n"
+	       "  target: {type: iscsi-target}\n"
+	       "  faults: [{at: 0.1s, link: port2, state: down}]\n"
+	       "workload: {iometer: {spec: seqread, size: 512, outstanding: 4, ramp: 0.4s,"
+	       " run: 1s, range: 1MiB}}\n",
+	       session_timeout, retries, session_timeout, retries);
+}
+
+START_TEST(session_given_up_fails_fast)
+{
+	struct tu_run held, fast, once;
+	fail_fast_run(&held, "0s", 4);
+	fail_fast_run(&fast, "200ms", 4);
+	fail_fast_run(&once, "200ms", 0);
+	printf("fail-fast: held %llu ok %llu errors; given up %llu ok %llu errors; "
+	       "no retries %llu ok %llu errors\n",
+	       (unsigned long long)held.s.ops, (unsigned long long)held.s.errors,
+	       (unsigned long long)fast.s.ops, (unsigned long long)fast.s.errors,
+	       (unsigned long long)once.s.ops, (unsigned long long)once.s.errors);
+	/* Held: by the measured window (from 0.4 s) every slot waits on the
+	 * dead path for 10 s. */
+	ck_assert_uint_eq(held.s.errors, 0);
+	ck_assert_uint_lt(held.s.ops, 10);
+	/* Given up at 0.3 s: 4 slots each cycling 5 ms dead + a live one. */
+	ck_assert(fast.s.errors > 600 && fast.s.errors < 900);
+	tu_assert_rel((double)fast.s.ops, (double)fast.s.errors, 0.1);
+	/* Without the class driver's retries each dead command takes 1 ms. */
+	ck_assert(once.s.errors > 4 * fast.s.errors);
+}
+END_TEST
+
 static Suite *net_suite(void)
 {
 	Suite *s = suite_create("net");
@@ -413,6 +493,7 @@ static Suite *net_suite(void)
 	tcase_add_loop_test(tl, line_rates, 0, (int)(sizeof(rates) / sizeof(rates[0])));
 	tcase_add_test(tl, per_pdu_cost_limits_iops);
 	tcase_add_test(tl, shared_work_sets_duplex_overlap);
+	tcase_add_test(tl, byte_engine_overlaps_pdu_work);
 	tcase_add_test(tl, target_cache_and_disks);
 	tcase_add_test(tl, uplink_aggregation);
 	suite_add_tcase(s, tl);
@@ -421,6 +502,7 @@ static Suite *net_suite(void)
 	tcase_add_loop_test(tm, no_request_lost_in_failover, 0, 12);
 	tcase_add_test(tm, series_shows_pull_and_return);
 	tcase_add_test(tm, hold_times_out_when_link_stays_down);
+	tcase_add_test(tm, session_given_up_fails_fast);
 	suite_add_tcase(s, tm);
 	return s;
 }

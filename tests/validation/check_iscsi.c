@@ -151,9 +151,11 @@ static bool check_iops(int w, const double study[NAD], double tol, struct text *
 /* ---- N1..N6 --------------------------------------------------------------- */
 
 /* The one-direction results that calibrate the adapters leave one figure
- * per card free, and N1 is where it shows.  Adaptec: how much of the
- * processor's work reads and writes share (`shared_work`, 100 % in the
- * model, an estimate); 0 % is the other end.  Intel: the per-byte cost of
+ * per card free, and N1 is where it shows.  Adaptec: whether reads and
+ * writes have a data engine each for their per-byte work (`byte_engine:
+ * per-path` in the model, an estimate from a duplex report outside the
+ * study) or take turns on one (`shared`, the other end); its per-PDU work
+ * shares one processor either way (N2).  Intel: the per-byte cost of
  * writes, hidden by the wire in N5 (`write_rate` free in the model); its
  * other end is the slowest processor N5 allows: 1 MiB writes at 113.1 MiB/s
  * take 8.84 ms each on the wire, less 17 PDUs x 19.62 us leaves 8.51 ms
@@ -168,7 +170,7 @@ static bool measure_N1(struct text *out)
 	struct {
 		int a;
 		const char *free_end;
-	} ends[] = { { ADP, "device.shared_work=0%" }, { INT, "device.write_rate=123MB/s" } };
+	} ends[] = { { ADP, "device.byte_engine=shared" }, { INT, "device.write_rate=123MB/s" } };
 	bool holds = check_peaks(DUPLEX, s, at, at, 0.10, out);
 	add(out, "free figure's range:");
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
