@@ -98,7 +98,13 @@ check "second SIGINT + --resume: same TSV" cmp "$tmp/ref/resume.tsv" "$tmp/ii/re
 # --resume refuses points of another scenario.
 bg -j 2 -o "$tmp/o" --seed 9
 pid=$!
-sleep 0.4
+# Kill it once it has saved a point (a loaded machine may need longer than
+# a fixed delay), so the folder holds points of the other seed.
+i=0
+while [ $i -lt 100 ] && ! ls "$tmp/o/resume.points" 2>/dev/null | grep -q '^[0-9]'; do
+	sleep 0.05
+	i=$((i + 1))
+done
 kill -KILL -"$pid"
 wait "$pid" 2>/dev/null
 "$raidsim" run "$scenario" -q -j 2 --resume -o "$tmp/o" 2>"$tmp/o.err"
