@@ -299,12 +299,26 @@ static void array_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_
 		sum += mr.utilisation;
 	}
 	r->utilisation = a->g.nmembers ? sum / (double)a->g.nmembers : 0;
-	/* With member faults configured: how long the last rebuild took,
-	 * in seconds (nan: none finished by the end of the window). */
+	/* With member faults configured, the last rebuild and what the faults
+	 * cost: its duration, start and end (seconds of simulated time; nan:
+	 * none started, or finished, by the end of the window), the bytes it wrote, the
+	 * bytes degraded reads reconstructed, rows it could not recover and
+	 * requests failed with data loss (counts: the whole run, not the window).  rebuild_s stays first, the column
+	 * it always was. */
 	if (a->faulty) {
-		r->extra_name = "rebuild_s";
-		r->extra = a->c.rebuilds ? (double)(a->c.rebuild_end - a->c.rebuild_start) / 1e9
-					 : (double)NAN;
+		const struct rs_array_counters *c = &a->c;
+		bool done = c->rebuilds > 0;
+		double nan = (double)NAN;
+		rs_dev_report_extra(r, "rebuild_s",
+				    done ? (double)(c->rebuild_end - c->rebuild_start) / 1e9 : nan);
+		/* A rebuild still running has a start but no end. */
+		rs_dev_report_extra(r, "rebuild_start_s", done || a->rb.active
+				    ? (double)c->rebuild_start / 1e9 : nan);
+		rs_dev_report_extra(r, "rebuild_end_s", done ? (double)c->rebuild_end / 1e9 : nan);
+		rs_dev_report_extra(r, "rebuild_bytes", (double)c->rebuild_bytes);
+		rs_dev_report_extra(r, "recon_bytes", (double)c->recon_bytes);
+		rs_dev_report_extra(r, "stripes_lost", (double)c->stripes_lost);
+		rs_dev_report_extra(r, "dataloss_requests", (double)c->dataloss_requests);
 	}
 }
 
