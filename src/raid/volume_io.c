@@ -104,7 +104,9 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 	mo->st = st;
 	mo->member = member;
 	mo->kind = (uint8_t)kind;
-	mo->flags = flags;
+	/* A reissued operation (a reconstruction's next source) is a new
+	 * command: it is slowed and holds its drive afresh. */
+	mo->flags = flags & (uint8_t) ~(MOP_SLOWED | MOP_HELD);
 	mo->recon_of = recon_of;
 	struct slot_state *ss = &a->slot[member];
 	mo->epoch = ss->epoch;
@@ -125,7 +127,7 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 	 * those in flight then are void, as on any failure. */
 	if (++ss->ios == ss->fail_after)
 		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
-	rs_dev_submit(sim, a->dev->members[ss->dev], child);
+	array_member_submit(sim, a, mo, child);
 }
 
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,

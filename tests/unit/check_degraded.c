@@ -313,6 +313,37 @@ START_TEST(fail_slow_scales_service)
 }
 END_TEST
 
+/* Fail-slow holds the drive: ten reads sent at once to a member 5 times
+ * slower take 5 ms each, one after another (200 commands/s, not the
+ * healthy drive's 1000 with the slowdown only added to each latency). */
+START_TEST(fail_slow_costs_throughput)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: single\ndisks: {type: ideal, mean: 1ms, count: 1}\n");
+	rs_array_set_slow(h.dev, 0, 5);
+	for (int i = 0; i < 10; i++)
+		ah_submit(&h, RS_READ, (uint64_t)i * 8, 8);
+	ah_run(&h);
+	ck_assert_uint_eq(h.ndone, 10);
+	rs_time_t last = 0;
+	for (size_t i = 0; i < h.ndone; i++) {
+		ck_assert_int_eq(h.done[i].status, 0);
+		if (h.done[i].t_done > last)
+			last = h.done[i].t_done;
+	}
+	ck_assert_int_eq(last, 50 * AH_MS);
+	/* Back to health: the next ten share the drive's 1 ms each. */
+	rs_array_set_slow(h.dev, 0, 1);
+	rs_time_t t0 = h.sim->now;
+	for (int i = 0; i < 10; i++)
+		ah_submit(&h, RS_READ, (uint64_t)i * 8, 8);
+	ah_run(&h);
+	ck_assert_uint_eq(h.ndone, 20);
+	ck_assert_int_eq(h.done[19].t_done - t0, 10 * AH_MS);
+	ah_free(&h);
+}
+END_TEST
+
 static Suite *degraded_suite(void)
 {
 	Suite *s = suite_create("degraded");
@@ -331,6 +362,7 @@ static Suite *degraded_suite(void)
 	tcase_add_test(tc, tolerance_by_level);
 	tcase_add_test(tc, fail_after_ios);
 	tcase_add_test(tc, fail_slow_scales_service);
+	tcase_add_test(tc, fail_slow_costs_throughput);
 	tcase_add_test(tc, flush_skips_lost_members);
 	suite_add_tcase(s, tc);
 	return s;
