@@ -290,15 +290,26 @@ static void array_restart(struct rs_dev *dev, rs_time_t now)
 static void array_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	const struct array *a = dev->priv;
-	double sum = 0;
+	double sum = 0, qd = 0, peak = 0;
+	uint32_t drives = 0;
 	/* The drives serving the member positions now (spares waiting are
-	 * not part of the array). */
+	 * not part of the array, and their idle queues would only dilute
+	 * the drives' mean depth). */
 	for (uint32_t m = 0; m < a->g.nmembers; m++) {
 		struct rs_dev_report mr;
 		rs_dev_report(dev->members[a->slot[m].dev], now, &mr);
 		sum += mr.utilisation;
+		qd += mr.drive_qd * mr.drives;
+		drives += mr.drives;
+		if (mr.drive_qd_max > peak)
+			peak = mr.drive_qd_max;
 	}
 	r->utilisation = a->g.nmembers ? sum / (double)a->g.nmembers : 0;
+	if (a->p.spares && drives) {
+		r->drive_qd = qd / drives;
+		r->drive_qd_max = peak;
+		r->drives = drives;
+	}
 	/* With member faults configured, the last rebuild and what the faults
 	 * cost: its duration, start and end (seconds of simulated time; nan:
 	 * none started, or finished, by the end of the window), the bytes it wrote, the

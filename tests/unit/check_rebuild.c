@@ -317,6 +317,32 @@ START_TEST(idle_hdd_rebuild_zone_by_zone)
 }
 END_TEST
 
+/* The drives' queue figures are the member positions': a spare waiting
+ * idle is no drive of the array and does not dilute their mean depth;
+ * once it is rebuilt onto it counts, in its slot, instead of the dead one. */
+START_TEST(idle_spare_not_in_drive_qd)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: raid5\nspares: 1\n"
+		     "disks: {model: maxtor-6l020l0, count: 4}\n");
+	rs_dev_restart_stats(h.dev, h.sim->now);
+	ah_load(&h, RS_READ, false, 400, 8, 8, 1u << 20, RS_TIME_MAX);
+	ah_run(&h);
+	struct rs_dev_report r;
+	rs_dev_report(h.dev, h.sim->now, &r);
+	ck_assert_uint_eq(r.drives, 4);
+	double sum = 0;
+	for (uint32_t m = 0; m < 4; m++) {
+		struct rs_dev_report mr;
+		rs_dev_report(h.dev->members[m], h.sim->now, &mr);
+		sum += mr.drive_qd;
+	}
+	ck_assert(r.drive_qd > 0);
+	tu_assert_rel(r.drive_qd, sum / 4, 1e-9);
+	ah_free(&h);
+}
+END_TEST
+
 static Suite *rebuild_suite(void)
 {
 	Suite *s = suite_create("rebuild");
@@ -334,6 +360,7 @@ static Suite *rebuild_suite(void)
 	tc = tcase_create("hdd");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, idle_hdd_rebuild_zone_by_zone);
+	tcase_add_test(tc, idle_spare_not_in_drive_qd);
 	suite_add_tcase(s, tc);
 	return s;
 }
