@@ -32,6 +32,12 @@ void array_release(struct rs_sim *sim, struct array *a, struct rs_io *io)
 		array_finish(sim, a, io);
 }
 
+static void recon_xor_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)status;
+	array_release(sim, obj, arg);
+}
+
 static void mop_done(struct rs_sim *sim, struct rs_io *child)
 {
 	struct mop *mo = child->done_ctx;
@@ -60,12 +66,22 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 	if (child->status != 0 && parent->status == 0)
 		parent->status = child->status;
 	struct stripe *st = mo->st;
+	/* A source of a degraded read (not one of a row being written,
+	 * whose XOR pass the row charges, nor the rebuild's, charged per
+	 * chunk): its blocks pass the XOR before the request may finish. */
+	uint64_t xor_bytes = a->has_xor && !st && (mo->flags & (MOP_RECON | MOP_REBUILD)) ==
+						       MOP_RECON && child->status == 0
+		? rs_io_bytes(child) : 0;
 	rs_pool_put(&a->mops, mo);
 	rs_io_free(sim, child);
 	/* The row may start its next phase; it holds its own reference on the
 	 * parent, so the order of these two does not matter for correctness. */
 	if (st)
 		array_stripe_op_done(sim, st);
+	if (xor_bytes) {
+		array_xor_submit(sim, a, xor_bytes, recon_xor_done, a, parent);
+		return;
+	}
 	array_release(sim, a, parent);
 }
 

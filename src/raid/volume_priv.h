@@ -229,6 +229,11 @@ void array_member_submit(struct rs_sim *sim, struct array *a, struct mop *mo,
 bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32_t nblk,
 		       rs_time_t now);
 
+/* Charge the XOR server a pass over `bytes` (its set-up cost plus its
+ * rate), then fn(sim, obj, arg, 0).  Only with a->has_xor. */
+void array_xor_submit(struct rs_sim *sim, struct array *a, uint64_t bytes, rs_job_fn *fn,
+		      void *obj, void *arg);
+
 /* degraded.c */
 /* Sources of row `row` to reconstruct member `target` from: data members
  * first, then P, then Q, skipping lost ones and those in `exclude`; the
