@@ -204,11 +204,30 @@ void array_stripe_op_done(struct rs_sim *sim, struct stripe *st);
 void array_stripe_hold(struct stripe *st);
 
 /* member_fault.c */
-static inline bool slot_lost_row(const struct array *a, uint32_t m, uint64_t row)
+/* Whether lost slot m is still without row `row` (the rebuild has not
+ * passed it). */
+static inline bool slot_down_row(const struct array *a, uint32_t m, uint64_t row)
 {
 	if (!(a->lost >> m & 1u))
 		return false;
 	return !(a->rb.active && a->rb.slot == m && row < a->rb.checkpoint);
+}
+/* Whether slot m cannot serve row `row`: it is lost, or (RAID0+1, by the
+ * survival rule of map.h) a member of its half is, which takes the whole
+ * stripe set offline, so reads and writes go to the other half only. */
+static inline bool slot_lost_row(const struct array *a, uint32_t m, uint64_t row)
+{
+	if (!a->lost)
+		return false;
+	if (slot_down_row(a, m, row))
+		return true;
+	if (a->g.level != RS_RAID_RAID01)
+		return false;
+	uint32_t h = a->g.nmembers / 2, first = m < h ? 0 : h;
+	for (uint32_t f = first; f < first + h; f++)
+		if (f != m && slot_down_row(a, f, row))
+			return true;
+	return false;
 }
 static inline uint64_t array_row_of(const struct array *a, uint64_t member_lba)
 {

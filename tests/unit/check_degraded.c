@@ -300,6 +300,26 @@ START_TEST(flush_skips_lost_members)
 }
 END_TEST
 
+/* RAID0+1 of 4 (stripe sets 0-1 and 2-3; strip 1 on members 1 and 3):
+ * one failure takes its whole half offline, so strip 1's reads and
+ * writes go to member 3 only, though member 1 itself is healthy. */
+START_TEST(raid01_failure_takes_its_half_offline)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: raid01\ndisks: {type: ideal, mean: 1ms, count: 4}\n");
+	rs_array_fail_member(h.sim, h.dev, 0);
+	for (int i = 0; i < 6; i++)
+		ah_submit(&h, RS_READ, 128, 8);
+	ah_submit(&h, RS_WRITE, 128, 8);
+	ah_run(&h);
+	ck_assert_uint_eq(h.nev, 7);
+	ck_assert_uint_eq(ah_members_touched(&h, 0), bits(1, (uint32_t[]){ 3 }));
+	for (size_t i = 0; i < h.ndone; i++)
+		ck_assert_int_eq(h.done[i].status, 0);
+	ah_free(&h);
+}
+END_TEST
+
 /* Fail-slow: a member 5 times slower finishes its 1 ms commands in 5 ms. */
 START_TEST(fail_slow_scales_service)
 {
@@ -351,6 +371,7 @@ static Suite *degraded_suite(void)
 	tcase_add_test(tc, raid5_read_reconstructs_from_all_others);
 	tcase_add_test(tc, raid6_read_uses_p_then_q);
 	tcase_add_test(tc, mirror_reads_the_other_copy);
+	tcase_add_test(tc, raid01_failure_takes_its_half_offline);
 	tcase_add_test(tc, media_error_reads);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("writes");
