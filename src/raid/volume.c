@@ -312,10 +312,11 @@ static void array_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_
 	}
 	/* With member faults configured, the last rebuild and what the faults
 	 * cost: its duration, start and end (seconds of simulated time; nan:
-	 * none started, or finished, by the end of the window), the bytes it wrote, the
-	 * bytes degraded reads reconstructed, rows it could not recover and
-	 * requests failed with data loss (counts: the whole run, not the window).  rebuild_s stays first, the column
-	 * it always was. */
+	 * none started, or finished, by the end of the window), the MiB it
+	 * wrote, the MiB degraded reads reconstructed, rows it could not
+	 * recover and requests failed with data loss (these counts cover the
+	 * whole run, not the window).  rebuild_s stays first, the column it
+	 * always was. */
 	if (a->faulty) {
 		const struct rs_array_counters *c = &a->c;
 		bool done = c->rebuilds > 0;
@@ -326,8 +327,10 @@ static void array_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_
 		rs_dev_report_extra(r, "rebuild_start_s", done || a->rb.active
 				    ? (double)c->rebuild_start / 1e9 : nan);
 		rs_dev_report_extra(r, "rebuild_end_s", done ? (double)c->rebuild_end / 1e9 : nan);
-		rs_dev_report_extra(r, "rebuild_bytes", (double)c->rebuild_bytes);
-		rs_dev_report_extra(r, "recon_bytes", (double)c->recon_bytes);
+		/* In MiB: the table keeps six digits, which a byte count of a
+		 * whole member would outgrow. */
+		rs_dev_report_extra(r, "rebuild_mib", (double)c->rebuild_bytes / 1048576.0);
+		rs_dev_report_extra(r, "recon_mib", (double)c->recon_bytes / 1048576.0);
 		rs_dev_report_extra(r, "stripes_lost", (double)c->stripes_lost);
 		rs_dev_report_extra(r, "dataloss_requests", (double)c->dataloss_requests);
 	}
