@@ -104,6 +104,10 @@ static void slow_next(struct rs_sim *sim, struct array *a, struct slot_state *ss
 		ss->wait_tail = NULL;
 	child->qnext = NULL;
 	ss->busy = true;
+	/* The drive gets it now: its service (which the stretch scales, and
+	 * which a drive serving from its cache does not stamp with t_issue)
+	 * starts here, not at the wait in line. */
+	child->t_submit = sim->now;
 	rs_dev_submit(sim, a->dev->members[ss->dev], child);
 }
 
