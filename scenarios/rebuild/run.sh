@@ -8,7 +8,10 @@
 # source tree this script lives in, else raidsim on $PATH.  Writes
 #   levels.tsv raptor8.tsv lse.tsv   raidsim's tables (rebuild_s: the
 #                                    rebuild's duration in seconds, nan if
-#                                    it had not finished when the load ended)
+#                                    it had not finished when the load ended;
+#                                    rebuild_start_s, rebuild_end_s,
+#                                    rebuild_mib, recon_mib, stripes_lost,
+#                                    dataloss_requests: README.md)
 #   NAME.series.N.tsv                per-second IOPS, MiB/s and errors of point N
 #   phases.tsv                       per point: IOPS and latency percentiles
 #                                    before the failure, during the rebuild and

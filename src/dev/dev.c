@@ -17,9 +17,11 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 {
 	*r = (struct rs_dev_report){ 0 };
 	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
-	/* The drives below a composite: mean of their means, peak of peaks. */
-	double sum = 0, peak = 0, extra = 0;
-	uint32_t n = 0, nextra = 0;
+	/* The drives below a composite: mean of their means, peak of peaks.
+	 * The members' own figures (an SSD's write amplification): the
+	 * composite reports the mean of each name over the members having it. */
+	double sum = 0, peak = 0;
+	uint32_t n = 0, nextra[RS_DEV_EXTRAS] = { 0 };
 	for (size_t i = 0; i < dev->nmembers; i++) {
 		struct rs_dev_report m;
 		rs_dev_report(dev->members[i], now, &m);
@@ -27,12 +29,14 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 		n += m.drives;
 		if (m.drive_qd_max > peak)
 			peak = m.drive_qd_max;
-		/* A figure of the members' own (an SSD's write amplification):
-		 * the composite reports their mean, under the same name. */
-		if (m.extra_name && (!r->extra_name || strcmp(r->extra_name, m.extra_name) == 0)) {
-			r->extra_name = m.extra_name;
-			extra += m.extra;
-			nextra++;
+		for (uint32_t e = 0; e < m.nextras; e++) {
+			uint32_t k = 0;
+			while (k < r->nextras && strcmp(r->extras[k].name, m.extras[e].name) != 0)
+				k++;
+			double prev = k < r->nextras ? r->extras[k].value : 0;
+			rs_dev_report_extra(r, m.extras[e].name, prev + m.extras[e].value);
+			if (k < RS_DEV_EXTRAS)
+				nextra[k]++;
 		}
 	}
 	if (n) {
@@ -40,8 +44,8 @@ void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report
 		r->drive_qd_max = peak;
 		r->drives = n;
 	}
-	if (nextra)
-		r->extra = extra / nextra;
+	for (uint32_t k = 0; k < r->nextras; k++)
+		rs_dev_report_extra(r, r->extras[k].name, r->extras[k].value / nextra[k]);
 	if (dev->type->report)
 		dev->type->report(dev, now, r);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "config/diag.h"
 #include "config/node.h"
@@ -25,6 +26,9 @@ struct rs_link;
 struct rs_server;
 struct rs_components;
 
+/* Most figures of its own one device reports (an array: its rebuild). */
+#define RS_DEV_EXTRAS 8
+
 /* What a device says about itself after a run; all fields optional. */
 struct rs_dev_report {
 	double queue_depth;           /* mean requests inside the device */
@@ -35,11 +39,35 @@ struct rs_dev_report {
 	double drive_qd;
 	double drive_qd_max;
 	uint32_t drives;              /* drives behind the figures; 0 = none */
-	/* One figure of the device's own, reported as an extra table column
-	 * (an SSD's write amplification "wa"); extra_name NULL = none. */
-	const char *extra_name;
+	/* Figures of the device's own, each an extra table column (an SSD's
+	 * write amplification "wa", an array's rebuild times), in the order
+	 * the device adds them (rs_dev_report_extra).  extra_name/extra are
+	 * the first of them, for callers that know the device has one. */
+	struct rs_dev_extra {
+		const char *name;     /* static string */
+		double value;
+	} extras[RS_DEV_EXTRAS];
+	uint32_t nextras;
+	const char *extra_name;       /* extras[0].name; NULL = none */
 	double extra;
 };
+
+/* Set figure `name` of r (added at the end if r has none of that name;
+ * beyond RS_DEV_EXTRAS figures the rest are dropped, a bug of ours that
+ * the unit tests of the types catch). */
+static inline void rs_dev_report_extra(struct rs_dev_report *r, const char *name, double v)
+{
+	uint32_t i = 0;
+	while (i < r->nextras && strcmp(r->extras[i].name, name) != 0)
+		i++;
+	if (i == RS_DEV_EXTRAS)
+		return;
+	if (i == r->nextras)
+		r->nextras++;
+	r->extras[i] = (struct rs_dev_extra){ name, v };
+	r->extra_name = r->extras[0].name;
+	r->extra = r->extras[0].value;
+}
 
 struct rs_dev_type {
 	const char *name;             /* "ideal", "hdd", "raid0" ... */

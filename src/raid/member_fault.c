@@ -19,9 +19,12 @@
  * request fails with data loss.
  *
  * Fail-slow: each operation of a slow member finishes (factor - 1) times
- * its service time later than the drive finished it.  The drive is not
- * held for that time, so this models the latency a slow drive adds, not
- * the throughput it loses. */
+ * its service time later than the drive finished it, and holds the drive
+ * until then: a slow drive takes one command at a time from the array and
+ * the next starts after the stretched service, so it costs the throughput
+ * it would lose (one command per factor x service time), not only the
+ * latency.  (It also gives up reordering among queued commands, which a
+ * drive that slow hardly gains from.) */
 #include "raid/volume_priv.h"
 
 #include <string.h>
@@ -88,6 +91,42 @@ bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32
 			return true;
 	}
 	return false;
+}
+
+/* The next waiting command of slot ss, if its drive is free. */
+static void slow_next(struct rs_sim *sim, struct array *a, struct slot_state *ss)
+{
+	struct rs_io *child = ss->wait_head;
+	if (ss->busy || !child)
+		return;
+	ss->wait_head = child->qnext;
+	if (!ss->wait_head)
+		ss->wait_tail = NULL;
+	child->qnext = NULL;
+	ss->busy = true;
+	/* The drive gets it now: its service (which the stretch scales, and
+	 * which a drive serving from its cache does not stamp with t_issue)
+	 * starts here, not at the wait in line. */
+	child->t_submit = sim->now;
+	rs_dev_submit(sim, a->dev->members[ss->dev], child);
+}
+
+void array_member_submit(struct rs_sim *sim, struct array *a, struct mop *mo,
+			 struct rs_io *child)
+{
+	struct slot_state *ss = &a->slot[mo->member];
+	if (ss->slow <= 1.0 && !ss->wait_head) {
+		rs_dev_submit(sim, a->dev->members[ss->dev], child);
+		return;
+	}
+	mo->flags |= MOP_HELD;
+	child->qnext = NULL;
+	if (ss->wait_tail)
+		ss->wait_tail->qnext = child;
+	else
+		ss->wait_head = child;
+	ss->wait_tail = child;
+	slow_next(sim, a, ss);
 }
 
 static void slow_done(struct rs_sim *sim, void *obj, void *arg)
@@ -167,6 +206,12 @@ bool array_fault_filter(struct rs_sim *sim, struct array *a, struct mop *mo, str
 			rs_sched(sim, extra, slow_done, a, child);
 			return true;
 		}
+	}
+	if (mo->flags & MOP_HELD) {
+		/* Its stretched service is over: the drive takes the next. */
+		mo->flags &= (uint8_t) ~MOP_HELD;
+		ss->busy = false;
+		slow_next(sim, a, ss);
 	}
 	bool voided = mo->epoch != ss->epoch;
 	bool read = mo->kind == RS_ARRAY_READ || mo->kind == RS_ARRAY_PARITY_READ;

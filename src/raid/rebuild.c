@@ -158,6 +158,16 @@ static bool stale(struct rs_sim *sim, struct array *a, struct rebuild_chunk *ch)
 	return true;
 }
 
+static void xor_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)status;
+	struct array *a = obj;
+	struct rebuild_chunk *ch = arg;
+	if (stale(sim, a, ch))
+		return;
+	write_phase(sim, a, ch);
+}
+
 static void read_done(struct rs_sim *sim, struct rs_io *io)
 {
 	struct rebuild_chunk *ch = io->done_ctx;
@@ -170,6 +180,14 @@ static void read_done(struct rs_sim *sim, struct rs_io *io)
 		/* A source died under the chunk: read it again from what is
 		 * left (the array is still alive, or the rebuild had stopped). */
 		read_phase(sim, a, ch);
+		return;
+	}
+	if (a->has_xor) {
+		/* The chunk's rows are computed from the sources read, every
+		 * block of them through the XOR once, before they are written
+		 * (a mirror copies and has no XOR). */
+		uint64_t bytes = (uint64_t)chunk_nblk(a, ch) * RS_BLOCK_BYTES * array_recon_needed(a);
+		array_xor_submit(sim, a, bytes, xor_done, a, ch);
 		return;
 	}
 	write_phase(sim, a, ch);

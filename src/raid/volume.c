@@ -290,21 +290,49 @@ static void array_restart(struct rs_dev *dev, rs_time_t now)
 static void array_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	const struct array *a = dev->priv;
-	double sum = 0;
+	double sum = 0, qd = 0, peak = 0;
+	uint32_t drives = 0;
 	/* The drives serving the member positions now (spares waiting are
-	 * not part of the array). */
+	 * not part of the array, and their idle queues would only dilute
+	 * the drives' mean depth). */
 	for (uint32_t m = 0; m < a->g.nmembers; m++) {
 		struct rs_dev_report mr;
 		rs_dev_report(dev->members[a->slot[m].dev], now, &mr);
 		sum += mr.utilisation;
+		qd += mr.drive_qd * mr.drives;
+		drives += mr.drives;
+		if (mr.drive_qd_max > peak)
+			peak = mr.drive_qd_max;
 	}
 	r->utilisation = a->g.nmembers ? sum / (double)a->g.nmembers : 0;
-	/* With member faults configured: how long the last rebuild took,
-	 * in seconds (nan: none finished by the end of the window). */
+	if (a->p.spares && drives) {
+		r->drive_qd = qd / drives;
+		r->drive_qd_max = peak;
+		r->drives = drives;
+	}
+	/* With member faults configured, the last rebuild and what the faults
+	 * cost: its duration, start and end (seconds of simulated time; nan:
+	 * none started, or finished, by the end of the window), the MiB it
+	 * wrote, the MiB degraded reads reconstructed, rows it could not
+	 * recover and requests failed with data loss (these counts cover the
+	 * whole run, not the window).  rebuild_s stays first, the column it
+	 * always was. */
 	if (a->faulty) {
-		r->extra_name = "rebuild_s";
-		r->extra = a->c.rebuilds ? (double)(a->c.rebuild_end - a->c.rebuild_start) / 1e9
-					 : (double)NAN;
+		const struct rs_array_counters *c = &a->c;
+		bool done = c->rebuilds > 0;
+		double nan = (double)NAN;
+		rs_dev_report_extra(r, "rebuild_s",
+				    done ? (double)(c->rebuild_end - c->rebuild_start) / 1e9 : nan);
+		/* A rebuild still running has a start but no end. */
+		rs_dev_report_extra(r, "rebuild_start_s", done || a->rb.active
+				    ? (double)c->rebuild_start / 1e9 : nan);
+		rs_dev_report_extra(r, "rebuild_end_s", done ? (double)c->rebuild_end / 1e9 : nan);
+		/* In MiB: the table keeps six digits, which a byte count of a
+		 * whole member would outgrow. */
+		rs_dev_report_extra(r, "rebuild_mib", (double)c->rebuild_bytes / 1048576.0);
+		rs_dev_report_extra(r, "recon_mib", (double)c->recon_bytes / 1048576.0);
+		rs_dev_report_extra(r, "stripes_lost", (double)c->stripes_lost);
+		rs_dev_report_extra(r, "dataloss_requests", (double)c->dataloss_requests);
 	}
 }
 

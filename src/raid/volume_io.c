@@ -32,6 +32,12 @@ void array_release(struct rs_sim *sim, struct array *a, struct rs_io *io)
 		array_finish(sim, a, io);
 }
 
+static void recon_xor_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)status;
+	array_release(sim, obj, arg);
+}
+
 static void mop_done(struct rs_sim *sim, struct rs_io *child)
 {
 	struct mop *mo = child->done_ctx;
@@ -60,12 +66,22 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 	if (child->status != 0 && parent->status == 0)
 		parent->status = child->status;
 	struct stripe *st = mo->st;
+	/* A source of a degraded read (not one of a row being written,
+	 * whose XOR pass the row charges, nor the rebuild's, charged per
+	 * chunk): its blocks pass the XOR before the request may finish. */
+	uint64_t xor_bytes = a->has_xor && !st && (mo->flags & (MOP_RECON | MOP_REBUILD)) ==
+						       MOP_RECON && child->status == 0
+		? rs_io_bytes(child) : 0;
 	rs_pool_put(&a->mops, mo);
 	rs_io_free(sim, child);
 	/* The row may start its next phase; it holds its own reference on the
 	 * parent, so the order of these two does not matter for correctness. */
 	if (st)
 		array_stripe_op_done(sim, st);
+	if (xor_bytes) {
+		array_xor_submit(sim, a, xor_bytes, recon_xor_done, a, parent);
+		return;
+	}
 	array_release(sim, a, parent);
 }
 
@@ -104,7 +120,9 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 	mo->st = st;
 	mo->member = member;
 	mo->kind = (uint8_t)kind;
-	mo->flags = flags;
+	/* A reissued operation (a reconstruction's next source) is a new
+	 * command: it is slowed and holds its drive afresh. */
+	mo->flags = flags & (uint8_t) ~(MOP_SLOWED | MOP_HELD);
 	mo->recon_of = recon_of;
 	struct slot_state *ss = &a->slot[member];
 	mo->epoch = ss->epoch;
@@ -125,7 +143,7 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 	 * those in flight then are void, as on any failure. */
 	if (++ss->ios == ss->fail_after)
 		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
-	rs_dev_submit(sim, a->dev->members[ss->dev], child);
+	array_member_submit(sim, a, mo, child);
 }
 
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,

@@ -253,10 +253,17 @@ static void xor_phase(struct rs_sim *sim, struct stripe *st)
 	}
 	uint64_t new_blk = (uint64_t)st->plan.last_blk - st->plan.first_blk + 1;
 	uint64_t bytes = (st->read_blk + new_blk) * RS_BLOCK_BYTES * nparity(st);
+	array_xor_submit(sim, a, bytes, xor_done, st, NULL);
+}
+
+void array_xor_submit(struct rs_sim *sim, struct array *a, uint64_t bytes, rs_job_fn *fn,
+		      void *obj, void *arg)
+{
+	RS_ASSERT(a->has_xor);
 	a->c.xor_jobs++;
 	a->c.xor_bytes += bytes;
 	rs_time_t ns = a->p.xor.cost_ns + (rs_time_t)((double)bytes * a->xor_ns_per_byte + 0.5);
-	rs_server_submit(sim, &a->xor, ns, xor_done, st, NULL);
+	rs_server_submit(sim, &a->xor, ns, fn, obj, arg);
 }
 
 static void stripe_finish(struct rs_sim *sim, struct stripe *st)

@@ -71,6 +71,7 @@ enum {
 	MOP_RECON = 1u,               /* a source read reconstructing member recon_of */
 	MOP_REBUILD = 2u,             /* sent by the rebuild */
 	MOP_SLOWED = 4u,              /* fail-slow delay already added */
+	MOP_HELD = 8u,                /* holds its fail-slow drive (slot_state.busy) */
 };
 
 /* One member operation in flight: the child request's done_ctx (the
@@ -91,6 +92,10 @@ struct slot_state {
 	uint32_t dev;                 /* index in dev->members of the drive serving it */
 	uint32_t epoch;               /* bumped when it fails: older operations are void */
 	double slow;                  /* fail-slow factor on its service times; 1 healthy */
+	/* Fail-slow: commands waiting for the drive (linked by qnext, which
+	 * is ours until the drive has them), and whether one holds it. */
+	struct rs_io *wait_head, *wait_tail;
+	bool busy;
 	uint64_t ios;                 /* member operations sent */
 	uint64_t fail_after;          /* fail once this many were sent; 0: never */
 	bool replaced;                /* failed, and a new drive was put in */
@@ -199,11 +204,30 @@ void array_stripe_op_done(struct rs_sim *sim, struct stripe *st);
 void array_stripe_hold(struct stripe *st);
 
 /* member_fault.c */
-static inline bool slot_lost_row(const struct array *a, uint32_t m, uint64_t row)
+/* Whether lost slot m is still without row `row` (the rebuild has not
+ * passed it). */
+static inline bool slot_down_row(const struct array *a, uint32_t m, uint64_t row)
 {
 	if (!(a->lost >> m & 1u))
 		return false;
 	return !(a->rb.active && a->rb.slot == m && row < a->rb.checkpoint);
+}
+/* Whether slot m cannot serve row `row`: it is lost, or (RAID0+1, by the
+ * survival rule of map.h) a member of its half is, which takes the whole
+ * stripe set offline, so reads and writes go to the other half only. */
+static inline bool slot_lost_row(const struct array *a, uint32_t m, uint64_t row)
+{
+	if (!a->lost)
+		return false;
+	if (slot_down_row(a, m, row))
+		return true;
+	if (a->g.level != RS_RAID_RAID01)
+		return false;
+	uint32_t h = a->g.nmembers / 2, first = m < h ? 0 : h;
+	for (uint32_t f = first; f < first + h; f++)
+		if (f != m && slot_down_row(a, f, row))
+			return true;
+	return false;
 }
 static inline uint64_t array_row_of(const struct array *a, uint64_t member_lba)
 {
@@ -216,9 +240,18 @@ void array_replace_slot(struct rs_sim *sim, struct array *a, uint32_t m);
  * status, send operations in its place, or hold it back (fail-slow): true
  * when it is held and mop_done must stop here. */
 bool array_fault_filter(struct rs_sim *sim, struct array *a, struct mop *mo, struct rs_io *child);
+/* Send mo's child to the drive of its slot; a fail-slow drive takes one
+ * at a time (member_fault.c). */
+void array_member_submit(struct rs_sim *sim, struct array *a, struct mop *mo,
+			 struct rs_io *child);
 /* Whether member blocks [lba, lba + nblk) of drive dev hold a media error. */
 bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32_t nblk,
 		       rs_time_t now);
+
+/* Charge the XOR server a pass over `bytes` (its set-up cost plus its
+ * rate), then fn(sim, obj, arg, 0).  Only with a->has_xor. */
+void array_xor_submit(struct rs_sim *sim, struct array *a, uint64_t bytes, rs_job_fn *fn,
+		      void *obj, void *arg);
 
 /* degraded.c */
 /* Sources of row `row` to reconstruct member `target` from: data members

@@ -56,8 +56,8 @@ uint64_t rs_scenario_fingerprint(const struct rs_scenario *sc)
 	h = fnv(h, &sc->figures_only, sizeof(sc->figures_only));
 	for (size_t f = 0; f < sc->nfigure_cols; f++)
 		h = fnv_str(h, sc->figure_cols[f]);
-	if (sc->dev_col)
-		h = fnv_str(h, sc->dev_col);
+	for (size_t c = 0; c < sc->ndev_cols; c++)
+		h = fnv_str(h, sc->dev_cols[c]);
 	/* Only when repeated: a plain sweep keeps the fingerprint it had. */
 	if (sc->repeat > 1) {
 		uint64_t rep = sc->repeat;

@@ -93,8 +93,8 @@ static void add_columns(const struct rs_scenario *sc, struct rs_table *t)
 		add_result_col(t, rs_metric_names[m], rep);
 	for (size_t f = 0; f < sc->nfigure_cols; f++)
 		add_result_col(t, sc->figure_cols[f], rep);
-	if (sc->dev_col)
-		add_result_col(t, sc->dev_col, rep);
+	for (size_t c = 0; c < sc->ndev_cols; c++)
+		add_result_col(t, sc->dev_cols[c], rep);
 	if (rep)
 		rs_table_add_col(t, RS_REPEATS_COL, 0);
 	/* Last, so the columns before it keep their places. */
@@ -104,7 +104,7 @@ static void add_columns(const struct rs_scenario *sc, struct rs_table *t)
 
 size_t rs_results_run_cells(const struct rs_scenario *sc)
 {
-	size_t n = sc->nfigure_cols + (sc->dev_col != NULL) + !sc->figures_only;
+	size_t n = sc->nfigure_cols + sc->ndev_cols + !sc->figures_only;
 	for (size_t m = 0; !sc->figures_only && rs_metric_names[m]; m++)
 		n++;
 	return n;

@@ -68,12 +68,13 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 				rs_fmt_double(cell, sizeof(cell), r->figures[k].value);
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "\t" : "", cell);
 	}
-	if (sc->dev_col) {
+	for (size_t c = 0; c < sc->ndev_cols; c++) {
 		char cell[64];
-		if (r->dev.extra_name && strcmp(r->dev.extra_name, sc->dev_col) == 0)
-			rs_fmt_double(cell, sizeof(cell), r->dev.extra);
-		else
-			snprintf(cell, sizeof(cell), "nan");
+		/* A point whose device has no such figure says so. */
+		snprintf(cell, sizeof(cell), "nan");
+		for (uint32_t k = 0; k < r->dev.nextras; k++)
+			if (strcmp(r->dev.extras[k].name, sc->dev_cols[c]) == 0)
+				rs_fmt_double(cell, sizeof(cell), r->dev.extras[k].value);
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "\t" : "", cell);
 	}
 	if (!sc->figures_only)

@@ -119,6 +119,21 @@ static int check_runs(const struct rs_scenario *sc, const struct rs_node *sweep,
 			    (unsigned long long)cap);
 }
 
+/* The figures point r's device reports join the table's columns, each
+ * once, in the order they first appear over the points. */
+static void add_dev_cols(struct rs_scenario *sc, const struct rs_dev_report *r)
+{
+	for (uint32_t k = 0; k < r->nextras; k++) {
+		size_t c = 0;
+		while (c < sc->ndev_cols && strcmp(sc->dev_cols[c], r->extras[k].name) != 0)
+			c++;
+		if (c < sc->ndev_cols)
+			continue;
+		RS_ASSERT(c < RS_SCENARIO_DEV_COLS);
+		sc->dev_cols[sc->ndev_cols++] = strdup(r->extras[k].name);
+	}
+}
+
 int rs_scenario_load_repeat(struct rs_scenario *sc, const char *path,
 			    const struct rs_assignment *sets, size_t nsets,
 			    const struct rs_model_path *models, unsigned repeat,
@@ -203,8 +218,7 @@ int rs_scenario_load_repeat(struct rs_scenario *sc, const char *path,
 			sc->nfigure_cols = r.nfigures;
 			sc->figures_only = r.figures_only && r.nfigures > 0;
 		}
-		if (i == 0 && r.dev.extra_name)
-			sc->dev_col = strdup(r.dev.extra_name);
+		add_dev_cols(sc, &r.dev);
 	}
 	sc->plot_y = strdup(out.y ? out.y : sc->figures_only ? sc->figure_cols[0] : "iops");
 
@@ -236,7 +250,8 @@ void rs_scenario_free(struct rs_scenario *sc)
 	free(sc->plot_y);
 	for (size_t f = 0; f < sc->nfigure_cols; f++)
 		free(sc->figure_cols[f]);
-	free(sc->dev_col);
+	for (size_t c = 0; c < sc->ndev_cols; c++)
+		free(sc->dev_cols[c]);
 	memset(sc, 0, sizeof(*sc));
 }
 

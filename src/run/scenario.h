@@ -17,6 +17,10 @@
 #include "dev/dev.h"
 #include "load/load.h"
 
+/* Distinct device columns a scenario can have: every name the device
+ * types report (dev/dev.h RS_DEV_EXTRAS each), with room to spare. */
+#define RS_SCENARIO_DEV_COLS 32
+
 struct rs_scenario {
 	const char *path;
 	char *name;                   /* file name without directory and .yaml */
@@ -36,7 +40,11 @@ struct rs_scenario {
 	size_t nfigure_cols;
 	bool figures_only;
 	rs_time_t series_ns;          /* output.timeseries: interval, 0 = none */
-	char *dev_col;                /* the device's own column (from point 0), or NULL */
+	/* The device's own columns (rs_dev_report extras): the union over all
+	 * points, in the order they first appear, so a sweep whose first
+	 * point has no member faults still gets the rebuild columns. */
+	char *dev_cols[RS_SCENARIO_DEV_COLS];
+	size_t ndev_cols;
 };
 
 struct rs_assignment {

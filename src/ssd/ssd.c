@@ -479,14 +479,15 @@ double rs_ssd_window_write_amp(const struct rs_dev *dev)
 static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	const struct ssd *s = dev->priv;
-	r->extra_name = "wa";
-	if (s->check_only)
+	if (s->check_only) {
+		rs_dev_report_extra(r, "wa", 0);
 		return;
+	}
 	r->utilisation = rs_tavg_mean(&s->fa.busy, now) / s->fa.ndies;
 	r->drive_qd = rs_tavg_mean(&s->held, now);
 	r->drive_qd_max = s->held_max;
 	r->drives = 1;
-	r->extra = rs_ssd_window_write_amp(dev);
+	rs_dev_report_extra(r, "wa", rs_ssd_window_write_amp(dev));
 }
 
 static void ssd_destroy(struct rs_dev *dev)

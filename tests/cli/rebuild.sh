@@ -2,7 +2,8 @@
 # Member faults end to end: a scenario's `faults:` fails a drive of a
 # RAID5 with a spare; the table gains a rebuild_s column with the rebuild's
 # duration (a 16 MiB member of 100 MB/s drives: about 0.17 s idle, longer
-# under the load), the same bytes for any --jobs; a second failure loses
+# under the load) and its start, end, bytes, reconstructed bytes, rows
+# lost and requests failed with data loss, the same bytes for any --jobs; a second failure loses
 # data (requests fail, counted as errors); without member faults the
 # table has no such column and is the same as with an empty faults list;
 # after_ios, replaced, media errors and fail-slow run through a scenario.
@@ -56,9 +57,35 @@ for row in 1 2; do
 		awk -v r="$r" 'BEGIN { exit !(r + 0 > 0.16 && r + 0 < 2) }'
 	check "no errors with one failure (row $row)" [ "$(col "$tmp/a/one.tsv" errors $row)" = 0 ]
 done
+# The rebuild's other figures: it starts when disk2 fails (1 s) and ends
+# rebuild_s later, having written the whole 16 MiB member; nothing lost.
+start=$(col "$tmp/a/one.tsv" rebuild_start_s 1)
+end=$(col "$tmp/a/one.tsv" rebuild_end_s 1)
+check "rebuild starts at the failure ($start)" [ "$start" = 1 ]
+check "rebuild_end_s - rebuild_start_s = rebuild_s ($end)" awk -v s="$start" -v e="$end" \
+	-v r="$(col "$tmp/a/one.tsv" rebuild_s 1)" 'BEGIN { d = e - s - r; exit !(d < 1e-5 && d > -1e-5) }'
+check "rebuild_mib is the member" awk -v b="$(col "$tmp/a/one.tsv" rebuild_mib 1)" \
+	'BEGIN { exit !(b > 15.9 && b <= 16) }'
+check "degraded reads reconstructed data" \
+	awk -v b="$(col "$tmp/a/one.tsv" recon_mib 2)" 'BEGIN { exit !(b + 0 > 0) }'
+check "no stripes lost with one failure" [ "$(col "$tmp/a/one.tsv" stripes_lost 1)" = 0 ]
+check "no data-loss requests with one failure" [ "$(col "$tmp/a/one.tsv" dataloss_requests 1)" = 0 ]
 "$raidsim" run "$tmp/two.yaml" -q -j 1 -o "$tmp/a" || exit 1
 check "a second failure loses data" \
 	awk -v e="$(col "$tmp/a/two.tsv" errors 1)" 'BEGIN { exit !(e + 0 > 0) }'
+# (dataloss_requests counts the whole run, errors the measuring window.)
+check "the lost requests are counted as data loss" awk -v e="$(col "$tmp/a/two.tsv" errors 1)" \
+	-v l="$(col "$tmp/a/two.tsv" dataloss_requests 1)" 'BEGIN { exit !(l + 0 > 0 && l + 1 > e * 0.9) }'
+# The columns come from every point, not the first only: a sweep whose
+# point 0 has no faults still has them, nan where a point lacks them.
+scenario mixed 'faults: []' | sed 's/^  workload.iometer.outstanding: .*/  faults: [[], [{at: 1s, member: disk2, state: failed}]]/' \
+	>"$tmp/mixed.yaml"
+"$raidsim" run "$tmp/mixed.yaml" -q -j 1 -o "$tmp/a" || exit 1
+check "no rebuild at a point without faults" [ "$(col "$tmp/a/mixed.tsv" rebuild_s 1)" = nan ]
+check "no stripes_lost at a point without faults" [ "$(col "$tmp/a/mixed.tsv" stripes_lost 1)" = nan ]
+r=$(col "$tmp/a/mixed.tsv" rebuild_s 2)
+check "rebuild_s at the faulty point 1 ($r)" awk -v r="$r" 'BEGIN { exit !(r + 0 > 0.16 && r + 0 < 2) }'
+check "the JSON has the columns too" grep -q '"dataloss_requests"' "$tmp/a/mixed.json"
 # Every kind of member fault in one run: disk1's bad blocks are read
 # without it, then it dies after 500 commands and its replacement (without
 # them) is rebuilt at 2 s; disk0 runs slow; nothing fails.  (Bad blocks on

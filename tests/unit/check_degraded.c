@@ -300,6 +300,26 @@ START_TEST(flush_skips_lost_members)
 }
 END_TEST
 
+/* RAID0+1 of 4 (stripe sets 0-1 and 2-3; strip 1 on members 1 and 3):
+ * one failure takes its whole half offline, so strip 1's reads and
+ * writes go to member 3 only, though member 1 itself is healthy. */
+START_TEST(raid01_failure_takes_its_half_offline)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: raid01\ndisks: {type: ideal, mean: 1ms, count: 4}\n");
+	rs_array_fail_member(h.sim, h.dev, 0);
+	for (int i = 0; i < 6; i++)
+		ah_submit(&h, RS_READ, 128, 8);
+	ah_submit(&h, RS_WRITE, 128, 8);
+	ah_run(&h);
+	ck_assert_uint_eq(h.nev, 7);
+	ck_assert_uint_eq(ah_members_touched(&h, 0), bits(1, (uint32_t[]){ 3 }));
+	for (size_t i = 0; i < h.ndone; i++)
+		ck_assert_int_eq(h.done[i].status, 0);
+	ah_free(&h);
+}
+END_TEST
+
 /* Fail-slow: a member 5 times slower finishes its 1 ms commands in 5 ms. */
 START_TEST(fail_slow_scales_service)
 {
@@ -313,6 +333,66 @@ START_TEST(fail_slow_scales_service)
 }
 END_TEST
 
+/* Fail-slow holds the drive: ten reads sent at once to a member 5 times
+ * slower take 5 ms each, one after another (200 commands/s, not the
+ * healthy drive's 1000 with the slowdown only added to each latency). */
+START_TEST(fail_slow_costs_throughput)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: single\ndisks: {type: ideal, mean: 1ms, count: 1}\n");
+	rs_array_set_slow(h.dev, 0, 5);
+	for (int i = 0; i < 10; i++)
+		ah_submit(&h, RS_READ, (uint64_t)i * 8, 8);
+	ah_run(&h);
+	ck_assert_uint_eq(h.ndone, 10);
+	rs_time_t last = 0;
+	for (size_t i = 0; i < h.ndone; i++) {
+		ck_assert_int_eq(h.done[i].status, 0);
+		if (h.done[i].t_done > last)
+			last = h.done[i].t_done;
+	}
+	ck_assert_int_eq(last, 50 * AH_MS);
+	/* Back to health: the next ten share the drive's 1 ms each. */
+	rs_array_set_slow(h.dev, 0, 1);
+	rs_time_t t0 = h.sim->now;
+	for (int i = 0; i < 10; i++)
+		ah_submit(&h, RS_READ, (uint64_t)i * 8, 8);
+	ah_run(&h);
+	ck_assert_uint_eq(h.ndone, 20);
+	ck_assert_int_eq(h.done[19].t_done - t0, 10 * AH_MS);
+	ah_free(&h);
+}
+END_TEST
+
+/* The same on a drive with a write cache (whose cached writes stamp no
+ * t_issue): 400 mixed 4 KiB requests at 8 outstanding take about twice
+ * as long on a member twice as slow as on one barely slow (1.01: one
+ * command at a time as well, so the drive's reordering is lost in both);
+ * the stretch scales the drive's service, not the wait in line before it. */
+static double mixed_load_s(double slow)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: single\n"
+		     "disks: {model: seagate-barracuda-7200-7-ncq, count: 1}\n");
+	if (slow > 1)
+		rs_array_set_slow(h.dev, 0, slow);
+	ah_load(&h, RS_READ, true, 400, 8, 8, 1u << 20, RS_TIME_MAX);
+	ah_run(&h);
+	double s = (double)h.sim->now / 1e9;
+	ah_free(&h);
+	return s;
+}
+
+START_TEST(fail_slow_cached_writes)
+{
+	double healthy = mixed_load_s(1), barely = mixed_load_s(1.01), slow = mixed_load_s(2);
+	printf("400 mixed requests on a Barracuda: %.3f s healthy, %.3f s 1.01 times "
+	       "slower, %.3f s twice as slow\n", healthy, barely, slow);
+	ck_assert(barely > healthy);
+	ck_assert(slow > 1.6 * barely && slow < 2.4 * barely);
+}
+END_TEST
+
 static Suite *degraded_suite(void)
 {
 	Suite *s = suite_create("degraded");
@@ -320,6 +400,7 @@ static Suite *degraded_suite(void)
 	tcase_add_test(tc, raid5_read_reconstructs_from_all_others);
 	tcase_add_test(tc, raid6_read_uses_p_then_q);
 	tcase_add_test(tc, mirror_reads_the_other_copy);
+	tcase_add_test(tc, raid01_failure_takes_its_half_offline);
 	tcase_add_test(tc, media_error_reads);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("writes");
@@ -331,6 +412,8 @@ static Suite *degraded_suite(void)
 	tcase_add_test(tc, tolerance_by_level);
 	tcase_add_test(tc, fail_after_ios);
 	tcase_add_test(tc, fail_slow_scales_service);
+	tcase_add_test(tc, fail_slow_costs_throughput);
+	tcase_add_test(tc, fail_slow_cached_writes);
 	tcase_add_test(tc, flush_skips_lost_members);
 	suite_add_tcase(s, tc);
 	return s;

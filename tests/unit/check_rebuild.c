@@ -12,10 +12,12 @@
 #include "disk/hdd.h"
 #include "disk/hdd_params.h"
 
-/* 100 MB/s members of 64 MiB: a member is read or written in 0.671 s. */
+/* 100 MB/s members of 64 MiB: a member is read or written in 0.671 s.
+ * The XOR is free here (location: none), so the times are the members';
+ * xor_bounds_the_rebuild charges it. */
 #define BW 100e6
 #define R5_SPARE(cap, extra)                                                     \
-	"type: array\nlevel: raid5\nspares: 1\n" extra                           \
+	"type: array\nlevel: raid5\nspares: 1\nxor: {location: none}\n" extra    \
 	"disks: {type: ideal, mean: 0s, bandwidth: 100MB/s, capacity: " cap ", count: 4}\n"
 
 static double rebuild_s(const struct ah *h)
@@ -116,6 +118,7 @@ static double priority_run(const char *prio, bool foreground)
 	char text[512];
 	snprintf(text, sizeof(text),
 		 "type: array\nlevel: raid5\nspares: 1\nrebuild_priority: %s\n"
+		 "xor: {location: none}\n"
 		 "disks: {type: ideal, mean: 0s, bandwidth: 100MB/s, capacity: 32MiB, "
 		 "count: 4}\n", prio);
 	struct ah h;
@@ -317,6 +320,63 @@ START_TEST(idle_hdd_rebuild_zone_by_zone)
 }
 END_TEST
 
+/* The drives' queue figures are the member positions': a spare waiting
+ * idle is no drive of the array and does not dilute their mean depth;
+ * once it is rebuilt onto it counts, in its slot, instead of the dead one. */
+START_TEST(idle_spare_not_in_drive_qd)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: raid5\nspares: 1\n"
+		     "disks: {model: maxtor-6l020l0, count: 4}\n");
+	rs_dev_restart_stats(h.dev, h.sim->now);
+	ah_load(&h, RS_READ, false, 400, 8, 8, 1u << 20, RS_TIME_MAX);
+	ah_run(&h);
+	struct rs_dev_report r;
+	rs_dev_report(h.dev, h.sim->now, &r);
+	ck_assert_uint_eq(r.drives, 4);
+	double sum = 0;
+	for (uint32_t m = 0; m < 4; m++) {
+		struct rs_dev_report mr;
+		rs_dev_report(h.dev->members[m], h.sim->now, &mr);
+		sum += mr.drive_qd;
+	}
+	ck_assert(r.drive_qd > 0);
+	tu_assert_rel(r.drive_qd, sum / 4, 1e-9);
+	ah_free(&h);
+}
+END_TEST
+
+/* Rebuild rows and degraded reads pass their sources through the XOR: an
+ * engine of 30 MB/s (three 64 MiB sources: 6.7 s of XOR) sets the pace
+ * of the rebuild, far below the members' 0.67 s; a degraded read of 64
+ * KiB waits for its three sources' 6.6 ms of XOR. */
+START_TEST(xor_bounds_the_rebuild)
+{
+	struct ah h;
+	ah_build(&h, "type: array\nlevel: raid5\nspares: 1\n"
+		     "xor: {location: engine, rate: 30MB/s, cost: 0s}\n"
+		     "disks: {type: ideal, mean: 0s, bandwidth: 100MB/s, capacity: 64MiB, count: 4}\n");
+	rs_array_fail_member(h.sim, h.dev, 2);
+	ah_run(&h);
+	double want = 3.0 * 64 * 1048576 / 30e6;
+	printf("rebuild of a 64 MiB member behind a 30 MB/s XOR engine: %.3f s (XOR %.3f s)\n",
+	       rebuild_s(&h), want);
+	tu_assert_rel(rebuild_s(&h), want, 0.05);
+	ck_assert_uint_gt(ah_c(&h)->xor_bytes, 3ull * 64 * 1048576 - 1);
+	ah_free(&h);
+
+	ah_build(&h, "type: array\nlevel: raid5\n"
+		     "xor: {location: engine, rate: 30MB/s, cost: 0s}\n"
+		     "disks: {type: ideal, mean: 0s, bandwidth: 100MB/s, capacity: 64MiB, count: 4}\n");
+	rs_array_fail_member(h.sim, h.dev, 1);
+	ah_submit(&h, RS_READ, 128, 128);  /* member 1's first 64 KiB */
+	ah_run(&h);
+	double xor_s = 3.0 * 65536 / 30e6, read_s = 65536 / BW;
+	tu_assert_rel((double)(h.done[0].t_done - h.done[0].t_submit) / 1e9, read_s + xor_s, 0.01);
+	ah_free(&h);
+}
+END_TEST
+
 static Suite *rebuild_suite(void)
 {
 	Suite *s = suite_create("rebuild");
@@ -330,10 +390,12 @@ static Suite *rebuild_suite(void)
 	tcase_add_test(tc, media_error_during_rebuild);
 	tcase_add_test(tc, replaced_drive_is_rebuilt);
 	tcase_add_test(tc, member_size_limits_the_rebuild);
+	tcase_add_test(tc, xor_bounds_the_rebuild);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hdd");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, idle_hdd_rebuild_zone_by_zone);
+	tcase_add_test(tc, idle_spare_not_in_drive_qd);
 	suite_add_tcase(s, tc);
 	return s;
 }
