@@ -35,7 +35,8 @@
  *                     keeps them and gives each to a free drive
  *   cache             {mode: none|write-through|write-back, size, line,
  *                     location: driver|card, high, low, idle_flush,
- *                     read_ahead, cost_hit, cost_miss, destage_depth,
+ *                     read_ahead, cost_hit, cost_miss, cost_per_dirty,
+ *                     destage_depth,
  *                     destage_max}, or just the mode
  *   array             the device behind the controller (required)
  *   raid_levels       the RAID levels the controller offers ([jbod, raid0,
@@ -150,6 +151,9 @@ static const struct rs_opt cache_opts[] = {
 	  "extra processor time of a hit (or a write taken by write-back)" },
 	{ "cost_miss", RS_OPT_TIME, C(cost_miss_ns), "0s", MIN0, NULL,
 	  "extra processor time of a miss (or a write-through write)" },
+	{ "cost_per_dirty", RS_OPT_TIME, C(cost_per_dirty_ns), "0s", MIN0, NULL,
+	  "extra processor time per dirty line in the cache, paid by every read and write "
+	  "that looks in it (a driver that searches its deferred writes per request)" },
 	{ "destage_depth", RS_OPT_UINT, C(destage_depth), "4", RANGE, 1, 1024, NULL,
 	  "destage writes in flight at once" },
 	{ "destage_max", RS_OPT_SIZE, C(destage_max_bytes), "128KiB", RANGE, 512, 1 << 30, NULL,

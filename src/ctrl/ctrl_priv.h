@@ -49,6 +49,7 @@ struct cache_params {
 	rs_time_t idle_flush_ns;
 	uint64_t read_ahead_bytes;
 	rs_time_t cost_hit_ns, cost_miss_ns;
+	rs_time_t cost_per_dirty_ns;  /* searching the deferred writes, per dirty line */
 	uint64_t destage_depth;
 	uint64_t destage_max_bytes;
 	int wb_scope;                 /* enum rs_cache_wb_scope */

@@ -20,6 +20,10 @@
 #define READ_FIRST_DONE 0x2u
 #define READ_LAST_GOING 0x4u
 #define READ_OPENED 0x8u       /* its data phase has been opened (queuing protocol) */
+/* On a buffer hit or a write the cache took at once, while it is in the
+ * drive: the drive kept the bus after the command (tcq_release:
+ * when-needed), so its data phase follows with no handshake. */
+#define KEPT_BUS 0x10u
 
 struct hdd {
 	struct rs_dev *dev;
@@ -57,6 +61,7 @@ struct hdd {
 	/* Queuing protocol, when on (queue_depth > 1): per-command costs. */
 	const struct rs_hdd_protocol_costs *proto;
 	rs_time_t host_service_ns;
+	bool release_when_needed;     /* the bus release comes only when the data cannot move */
 	/* Commands the drive holds (its tags in use): mean and peak. */
 	struct rs_tavg held;
 	uint32_t held_max;
@@ -193,6 +198,10 @@ static void data_serviced(struct rs_sim *sim, void *obj, void *arg)
 static void data_phase(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum data_step step)
 {
 	if (!h->proto) {
+		data_go(sim, h, io, step);
+		return;
+	}
+	if (io->tag & KEPT_BUS) {
 		data_go(sim, h, io, step);
 		return;
 	}
@@ -910,6 +919,34 @@ static void note_command(struct hdd *h, const struct rs_io *io, bool cached)
 	h->prev_write = io->op == RS_WRITE;
 }
 
+/* ---- bus release by need (tcq_release: when-needed) ---------------------
+ *
+ * The drive decides when it has looked at the command: one it can serve
+ * at once keeps the bus, any other releases it (one exchange on the link,
+ * as the release after every command costs under tcq_release: always). */
+static bool releases_by_need(const struct hdd *h)
+{
+	return h->proto && h->proto->accept_exchanges && h->release_when_needed;
+}
+
+static void keep_bus(const struct hdd *h, struct rs_io *io)
+{
+	if (releases_by_need(h))
+		io->tag |= KEPT_BUS;
+}
+
+static void bus_released(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)sim, (void)obj, (void)arg;
+	(void)status; /* a dead link fails the command's own transfers */
+}
+
+static void release_bus(struct rs_sim *sim, struct hdd *h)
+{
+	if (releases_by_need(h))
+		rs_link_xfer(sim, h->link, RS_DIR_IN, 0, bus_released, h, NULL);
+}
+
 static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
 	rs_time_t now = rs_now(sim);
@@ -951,10 +988,12 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 					idle_hit_read_ahead(sim, h, (uint32_t)seg, io);
 			}
 			h->c.hits++;
+			keep_bus(h, io);
 			rs_server_submit(sim, &h->fw, h->ovh_hit, hit_fw_done, h, io);
 			return;
 		}
 		h->c.misses++;
+		release_bus(sim, h);
 		h->rd_disc_end = now + h->sched.overhead_ns[0] + h->p.disconnect_read_ns[pw];
 		rs_ioq_push(sim, &h->mq, io);
 		kick(sim, h);
@@ -965,17 +1004,21 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 		if (cached) {
 			if (h->wc.stall_head || !rs_hdd_wcache_room(&h->wc, &h->buf, io->nblk)) {
 				h->c.stalls++;
+				release_bus(sim, h);
 				rs_hdd_wcache_stall(&h->wc, io);
 				kick(sim, h);
 				return;
 			}
+			keep_bus(h, io);
 			admit_write(sim, h, io);
 			return;
 		}
+		release_bus(sim, h);
 		write_through(sim, h, io, xd);
 		return;
 	}
 	case RS_FLUSH:
+		release_bus(sim, h);
 		rs_server_submit(sim, &h->fw, h->sched.overhead_ns[1], flush_fw_done, h, io);
 		return;
 	default:
@@ -991,7 +1034,8 @@ static void accepted(struct rs_sim *sim, void *obj, void *arg, int status)
 
 /* Take the commands the tags allow.  Under a queuing protocol that
  * releases the bus after a command (legacy TCQ, SCSI disconnect), that
- * exchange comes first. */
+ * exchange comes first -- unless the drive releases only by need, when
+ * accept() decides it. */
 static void pump(struct rs_sim *sim, struct hdd *h)
 {
 	struct rs_io *io;
@@ -999,7 +1043,7 @@ static void pump(struct rs_sim *sim, struct hdd *h)
 		rs_tavg_add(&h->held, rs_now(sim), 1);
 		if (h->port.busy > h->held_max)
 			h->held_max = h->port.busy;
-		if (h->proto && h->proto->accept_exchanges)
+		if (h->proto && h->proto->accept_exchanges && !h->release_when_needed)
 			rs_link_xfer(sim, h->link, RS_DIR_IN, 0, accepted, h, io);
 		else
 			accept(sim, h, io);
@@ -1074,6 +1118,7 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	h->proto = p->queue_depth > 1 && p->protocol != RS_PROTO_IDEAL
 		? rs_hdd_protocol_costs(p->protocol) : NULL;
 	h->host_service_ns = p->host_service_ns;
+	h->release_when_needed = p->tcq_release == RS_TCQ_RELEASE_WHEN_NEEDED;
 	rs_tavg_init(&h->held, now, 0);
 	h->ovh_hit = p->overhead_hit_ns + q + p->data_prep_ns;
 	h->scsi = p->data_prep_ns || p->reselect_ns || p->reselect_extra_ns ||

@@ -211,6 +211,11 @@ const struct rs_opt rs_hdd_opts[] = {
 	  "queuing protocol and its per-command costs while queuing is on: ideal (none), "
 	  "ata-tcq (legacy: bus release, SERVICE round trip through the host), ncq "
 	  "(DMA Setup per data phase), scsi-tcq (disconnect, reselect)" },
+	{ "tcq_release", RS_OPT_ENUM, P(tcq_release), "always", 0, 0, 0, rs_hdd_tcq_release_names,
+	  "ata-tcq and scsi-tcq: when the drive releases the bus after a queued command: "
+	  "always, or when-needed (only when it cannot move the data at once; a buffer "
+	  "hit or a write the write cache takes at once moves its data right after the "
+	  "command, without the release or the service round trip)" },
 	{ "reorder_window", RS_OPT_UINT, P(reorder_window), "0", RANGE, 0, 32, NULL,
 	  "how many of the oldest queued commands the firmware's scheduler weighs "
 	  "(0 = all of them)" },

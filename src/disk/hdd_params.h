@@ -90,6 +90,7 @@ struct rs_hdd_params {
 	rs_time_t aging_ns;
 	rs_time_t queued_overhead_ns;
 	int protocol;                     /* enum rs_hdd_protocol */
+	int tcq_release;                  /* enum rs_hdd_tcq_release */
 	uint64_t reorder_window;          /* oldest queued commands the scheduler weighs; 0 = all */
 	rs_time_t host_service_ns;        /* host's reaction to a service request (ata-tcq) */
 	double spindle_phase;             /* only when the key is present */

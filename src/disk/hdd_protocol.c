@@ -5,6 +5,7 @@
 #include "kernel/assert.h"
 
 const char *const rs_hdd_protocol_names[] = { "ideal", "ata-tcq", "ncq", "scsi-tcq", NULL };
+const char *const rs_hdd_tcq_release_names[] = { "always", "when-needed", NULL };
 
 /* One row per protocol; the counts come from the command sequences of the
  * standards (ATA/ATAPI-6 section on the overlapped and queued feature set,

@@ -27,6 +27,24 @@
 
 enum rs_hdd_protocol { RS_PROTO_IDEAL = 0, RS_PROTO_ATA_TCQ, RS_PROTO_NCQ, RS_PROTO_SCSI_TCQ };
 
+/* When a drive under a protocol that releases the bus after a command
+ * (ata-tcq, scsi-tcq) does release it.
+ *
+ *   always       after every queued command;
+ *   when-needed  only when it cannot move the command's data at once: a
+ *                read that hits the buffer, or a write the write cache
+ *                takes at once, keeps the bus and moves its data right
+ *                after the command, with neither the release nor, under
+ *                ata-tcq, the SERVICE round trip through the host.  This
+ *                is the queued-command protocol of ATA/ATAPI-5/6 (READ/
+ *                WRITE DMA QUEUED): the device sets REL in the interrupt
+ *                reason only when it releases the bus, and a host driver
+ *                that finds REL clear starts the DMA of that command
+ *                straight away (FreeBSD 4.x ata-disk.c ad_transfer checks
+ *                ATA_I_RELEASE after the command and goes to SERVICE only
+ *                when it is set). */
+enum rs_hdd_tcq_release { RS_TCQ_RELEASE_ALWAYS = 0, RS_TCQ_RELEASE_WHEN_NEEDED };
+
 struct rs_hdd_protocol_costs {
 	const char *name;
 	uint32_t accept_exchanges;    /* after the command: bus release, disconnect */
@@ -35,6 +53,7 @@ struct rs_hdd_protocol_costs {
 };
 
 extern const char *const rs_hdd_protocol_names[];
+extern const char *const rs_hdd_tcq_release_names[];
 
 const struct rs_hdd_protocol_costs *rs_hdd_protocol_costs(int protocol);
 

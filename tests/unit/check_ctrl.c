@@ -477,6 +477,24 @@ START_TEST(write_through_latency_is_array_latency)
 }
 END_TEST
 
+/* A driver that searches its deferred writes per request: each write-back
+ * write pays cost_per_dirty for every dirty line already in the cache, so
+ * the n-th write into distinct lines takes n x 1 us more than the first. */
+START_TEST(dirty_search_cost_grows_with_dirty_lines)
+{
+	struct rig g;
+	rig_up(&g, "type: controller\ncommand_cost: 20us\n"
+		   "cache: {mode: write-back, size: 4MiB, line: 64KiB, cost_hit: 5us,\n"
+		   "        cost_per_dirty: 1us}\n" ARRAY_50);
+	struct log l = { 0 };
+	stream(&g, &l, RS_WRITE, 0, 128, 10);
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(l.lat[i], (25 + i) * RS_US);
+	free(l.lat);
+	rig_down(&g);
+}
+END_TEST
+
 START_TEST(read_hits_after_write)
 {
 	static const char *const caches[] = { "write-through", "write-back" };
@@ -929,6 +947,7 @@ static Suite *ctrl_suite(void)
 	tcase_add_test(tc, write_back_passes_fua_through);
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
+	tcase_add_test(tc, dirty_search_cost_grows_with_dirty_lines);
 	tcase_add_test(tc, read_ahead_turns_stream_into_hits);
 	tcase_add_test(tc, cache_settings_bounded);
 	tcase_add_loop_test(tc, wt_wb_sequential_nearly_equal, 0, 2);
