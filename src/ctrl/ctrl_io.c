@@ -12,8 +12,8 @@
 
 static void kick(struct rs_sim *sim, struct ctrl *c);
 static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io);
-static void push(struct rs_io **head, struct rs_io **tail, struct rs_io *io);
-static struct rs_io *pop(struct rs_io **head, struct rs_io **tail);
+static void rs_io_fifo_push(struct rs_io **head, struct rs_io **tail, struct rs_io *io);
+static struct rs_io *rs_io_fifo_pop(struct rs_io **head, struct rs_io **tail);
 
 /* ---- completion ------------------------------------------------------- */
 
@@ -31,7 +31,7 @@ static void finish(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, int sta
 	RS_ASSERT(c->admitted > 0);
 	c->admitted--;
 	if (c->held_head)
-		admit(sim, c, pop(&c->held_head, &c->held_tail));
+		admit(sim, c, rs_io_fifo_pop(&c->held_head, &c->held_tail));
 }
 
 /* For children that never went to the array. */
@@ -145,28 +145,6 @@ static void absorb(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
 	rs_io_complete(sim, ch, 0);
 }
 
-static void push(struct rs_io **head, struct rs_io **tail, struct rs_io *io)
-{
-	io->qnext = NULL;
-	if (*tail)
-		(*tail)->qnext = io;
-	else
-		*head = io;
-	*tail = io;
-}
-
-static struct rs_io *pop(struct rs_io **head, struct rs_io **tail)
-{
-	struct rs_io *io = *head;
-	if (io) {
-		*head = io->qnext;
-		if (!*head)
-			*tail = NULL;
-		io->qnext = NULL;
-	}
-	return io;
-}
-
 /* Writes take their turn behind stalled ones, so the cache never lets a
  * later write overtake an earlier one. */
 static void wb_accept(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -183,7 +161,7 @@ static void wb_accept(struct rs_sim *sim, void *obj, void *arg, int status)
 		return;
 	}
 	c->n.stalls++;
-	push(&c->stall_head, &c->stall_tail, ch);
+	rs_io_fifo_push(&c->stall_head, &c->stall_tail, ch);
 	kick(sim, c);
 }
 
@@ -204,7 +182,7 @@ static void release_flushes(struct rs_sim *sim, struct ctrl *c)
 	if (c->cache.ndirty || c->cache.ndestaging || c->stall_head)
 		return;
 	struct rs_io *ch;
-	while ((ch = pop(&c->flush_head, &c->flush_tail)))
+	while ((ch = rs_io_fifo_pop(&c->flush_head, &c->flush_tail)))
 		submit_array(sim, c, ch);
 }
 
@@ -218,7 +196,7 @@ static void destage_done(struct rs_sim *sim, struct rs_io *io)
 	rs_io_free(sim, io);
 	while (c->stall_head &&
 	       rs_cache_write(&c->cache, c->stall_head->lba, c->stall_head->nblk))
-		absorb(sim, c, pop(&c->stall_head, &c->stall_tail));
+		absorb(sim, c, rs_io_fifo_pop(&c->stall_head, &c->stall_tail));
 	kick(sim, c);
 	release_flushes(sim, c);
 }
@@ -346,7 +324,7 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	case RS_FLUSH:
 	default:
 		if (c->cp.mode == CACHE_WB) {
-			push(&c->flush_head, &c->flush_tail, ch);
+			rs_io_fifo_push(&c->flush_head, &c->flush_tail, ch);
 			kick(sim, c);
 			release_flushes(sim, c);
 		} else {
@@ -372,7 +350,7 @@ void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		/* The adapter's queue is full: the request waits in the
 		 * operating system, in order. */
 		c->n.held_back++;
-		push(&c->held_head, &c->held_tail, io);
+		rs_io_fifo_push(&c->held_head, &c->held_tail, io);
 		return;
 	}
 	c->last_host_ns = rs_now(sim);

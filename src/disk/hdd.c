@@ -88,28 +88,6 @@ static void wm_next(struct rs_sim *sim, struct hdd *h, struct rs_io *io);
 
 /* ---- small lists through io->qnext (the request is in no rs_ioq) ----- */
 
-static void list_push(struct rs_io **head, struct rs_io **tail, struct rs_io *io)
-{
-	io->qnext = NULL;
-	if (*tail)
-		(*tail)->qnext = io;
-	else
-		*head = io;
-	*tail = io;
-}
-
-static struct rs_io *list_pop(struct rs_io **head, struct rs_io **tail)
-{
-	struct rs_io *io = *head;
-	if (io) {
-		*head = io->qnext;
-		if (!*head)
-			*tail = NULL;
-		io->qnext = NULL;
-	}
-	return io;
-}
-
 /* ---- data phases under a queuing protocol -------------------------------
  *
  * With queuing on, a data phase opens with the protocol's handshake: under
@@ -292,7 +270,7 @@ static void check_flushes(struct rs_sim *sim, struct hdd *h)
 	if (!clean(h))
 		return;
 	struct rs_io *io;
-	while ((io = list_pop(&h->flush_head, &h->flush_tail)))
+	while ((io = rs_io_fifo_pop(&h->flush_head, &h->flush_tail)))
 		complete_cmd(sim, h, io, 0);
 }
 
@@ -304,7 +282,7 @@ static void flush_fw_done(struct rs_sim *sim, void *obj, void *arg, int status)
 		complete_cmd(sim, h, io, 0);
 		return;
 	}
-	list_push(&h->flush_head, &h->flush_tail, io);
+	rs_io_fifo_push(&h->flush_head, &h->flush_tail, io);
 	kick(sim, h);
 }
 

@@ -88,28 +88,6 @@ struct page_cache {
 	bool borrowed;                /* the member belongs to someone else */
 };
 
-static void push(struct rs_io **head, struct rs_io **tail, struct rs_io *io)
-{
-	io->qnext = NULL;
-	if (*tail)
-		(*tail)->qnext = io;
-	else
-		*head = io;
-	*tail = io;
-}
-
-static struct rs_io *pop(struct rs_io **head, struct rs_io **tail)
-{
-	struct rs_io *io = *head;
-	if (io) {
-		*head = io->qnext;
-		if (!*head)
-			*tail = NULL;
-		io->qnext = NULL;
-	}
-	return io;
-}
-
 static void complete_now(struct rs_sim *sim, void *obj, void *arg)
 {
 	rs_dev_complete(sim, obj, arg, 0);
@@ -167,7 +145,7 @@ static void lazy_done(struct rs_sim *sim, struct rs_io *io)
 	rs_io_free(sim, io);
 	struct rs_io *w;
 	while (c->thr_head && fits(c, c->thr_head)) {
-		w = pop(&c->thr_head, &c->thr_tail);
+		w = rs_io_fifo_pop(&c->thr_head, &c->thr_tail);
 		make_dirty(sim, dev, w);
 	}
 	lazy_issue(sim, dev);
@@ -232,7 +210,7 @@ static void write_in(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	struct page_cache *c = dev->priv;
 	if (c->thr_head || !fits(c, io)) {
 		c->c.throttled++;
-		push(&c->thr_head, &c->thr_tail, io);
+		rs_io_fifo_push(&c->thr_head, &c->thr_tail, io);
 		lazy_issue(sim, dev);
 		return;
 	}
@@ -253,14 +231,14 @@ static void forward_flushes(struct rs_sim *sim, struct rs_dev *dev)
 	if (c->dirty_blk || c->thr_head)
 		return;
 	struct rs_io *f;
-	while ((f = pop(&c->flush_head, &c->flush_tail)))
+	while ((f = rs_io_fifo_pop(&c->flush_head, &c->flush_tail)))
 		rs_stage_forward(sim, dev, f, &back);
 }
 
 static void flush_in(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct page_cache *c = dev->priv;
-	push(&c->flush_head, &c->flush_tail, io);
+	rs_io_fifo_push(&c->flush_head, &c->flush_tail, io);
 	lazy_issue(sim, dev);
 	forward_flushes(sim, dev);
 }
@@ -301,7 +279,7 @@ static void serve_waiters(struct rs_sim *sim, struct rs_dev *dev, struct stream 
 {
 	struct page_cache *c = dev->priv;
 	while (s->wait_head && s->wait_head->lba + s->wait_head->nblk <= s->valid) {
-		struct rs_io *r = pop(&s->wait_head, &s->wait_tail);
+		struct rs_io *r = rs_io_fifo_pop(&s->wait_head, &s->wait_tail);
 		c->c.read_hits++;
 		complete_soon(sim, dev, r);
 	}
@@ -372,7 +350,7 @@ static void read_in(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		c->c.read_hits++;
 		complete_soon(sim, dev, io);
 	} else if (io->lba >= s->lo && end <= s->hi) {
-		push(&s->wait_head, &s->wait_tail, io);
+		rs_io_fifo_push(&s->wait_head, &s->wait_tail, io);
 	} else {
 		rs_stage_forward(sim, dev, io, &back);
 	}

@@ -90,6 +90,30 @@ static inline uint64_t rs_io_bytes(const struct rs_io *io)
 	return (uint64_t)io->nblk * RS_BLOCK_BYTES;
 }
 
+/* A first-in first-out list of requests through their qnext links, for a
+ * layer that holds requests back (head and tail NULL when empty). */
+static inline void rs_io_fifo_push(struct rs_io **head, struct rs_io **tail, struct rs_io *io)
+{
+	io->qnext = NULL;
+	if (*tail)
+		(*tail)->qnext = io;
+	else
+		*head = io;
+	*tail = io;
+}
+
+static inline struct rs_io *rs_io_fifo_pop(struct rs_io **head, struct rs_io **tail)
+{
+	struct rs_io *io = *head;
+	if (io) {
+		*head = io->qnext;
+		if (!*head)
+			*tail = NULL;
+		io->qnext = NULL;
+	}
+	return io;
+}
+
 /* Sim-wide accounting (struct in kernel/sim.h), for the exactly-once
  * invariant. */
 const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim);
