@@ -73,6 +73,13 @@ int rs_components_save(const char *dir, const char *out_name, size_t i,
 	return 0;
 }
 
+bool rs_components_saved(const char *dir, const char *out_name, size_t i)
+{
+	char path[8400];
+	part_path(path, sizeof(path), dir, out_name, i);
+	return access(path, F_OK) == 0;
+}
+
 /* One line of a part file into row of parts, after the key columns. */
 static int add_line(struct rs_table *parts, size_t row, size_t col, char *line)
 {

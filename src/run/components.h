@@ -11,6 +11,7 @@
 #ifndef RS_RUN_COMPONENTS_H
 #define RS_RUN_COMPONENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dev/dev.h"
@@ -35,6 +36,10 @@ extern const char *const rs_component_cols[];
 /* Save point i's parts into dir.  0 or -1 (message printed). */
 int rs_components_save(const char *dir, const char *out_name, size_t i,
 		       const struct rs_components *c);
+
+/* Whether point i's parts are saved in dir (every finished first run of a
+ * point saves them, even an empty list). */
+bool rs_components_saved(const char *dir, const char *out_name, size_t i);
 
 /* The parts table of the rows of t (their points point_of_row[]): t's
  * axis columns, then component, kind, utilisation, ops_s, time_ms,

@@ -456,6 +456,20 @@ static int run_locked(const struct rs_scenario *sc, const struct rs_run_opts *o,
 				runs_of(sc), rs_results_run_cells(sc), o->resume, rows, &found);
 	if (pr != 0)
 		return pr == -2 ? 2 : 1;
+	/* A point's first run saves its parts before its row: a saved row
+	 * whose parts are gone (a file removed by hand, a run that ended
+	 * meanwhile and cleared its folder) runs again, so the components
+	 * stay those of the row's own run. */
+	for (size_t i = 0; o->resume && i < runs_of(sc); i += repeat_of(sc)) {
+		size_t point = i / repeat_of(sc);
+		if (rows[i] && !rs_components_saved(store.out, sc->out_name, point)) {
+			if (!o->quiet)
+				fprintf(stderr, "raidsim: %s: point %zu has no saved components; "
+					"running it again\n", sc->name, point);
+			free(rows[i]);
+			rows[i] = NULL;
+		}
+	}
 	size_t ntodo = 0, total = 0, have = 0;
 	for (size_t i = 0; i < runs_of(sc); i++) {
 		/* A shard holds whole points: all the runs of each. */

@@ -126,6 +126,21 @@ check "--resume with another --repeat: status 2" status_is 2 rrun -o "$tmp/other
 check "--resume with another --repeat: says why" grep -q "other --set or --repeat values" "$tmp/err"
 rrun -o "$tmp/k" -j 2 --resume
 check "killed + --resume: same files" same_set "$tmp/rref" "$tmp/k" resume
+# A saved run whose point lost its components file (removed by hand, or by
+# another run that ended and cleared the folder) runs again on --resume.
+setsid "$raidsim" run "$resume" -q --repeat 3 --set workload.iometer.read=50% -j 1 \
+	-o "$tmp/lost" &
+pid=$!
+i=0
+while [ $i -lt 400 ] && ! ls "$tmp/lost/resume.points" 2>/dev/null | grep -q '^[0-9]'; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -KILL -"$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+rm -f "$tmp/lost/resume.points/out/"*.part
+rrun -o "$tmp/lost" -j 2 --resume 2>"$tmp/lost.err"
+check "lost components + --resume: same files" same_set "$tmp/rref" "$tmp/lost" resume
 
 # Shards hold whole points; merged, the same bytes as one run.
 run -o "$tmp/sh" -j 1 --repeat 3 --shard 0/2
