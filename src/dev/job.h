@@ -26,6 +26,9 @@ struct rs_job {
 static inline struct rs_job *rs_job_get(struct rs_sim *sim, rs_job_fn *fn, void *obj,
 					void *arg)
 {
+	/* The jobs' pool is sized here, by the module that owns the type. */
+	if (!sim->jobs.obj_size)
+		rs_sim_pool_register(sim, &sim->jobs, sizeof(struct rs_job), 256);
 	struct rs_job *j = (struct rs_job *)rs_pool_get(&sim->jobs);
 	j->fn = fn;
 	j->obj = obj;

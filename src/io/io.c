@@ -36,6 +36,9 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim)
 
 static struct rs_io *io_get(struct rs_sim *sim)
 {
+	/* The requests' pool is sized here, by the module that owns the type. */
+	if (!sim->ios.obj_size)
+		rs_sim_pool_register(sim, &sim->ios, sizeof(struct rs_io), 256);
 	struct rs_io *io = rs_pool_get(&sim->ios);
 	io->id = sim->io_counters.created++;
 	io->state = RS_IO_LIVE;

@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "kernel/assert.h"
-#include "dev/job.h"
-#include "io/io.h"
 
 struct rs_rng_node {
 	struct rs_rng_node *next;
@@ -106,9 +104,14 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	sim->same_instant_max = RS_SIM_SAME_INSTANT_MAX;
 	heap_alloc(sim, 1024);
 	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
-	rs_pool_init(&sim->ios, sizeof(struct rs_io), 256);
-	rs_pool_init(&sim->jobs, sizeof(struct rs_job), 256);
 	return sim;
+}
+
+void rs_sim_pool_register(struct rs_sim *sim, struct rs_pool *pool, size_t obj_size,
+			  size_t per_chunk)
+{
+	RS_ASSERT(pool->obj_size == 0);
+	rs_pool_init(pool, obj_size, per_chunk);
 }
 
 void rs_sim_free(struct rs_sim *sim)

@@ -105,14 +105,22 @@ struct rs_sim {
 	uint32_t heap_cap;
 
 	struct rs_pool events;
-	struct rs_pool ios;           /* struct rs_io, see io/io.h */
-	struct rs_pool jobs;          /* struct rs_job, see dev/job.h */
+	/* The pools of the modules above, each sized by the module that owns
+	 * its type (rs_sim_pool_register) when it first takes an object; the
+	 * sim only frees them. */
+	struct rs_pool ios;           /* struct rs_io: io/ */
+	struct rs_pool jobs;          /* struct rs_job: dev/ */
 	struct rs_io_counters io_counters;
 	struct rs_rng_node *rngs;     /* every stream handed out, freed with the sim */
 };
 
 struct rs_sim *rs_sim_new(uint64_t seed);
 void rs_sim_free(struct rs_sim *sim);
+/* Size one of the sim's pools of another module's objects (obj_size bytes,
+ * per_chunk at a time); once per pool and sim, before its first object.
+ * The sim frees it with the rest. */
+void rs_sim_pool_register(struct rs_sim *sim, struct rs_pool *pool, size_t obj_size,
+			  size_t per_chunk);
 
 static inline rs_time_t rs_now(const struct rs_sim *sim) { return sim->now; }
 
