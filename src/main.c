@@ -17,7 +17,7 @@
 #include "config/node.h"
 #include "config/schema.h"
 #include "config/units.h"
-#include "ctrl/bus.h"
+#include "dev/bus.h"
 #include "dev/dev.h"
 #include "import/dsim_hdd.h"
 #include "load/fio_load.h"

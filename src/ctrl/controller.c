@@ -53,10 +53,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctrl/bus.h"
 #include "ctrl/ctrl_priv.h"
 #include "ctrl/hostq.h"
 #include "ctrl/raid_levels.h"
+#include "dev/bus.h"
 #include "disk/hdd.h"
 #include "raid/volume.h"
 #include "kernel/assert.h"

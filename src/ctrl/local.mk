@@ -1,5 +1,4 @@
 src_librs_a_SOURCES += \
-	src/ctrl/bus.c src/ctrl/bus.h \
 	src/ctrl/cache.c src/ctrl/cache.h \
 	src/ctrl/hostq.c src/ctrl/hostq.h \
 	src/ctrl/port.c src/ctrl/port.h \

@@ -5,6 +5,7 @@ src_librs_a_SOURCES += \
 	src/dev/build.c src/dev/build.h \
 	src/dev/registry.c \
 	src/dev/link.c src/dev/link.h \
+	src/dev/bus.c src/dev/bus.h \
 	src/dev/server.c src/dev/server.h \
 	src/dev/ioq.c src/dev/ioq.h \
 	src/dev/ideal.c src/dev/ideal.h

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctrl/bus.h"
+#include "dev/bus.h"
 #include "dev/build.h"
 #include "dev/server.h"
 #include "kernel/assert.h"

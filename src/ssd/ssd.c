@@ -6,7 +6,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "ctrl/bus.h"
+#include "dev/bus.h"
 #include "dev/build.h"
 #include "kernel/assert.h"
 #include "ssd/ssd_priv.h"

@@ -11,8 +11,8 @@
  * largest transaction), overhead (link time per transaction: arbitration,
  * address phase, handshakes) and duplex (half: both directions share one
  * channel; full: one channel each way). */
-#ifndef RS_CTRL_BUS_H
-#define RS_CTRL_BUS_H
+#ifndef RS_DEV_BUS_H
+#define RS_DEV_BUS_H
 
 #include "config/diag.h"
 #include "config/models.h"

@@ -1,4 +1,4 @@
-#include "ctrl/bus.h"
+#include "dev/bus.h"
 
 #include <stdbool.h>
 #include <string.h>
