@@ -57,6 +57,7 @@
 #include "dev/dev.h"
 #include "kernel/sim.h"
 #include "load/load.h"
+#include "tree/tree.h"
 
 static const char *verdict(int ok) { return ok ? "ok" : "MISSED"; }
 
@@ -146,7 +147,7 @@ static double run_text(const char *fmt, uint64_t ios, uint64_t *events)
 		rs_model_path_add(&mp, "models", &d);
 	rs_model_path_add_defaults(&mp);
 	struct rs_sim *sim = rs_sim_new(1);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = &mp, .diag = &d };
 	struct rs_dev *dev = root ? rs_dev_build(&b, rs_node_get(root, "device"), "device",
 						 "device")
 				  : NULL;

@@ -31,6 +31,7 @@
 #include "run/scenario.h"
 #include "run/shard.h"
 #include "run/summary.h"
+#include "tree/tree.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -761,7 +762,7 @@ static int show_model(const struct rs_model_path *mp, const char *name, struct r
 	if (!m)
 		return -1;
 	const struct rs_node *type = rs_node_get(m, "type");
-	const struct rs_dev_type *t = type ? rs_dev_type_find(type->str) : NULL;
+	const struct rs_dev_type *t = type ? rs_dev_types_find(rs_tree_types(), type->str) : NULL;
 	const struct rs_opt *opts = t ? t->opts : type && strcmp(type->str, "link") == 0 ?
 		rs_bus_schema() : NULL;
 	if (opts)
@@ -815,8 +816,9 @@ static int cmd_models(int argc, char **argv)
 	}
 	if (types) {
 		printf("device types:\n");
-		for (size_t i = 0; i < rs_dev_type_count(); i++) {
-			const struct rs_dev_type *t = rs_dev_type_at(i);
+		const struct rs_dev_types *all = rs_tree_types();
+		for (size_t i = 0; i < all->ntypes; i++) {
+			const struct rs_dev_type *t = all->types[i];
 			printf("  %-10s %s\n", t->name, t->help);
 			rs_schema_print(t->opts, stdout, "      ");
 		}

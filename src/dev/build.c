@@ -10,13 +10,21 @@
 
 static const char *const reserved_keys[] = { "type", "model", "description", NULL };
 
+const struct rs_dev_type *rs_dev_types_find(const struct rs_dev_types *t, const char *name)
+{
+	for (size_t i = 0; i < t->ntypes; i++)
+		if (strcmp(t->types[i]->name, name) == 0)
+			return t->types[i];
+	return NULL;
+}
+
 static int unknown_type(struct rs_build *b, const struct rs_node *type_node)
 {
-	size_t n = rs_dev_type_count();
+	size_t n = b->types->ntypes;
 	const char *names[64];
 	RS_ASSERT(n <= 64);
 	for (size_t i = 0; i < n; i++)
-		names[i] = rs_dev_type_at(i)->name;
+		names[i] = b->types->types[i]->name;
 	const char *near = rs_closest_name(type_node->str, names, n);
 	if (near)
 		return rs_diag_node(b->diag, type_node,
@@ -51,7 +59,8 @@ struct tally {
 
 /* The type a section ends up with, following its models without copying
  * them; NULL when that is unclear (the build will say why). */
-static const struct rs_dev_type *peek_type(const struct rs_model_path *mp,
+static const struct rs_dev_type *peek_type(const struct rs_dev_types *types,
+					   const struct rs_model_path *mp,
 					   const struct rs_node *section)
 {
 	for (uint64_t i = 0; section && i <= rs_limits()->model_depth; i++) {
@@ -60,7 +69,8 @@ static const struct rs_dev_type *peek_type(const struct rs_model_path *mp,
 		struct rs_diag quiet;
 
 		if (type)
-			return type->kind == RS_NODE_SCALAR ? rs_dev_type_find(type->str) : NULL;
+			return type->kind == RS_NODE_SCALAR ? rs_dev_types_find(types, type->str) :
+							      NULL;
 		if (!mp || !model || model->kind != RS_NODE_SCALAR)
 			return NULL;
 		rs_diag_init(&quiet);
@@ -69,12 +79,11 @@ static const struct rs_dev_type *peek_type(const struct rs_model_path *mp,
 	return NULL;
 }
 
-static bool has_inner(const struct rs_dev_type *type)
+static bool has_inner(const struct rs_dev_types *types, const struct rs_dev_type *type)
 {
-	size_t n;
-	const struct rs_inner_section *in = rs_dev_inner_sections(&n);
+	const struct rs_inner_section *in = types->inner;
 
-	for (size_t i = 0; type && i < n; i++)
+	for (size_t i = 0; type && i < types->ninner; i++)
 		if (in[i].type == type)
 			return true;
 	return false;
@@ -156,14 +165,15 @@ static int tally(struct tally *t, const struct rs_node *section, uint64_t times,
 		t->tip_line = why->line;
 		t->tip_col = why->col;
 	}
-	type = peek_type(t->b->models, section);
-	if (!has_inner(type))
+	type = peek_type(t->b->types, t->b->models, section);
+	if (!has_inner(t->b->types, type))
 		return 0;
 	rs_diag_init(&quiet);
 	merged = rs_model_resolve(t->b->models, section, &quiet);
 	if (!merged)
 		return 0;
-	in = rs_dev_inner_sections(&n);
+	in = t->b->types->inner;
+	n = t->b->types->ninner;
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (in[i].type == type)
 			rc = tally_inner(t, &in[i], merged, times, chain);
@@ -175,6 +185,8 @@ int rs_dev_count(struct rs_build *b, const struct rs_node *section, uint64_t *co
 		 bool *exact)
 {
 	struct tally t = { .b = b };
+
+	RS_ASSERT(b->types != NULL);
 
 	if (tally(&t, section, 1, section, b->chain))
 		return -1;
@@ -218,7 +230,7 @@ static struct rs_dev *build(struct rs_build *b, const struct rs_node *section,
 		rs_diag_node(b->diag, type_node, "expected a device type name for 'type'");
 		goto out;
 	}
-	const struct rs_dev_type *type = rs_dev_type_find(type_node->str);
+	const struct rs_dev_type *type = rs_dev_types_find(b->types, type_node->str);
 	if (!type) {
 		unknown_type(b, type_node);
 		goto out;
@@ -258,6 +270,7 @@ struct rs_dev *rs_dev_build(struct rs_build *b, const struct rs_node *section,
 		rs_diag_node(b->diag, section, "expected a mapping for %s", what);
 		return NULL;
 	}
+	RS_ASSERT(b->types != NULL);
 	const struct rs_model_chain *outer = b->chain;
 	if (b->nesting == 0 && check_size(b, section, what, outer) != 0)
 		return NULL;

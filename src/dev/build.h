@@ -26,6 +26,9 @@ typedef struct rs_dev *rs_member_hook(struct rs_build *b, struct rs_dev *member,
 
 struct rs_build {
 	struct rs_sim *sim;
+	/* The device types this build may make (required): raidsim's set
+	 * (rs_tree_types in tree/tree.h), or a test's own. */
+	const struct rs_dev_types *types;
 	const struct rs_model_path *models;
 	struct rs_diag *diag;
 	rs_member_hook *member_hook;  /* NULL: members are used as built */
@@ -43,16 +46,15 @@ struct rs_build {
 };
 
 /* Where a device type keeps the sections of the devices inside it, for
- * sizing a device before building it (dev/registry.c lists them beside
- * the types).  A counted section (an array's `disks`) stands for `count`
- * devices; a list holds one section per device. */
+ * sizing a device before building it (listed beside the types, in struct
+ * rs_dev_types).  A counted section (an array's `disks`) stands for
+ * `count` devices; a list holds one section per device. */
 enum rs_inner_shape { RS_INNER_ONE, RS_INNER_LIST, RS_INNER_COUNTED };
 struct rs_inner_section {
 	const struct rs_dev_type *type;
 	const char *key;
 	enum rs_inner_shape shape;
 };
-const struct rs_inner_section *rs_dev_inner_sections(size_t *n);
 
 /* How many devices `section` builds (itself and everything inside it, each
  * counted section multiplied out), without building any: 0 with *count

@@ -1,8 +1,10 @@
 /* Devices: anything a request can be submitted to.
  *
  * A device type is a const table of operations plus the schema of its
- * parameters (fio's ioengine shape).  Types are found by name in one const
- * registry (dev/registry.c), so adding a device is one table entry.
+ * parameters (fio's ioengine shape).  Types are found by name in the set
+ * the build is given (struct rs_dev_types); raidsim's set of every type is
+ * the tree module's (tree/registry.c), so adding a device is one entry
+ * there.
  * Composite devices (arrays, controllers) build their members through the
  * struct rs_build they are given. */
 #ifndef RS_DEV_DEV_H
@@ -172,9 +174,18 @@ void rs_components_add_server(struct rs_components *out, const char *name, const
 void rs_components_add_link(struct rs_components *out, const char *name, const char *part,
 			    const struct rs_link *l, rs_time_t now);
 
-/* The registry. */
-const struct rs_dev_type *rs_dev_type_find(const char *name);
-size_t rs_dev_type_count(void);
-const struct rs_dev_type *rs_dev_type_at(size_t i);
+/* A set of device types, found by name.  Which types exist is not known
+ * here: the build context carries the set (struct rs_build in
+ * dev/build.h), the tree module has the one of every type (tree/tree.h). */
+struct rs_inner_section;
+struct rs_dev_types {
+	const struct rs_dev_type *const *types;
+	size_t ntypes;
+	/* Where types build devices of their own sections (dev/build.h). */
+	const struct rs_inner_section *inner;
+	size_t ninner;
+};
+/* The type called `name` in t, or NULL. */
+const struct rs_dev_type *rs_dev_types_find(const struct rs_dev_types *t, const char *name);
 
 #endif

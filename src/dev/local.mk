@@ -3,7 +3,6 @@ src_librs_a_SOURCES += \
 	src/dev/dev.c src/dev/dev.h \
 	src/dev/components.c \
 	src/dev/build.c src/dev/build.h \
-	src/dev/registry.c \
 	src/dev/link.c src/dev/link.h \
 	src/dev/bus.c src/dev/bus.h \
 	src/dev/server.c src/dev/server.h \

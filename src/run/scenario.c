@@ -11,6 +11,7 @@
 #include "run/repeats.h"
 #include "run/results.h"
 #include "run/series.h"
+#include "tree/tree.h"
 
 struct top {
 	uint64_t seed;
@@ -341,7 +342,8 @@ static int run_point(const struct rs_scenario *sc, size_t index, unsigned rep, b
 	/* Unsigned arithmetic: a seed near 2^64 wraps round to 0, 1, ... */
 	top.seed += rep;
 	sim = rs_sim_new(top.seed);
-	struct rs_build b = { .sim = sim, .models = sc->models, .diag = d, .check_only = dry };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = sc->models,
+			      .diag = d, .check_only = dry };
 	dev = rs_dev_build(&b, top.device, "device", "device");
 	if (!dev)
 		goto out;

@@ -62,7 +62,8 @@ static struct rs_dev *ah_build(struct ah *h, const char *text)
 	ck_assert_ptr_nonnull(h->root);
 	tu_model_path(&h->mp, &h->d);
 	h->sim = rs_sim_new(1);
-	struct rs_build b = { .sim = h->sim, .models = &h->mp, .diag = &h->d };
+	struct rs_build b = { .sim = h->sim, .types = rs_tree_types(), .models = &h->mp,
+			      .diag = &h->d };
 	h->dev = rs_dev_build(&b, h->root, "device", "array");
 	h->ev = calloc(AH_MAX_EV, sizeof(*h->ev));
 	h->done = calloc(AH_MAX_DONE, sizeof(*h->done));

@@ -361,7 +361,8 @@ static void rig_up(struct rig *g, const char *text)
 	g->sim = rs_sim_new(1);
 	g->root = rs_yaml_load_string("test.yaml", text, strlen(text), &g->d);
 	ck_assert_ptr_nonnull(g->root);
-	struct rs_build b = { .sim = g->sim, .models = &g->mp, .diag = &g->d };
+	struct rs_build b = { .sim = g->sim, .types = rs_tree_types(), .models = &g->mp,
+			      .diag = &g->d };
 	g->dev = rs_dev_build(&b, g->root, "device", "ctrl");
 	if (!g->dev)
 		rs_diag_print(&g->d, stderr);
@@ -551,7 +552,7 @@ static void refused(const char *text, const char *want)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root = rs_yaml_load_string("test.yaml", text, strlen(text), &d);
 	ck_assert_ptr_nonnull(root);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = &mp, .diag = &d };
 	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
 	ck_assert_ptr_null(dev);
 	ck_assert_msg(strstr(d.msg, want), "%s", d.msg);
@@ -861,7 +862,7 @@ START_TEST(raid_levels_offered)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root = rs_yaml_load_string("ok.yaml", text, strlen(text), &d);
 	ck_assert_ptr_nonnull(root);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = &mp, .diag = &d };
 	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
 	ck_assert_msg(dev != NULL, "case %d: %s:%d:%d: %s", _i, d.file, d.line, d.col, d.msg);
 	rs_dev_destroy(dev);
@@ -881,7 +882,7 @@ START_TEST(bad_sections)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root = rs_yaml_load_string("bad.yaml", bc->text, strlen(bc->text), &d);
 	ck_assert_ptr_nonnull(root);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = &mp, .diag = &d };
 	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
 	fprintf(stderr, "case '%s': ", bc->what);
 	rs_diag_print(&d, stderr);

@@ -575,7 +575,8 @@ static void build_dev(struct rs_sim *sim, struct built *b, const char *text)
 	b->dev = NULL;
 	b->root = rs_yaml_load_string("dev.yaml", text, strlen(text), &b->d);
 	ck_assert_ptr_nonnull(b->root);
-	struct rs_build bl = { .sim = sim, .models = &b->mp, .diag = &b->d };
+	struct rs_build bl = { .sim = sim, .types = rs_tree_types(), .models = &b->mp,
+			       .diag = &b->d };
 	b->dev = rs_dev_build(&bl, b->root, "device", "dut");
 }
 
@@ -874,7 +875,8 @@ static struct rs_dev *build_with(struct model_dir *md, const char *text, struct 
 	rs_diag_init(d);
 	struct rs_node *root = rs_yaml_load_string("in.yaml", text, strlen(text), d);
 	ck_assert_ptr_nonnull(root);
-	struct rs_build b = { .sim = md->sim, .models = &md->mp, .diag = d, .check_only = true };
+	struct rs_build b = { .sim = md->sim, .types = rs_tree_types(), .models = &md->mp, .diag = d,
+			      .check_only = true };
 	struct rs_dev *dev = rs_dev_build(&b, root, "device", "dut");
 	ck_assert_ptr_null(b.chain);
 	ck_assert_uint_eq(b.nesting, 0);
@@ -994,7 +996,7 @@ START_TEST(device_count_capped)
 	rs_limits_reset();
 
 	struct rs_node *root = rs_yaml_load_string("in.yaml", deep, strlen(deep), &d);
-	struct rs_build b = { .models = &md.mp, .diag = &d };
+	struct rs_build b = { .types = rs_tree_types(), .models = &md.mp, .diag = &d };
 	ck_assert_int_eq(rs_dev_count(&b, root, &n, &exact), 0);
 	ck_assert_uint_eq(n, 1 + 64 + 64 * 64 + 64 * 64 * 64 + 64 * 64 * 64 * 64);
 	ck_assert(exact);
@@ -1073,7 +1075,7 @@ static void check_shipped(struct shipped *sh, const char *path)
 	for (size_t i = 0; i < points; i++) {
 		struct rs_node *pt = rs_sweep_apply(&sw, root, i, &d);
 		ck_assert_msg(pt != NULL, "%s: %s", path, d.msg);
-		struct rs_build b = { .models = &sh->mp, .diag = &d };
+		struct rs_build b = { .types = rs_tree_types(), .models = &sh->mp, .diag = &d };
 		uint64_t n;
 		bool exact;
 		ck_assert_int_eq(rs_dev_count(&b, rs_node_get(pt, "device"), &n, &exact), 0);

@@ -64,7 +64,8 @@ static struct rs_dev *h_build(struct h *h, const char *text)
 	ck_assert_ptr_nonnull(h->root);
 	rs_model_path_init(&h->mp);
 	h->sim = rs_sim_new(1);
-	struct rs_build b = { .sim = h->sim, .models = &h->mp, .diag = &h->d };
+	struct rs_build b = { .sim = h->sim, .types = rs_tree_types(), .models = &h->mp,
+			      .diag = &h->d };
 	h->dev = rs_dev_build(&b, h->root, "device", "array");
 	h->ev = calloc(MAX_EV, sizeof(*h->ev));
 	h->done = calloc(MAX_DONE, sizeof(*h->done));

@@ -87,7 +87,7 @@ static uint64_t absorbed_as(const char *scope, const char *streams, uint64_t ste
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_node *root = rs_yaml_load_string("test.yaml", text, strlen(text), &d);
 	ck_assert_ptr_nonnull(root);
-	struct rs_build b = { .sim = sim, .models = &mp, .diag = &d };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = &mp, .diag = &d };
 	struct rs_dev *dev = rs_dev_build(&b, root, "device", "ctrl");
 	if (!dev)
 		rs_diag_print(&d, stderr);

@@ -54,6 +54,7 @@ static inline void tu_check_conservation(const struct rs_sim *sim)
 #include "dev/build.h"
 #include "dev/dev.h"
 #include "load/load.h"
+#include "tree/tree.h"
 
 /* ---- one point: a scenario built and run ------------------------------- */
 
@@ -121,7 +122,8 @@ static inline void tu_point_open(struct tu_point *p, const char *file, const cha
 		seed = sn ? strtoull(sn->str, NULL, 10) : 1;
 	}
 	p->sim = rs_sim_new(seed);
-	p->b = (struct rs_build){ .sim = p->sim, .models = &p->mp, .diag = &p->d };
+	p->b = (struct rs_build){ .sim = p->sim, .types = rs_tree_types(), .models = &p->mp,
+				  .diag = &p->d };
 }
 
 /* tu_point_open() with the text printf-formatted. */
@@ -302,7 +304,7 @@ static inline struct rs_dev *tu_build_text(struct rs_sim *sim, struct rs_model_p
 	rs_diag_init(d);
 	*root = rs_yaml_load_string("bad.yaml", text, strlen(text), d);
 	ck_assert_ptr_nonnull(*root);
-	struct rs_build b = { .sim = sim, .models = mp, .diag = d };
+	struct rs_build b = { .sim = sim, .types = rs_tree_types(), .models = mp, .diag = d };
 	return rs_dev_build(&b, *root, "device", name);
 }
 

@@ -1,10 +1,10 @@
-/* The const registry of device types.  A new device type is one line here,
- * plus a line in inner[] if devices are built inside it. */
-#include <string.h>
+/* The device types raidsim builds, in one const table: the one place that
+ * knows every concrete type.  A new device type is one line here, plus a
+ * line in inner[] if devices are built inside it. */
+#include "tree/tree.h"
 
 #include "ctrl/controller.h"
 #include "dev/build.h"
-#include "dev/dev.h"
 #include "dev/ideal.h"
 #include "disk/hdd.h"
 #include "host/hba.h"
@@ -30,21 +30,6 @@ static const struct rs_dev_type *const types[] = {
 	&rs_dev_page_cache,
 };
 
-size_t rs_dev_type_count(void) { return sizeof(types) / sizeof(types[0]); }
-
-const struct rs_dev_type *rs_dev_type_at(size_t i)
-{
-	return i < rs_dev_type_count() ? types[i] : NULL;
-}
-
-const struct rs_dev_type *rs_dev_type_find(const char *name)
-{
-	for (size_t i = 0; i < rs_dev_type_count(); i++)
-		if (strcmp(types[i]->name, name) == 0)
-			return types[i];
-	return NULL;
-}
-
 /* Every place a type builds a device from a section of its own; a missed
  * one would let a model that contains itself through it recurse in the
  * build (which still refuses it, with the same message, only later). */
@@ -61,8 +46,11 @@ static const struct rs_inner_section inner[] = {
 	{ &rs_dev_page_cache, "device", RS_INNER_ONE },
 };
 
-const struct rs_inner_section *rs_dev_inner_sections(size_t *n)
-{
-	*n = sizeof(inner) / sizeof(inner[0]);
-	return inner;
-}
+static const struct rs_dev_types all = {
+	.types = types,
+	.ntypes = sizeof(types) / sizeof(types[0]),
+	.inner = inner,
+	.ninner = sizeof(inner) / sizeof(inner[0]),
+};
+
+const struct rs_dev_types *rs_tree_types(void) { return &all; }
