@@ -57,7 +57,6 @@
 #include "ctrl/hostq.h"
 #include "ctrl/raid_levels.h"
 #include "dev/bus.h"
-#include "disk/hdd.h"
 #include "raid/volume.h"
 #include "kernel/assert.h"
 
@@ -227,6 +226,34 @@ static struct rs_link *port_bus(struct ctrl *c)
 	return c->has_host && !c->bus_at_top ? &c->host : NULL;
 }
 
+/* The one place the controller tells a device what it is attached behind
+ * (struct rs_dev_attach): the drives behind its ports and the array it
+ * drives.  ch is the channel of the device's port, NULL for the array
+ * behind the ports; drive says it is one the array built (the driver's
+ * service reaction then replaces the drive's own).  Returns the device as
+ * the controller holds it: in its port, or the array itself. */
+static struct rs_dev *attach(struct ctrl *c, struct rs_dev *dev, struct rs_channel *ch,
+			     size_t index, bool drive, rs_time_t now)
+{
+	/* The driver's way with mirror reads depends on the queuing switch;
+	 * every channel lets out the same number of commands. */
+	bool queued = c->ch[0].q.tags > 1;
+	int rank = ch ? rs_channel_join(ch) : 0;
+	struct rs_dev_attach at = {
+		.link = ch ? ch->bus : NULL,
+		.shared_bus = ch && ch->scsi,
+		.bus_rank = rank,
+		.host_service = drive,
+		.host_service_ns = c->p.host_service_ns,
+		.mirror_reads = queued ? c->p.queued_reads : c->p.unqueued_reads,
+	};
+	struct rs_dev *held = ch ? rs_port_wrap(dev, ch, port_bus(c), index, rank, now) : dev;
+	bool moves = dev->type->attach && dev->type->attach(dev, &at);
+	if (ch)
+		rs_port_drive_moves_data(held, moves);
+	return held;
+}
+
 static struct rs_dev *member_hook(struct rs_build *b, struct rs_dev *member, size_t index,
 				  void *ctx)
 {
@@ -240,11 +267,9 @@ static struct rs_dev *member_hook(struct rs_build *b, struct rs_dev *member, siz
 		return NULL;
 	}
 	c->nwrapped++;
-	if (member->type == &rs_dev_hdd)
-		rs_hdd_set_host_service(member, c->p.host_service_ns);
 	/* A SCSI drive has a queue of its own; ATA drives share their port's. */
 	size_t ch = c->p.channel == CHANNEL_SCSI ? index : index / c->p.devices_per_port;
-	return rs_port_wrap(member, &c->ch[ch], port_bus(c), index, b->sim ? rs_now(b->sim) : 0);
+	return attach(c, member, &c->ch[ch], index, true, b->sim ? rs_now(b->sim) : 0);
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -349,8 +374,8 @@ static int check_channel(const struct ctrl_params *p, const struct rs_link_param
 }
 
 /* The channels: one per port (ATA), or one queue per drive slot sharing
- * its port's bus (SCSI).  Returns the tags a channel has. */
-static uint32_t set_up_channels(struct ctrl *c, const struct rs_link_params *lp, rs_time_t now)
+ * its port's bus (SCSI), each with the same number of tags. */
+static void set_up_channels(struct ctrl *c, const struct rs_link_params *lp, rs_time_t now)
 {
 	const struct ctrl_params *p = &c->p;
 	bool scsi = p->channel == CHANNEL_SCSI;
@@ -378,7 +403,6 @@ static uint32_t set_up_channels(struct ctrl *c, const struct rs_link_params *lp,
 		c->ch[i].sg_entries = (uint32_t)p->sg_entries;
 		c->ch[i].sg_page = (uint32_t)p->sg_page;
 	}
-	return tags;
 }
 
 static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
@@ -421,7 +445,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		return -1;
 	if (check_channel(p, &lp, node, d))
 		return -1;
-	uint32_t tags = set_up_channels(c, has_port_link ? &lp : NULL, now);
+	set_up_channels(c, has_port_link ? &lp : NULL, now);
 	rs_server_init(&c->cpu, p->cpu == CPU_CARD ? "card_cpu" : "host_cpu",
 		       (uint32_t)p->cpus, now);
 	if (set_up_cache(c, node, d))
@@ -439,11 +463,11 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	b->member_ctx = saved_ctx;
 	if (!array)
 		return -1;
-	/* The driver's way with mirror reads depends on the queuing switch. */
-	rs_array_override_mirror_reads(array, tags > 1 ? p->queued_reads : p->unqueued_reads);
 	c->write_back = c->cp.mode == CACHE_WB && write_back_applies(c, array);
-	/* A single device (no members of its own) gets one port itself. */
-	c->array = c->nwrapped ? array : rs_port_wrap(array, &c->ch[0], port_bus(c), 0, now);
+	/* A single device (no members of its own) gets one port itself; it
+	 * keeps its own service reaction, as it always has. */
+	c->array = c->nwrapped ? attach(c, array, NULL, 0, false, now) :
+				 attach(c, array, &c->ch[0], 0, false, now);
 	dev->members = calloc(1, sizeof(*dev->members));
 	RS_ASSERT(dev->members);
 	dev->members[0] = c->array;

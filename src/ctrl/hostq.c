@@ -3,7 +3,6 @@
 #include <stdbool.h>
 
 #include "ctrl/port.h"
-#include "disk/hdd.h"
 #include "kernel/assert.h"
 
 const char *const rs_hostq_policy_names[] = { "fifo", "elevator", "sstf", "sptf", "sptf-host",
@@ -41,32 +40,31 @@ static struct rs_io *sstf_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 	return take(last, best);
 }
 
-/* Every candidate must be behind an hdd for positioning times to compare;
- * otherwise the whole pick orders by address. */
-static bool all_hdd(struct rs_ioq *q)
+/* Every candidate must be behind a drive with a head to position
+ * (rs_dev_type.positioning) for positioning times to compare; otherwise
+ * the whole pick orders by address. */
+static bool all_positioned(struct rs_ioq *q)
 {
 	for (struct rs_io *io = q->head; io && io->op != RS_FLUSH; io = io->qnext)
-		if (rs_port_member_of(io)->type != &rs_dev_hdd)
+		if (!rs_port_member_of(io)->type->positioning)
 			return false;
 	return true;
 }
 
-typedef rs_time_t estimate_fn(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
-			       bool is_write, rs_time_t now);
-
-static struct rs_io *sptf_pick_by(struct rs_sim *sim, struct rs_ioq *q, void *ctx,
-				  estimate_fn *estimate)
+/* host: the host's estimate rather than the drive's own. */
+static struct rs_io *sptf_pick_by(struct rs_sim *sim, struct rs_ioq *q, void *ctx, bool host)
 {
 	uint64_t *last = ctx;
 	struct rs_io *best = barrier(q);
 	if (best)
 		return best;
-	if (!all_hdd(q))
+	if (!all_positioned(q))
 		return sstf_pick(sim, q, ctx);
 	rs_time_t best_t = 0;
 	for (struct rs_io *io = q->head; io && io->op != RS_FLUSH; io = io->qnext) {
-		rs_time_t t = estimate(rs_port_member_of(io), io->lba, io->nblk,
-				       io->op == RS_WRITE, sim->now);
+		const struct rs_dev *drive = rs_port_member_of(io);
+		rs_time_t t = drive->type->positioning(drive, io->lba, io->nblk,
+						       io->op == RS_WRITE, sim->now, host);
 		if (!best || t < best_t) {
 			best = io;
 			best_t = t;
@@ -78,13 +76,13 @@ static struct rs_io *sptf_pick_by(struct rs_sim *sim, struct rs_ioq *q, void *ct
 /* The drive's own estimate, as it will then take the command. */
 static struct rs_io *sptf_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 {
-	return sptf_pick_by(sim, q, ctx, rs_hdd_positioning_estimate);
+	return sptf_pick_by(sim, q, ctx, false);
 }
 
 /* The host's estimate from its copy of the disk model (DiskSim's driver). */
 static struct rs_io *sptf_host_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 {
-	return sptf_pick_by(sim, q, ctx, rs_hdd_positioning_estimate_host);
+	return sptf_pick_by(sim, q, ctx, true);
 }
 
 static const struct rs_ioq_policy sstf = { "sstf", sstf_pick };

@@ -8,13 +8,13 @@
  *             not cylinders);
  *   sptf      the shortest positioning time: the drive's own estimate of
  *             seek and rotation from its head's state at the time of
- *             dispatch (rs_hdd_positioning_estimate), as DiskSim's driver
- *             SPTF asks its disk model.  A queue in front of anything but
- *             an hdd has no such estimate and orders as sstf.
+ *             dispatch (the device interface's positioning), as DiskSim's
+ *             driver SPTF asks its disk model.  A queue in front of a
+ *             device without a head (no positioning) orders as sstf.
  *   sptf-host the same with the estimate DiskSim's driver makes from its
  *             own copy of the disk model: seek and rotation as if the move
  *             began at the head's last media event, without the drive's
- *             command overhead (rs_hdd_positioning_estimate_host); so it
+ *             command overhead (positioning with host set); so it
  *             may pick a sector the drive, finishing the sector under the
  *             head first, then just misses by a turn.
  * Neither sstf nor sptf ages requests: DiskSim's plain SSTF_LBN and

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "ctrl/hostq.h"
-#include "disk/hdd.h"
 #include "kernel/assert.h"
 
 struct port {
@@ -265,18 +264,17 @@ static int scsi_rank(int id)
 	return id < 8 ? id + 8 : id - 8;
 }
 
-static void scsi_join(struct rs_channel *ch, struct port *pt, struct rs_dev *member)
+int rs_channel_join(struct rs_channel *ch)
 {
+	if (!ch->scsi)
+		return 0;
 	uint32_t n = ch->bus->targets++;
 	int id = n < SCSI_HOST_ID ? (int)n : (int)n + 1;
-	rs_link_add_priority(ch->bus, pt, RS_DIR_OUT, scsi_rank(SCSI_HOST_ID));
-	rs_link_add_priority(ch->bus, pt, RS_DIR_IN, scsi_rank(id));
-	if (member->type->use_link)
-		rs_link_add_priority(ch->bus, member->priv, -1, scsi_rank(id));
+	return scsi_rank(id);
 }
 
 struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
-			    struct rs_link *host_bus, size_t index, rs_time_t now)
+			    struct rs_link *host_bus, size_t index, int rank, rs_time_t now)
 {
 	struct rs_dev *dev = calloc(1, sizeof(*dev));
 	struct port *pt = calloc(1, sizeof(*pt));
@@ -294,20 +292,17 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 	dev->priv = pt;
 	rs_tavg_init(&dev->inflight, now, 0);
 	*pt = (struct port){ .dev = dev, .member = member, .ch = ch, .host_bus = host_bus };
-	if (ch->scsi && member->type == &rs_dev_hdd) {
-		/* A transfer goes at the slowest per-block time on its path
-		 * (DiskSim's rule): a drive's own interface slows the bus. */
-		const struct rs_link *own = rs_hdd_link(member);
-		if (own->p.rate_bytes_s < ch->bus->p.rate_bytes_s)
-			ch->bus->p.rate_bytes_s = own->p.rate_bytes_s;
+	if (ch->scsi) {
+		rs_link_add_priority(ch->bus, pt, RS_DIR_OUT, scsi_rank(SCSI_HOST_ID));
+		rs_link_add_priority(ch->bus, pt, RS_DIR_IN, rank);
 	}
-	if (ch->bus && member->type->use_link) {
-		member->type->use_link(member, ch->bus);
-		pt->drive_moves_data = true;
-	}
-	if (ch->scsi)
-		scsi_join(ch, pt, member);
 	return dev;
+}
+
+void rs_port_drive_moves_data(struct rs_dev *dev, bool moves)
+{
+	RS_ASSERT(dev->type == &port_type);
+	((struct port *)dev->priv)->drive_moves_data = moves;
 }
 
 struct rs_dev *rs_port_member(struct rs_dev *dev)

@@ -17,9 +17,9 @@
  * A port is one drive on a channel.  Its request waits in the channel
  * queue, crosses the host bus (writes before the command, reads after the
  * drive returns the data) unless the data stays on the card, and reaches
- * the drive; a drive with a use_link operation (hdd, ssd) moves its
- * interface data over the channel link itself, any other device has the
- * port move it. */
+ * the drive; a drive that takes the channel's link when it is attached
+ * (struct rs_dev_attach: hdd, ssd) moves its interface data over it
+ * itself, any other device has the port move it. */
 #ifndef RS_CTRL_PORT_H
 #define RS_CTRL_PORT_H
 
@@ -61,11 +61,18 @@ void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_li
 void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_link *bus,
 			  uint32_t tags, int policy, rs_time_t now);
 
+/* A drive joins ch: returns its arbitration rank on the channel's SCSI
+ * bus (drives take IDs in the order they join), 0 on a channel that is
+ * not SCSI.  Once per drive, before it is attached and wrapped. */
+int rs_channel_join(struct rs_channel *ch);
 /* Wrap `member` in a port on `ch`.  host_bus is the link the port's data
- * crosses, or NULL when it does not (data kept on the card).  The port
- * owns the member from now on. */
+ * crosses, or NULL when it does not (data kept on the card); rank is the
+ * drive's from rs_channel_join.  The port owns the member from now on. */
 struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
-			    struct rs_link *host_bus, size_t index, rs_time_t now);
+			    struct rs_link *host_bus, size_t index, int rank, rs_time_t now);
+/* What the member's attach answered: it moves its data over the channel's
+ * link itself (the port then does not).  False until said. */
+void rs_port_drive_moves_data(struct rs_dev *port, bool moves);
 
 /* The drive behind a port, or dev itself if it is not a port. */
 struct rs_dev *rs_port_member(struct rs_dev *dev);

@@ -71,6 +71,29 @@ static inline void rs_dev_report_extra(struct rs_dev_report *r, const char *name
 	r->extra = r->extras[0].value;
 }
 
+/* What a device is attached behind, stated in one place by whoever puts
+ * it there (a controller, for the drives behind its ports and the array
+ * it drives): the links a command's data crosses and the host's service
+ * settings.  Each type takes what applies to it. */
+struct rs_dev_attach {
+	/* The link a command's data crosses between the device and the host
+	 * side: a controller channel's own link, or a bus that several drives
+	 * share; NULL when it is not modelled. */
+	struct rs_link *link;
+	/* link is a bus shared with other drives (SCSI): the device
+	 * arbitrates for it with rank bus_rank (rs_link_add_priority), and a
+	 * transfer goes at the slowest rate on its path. */
+	bool shared_bus;
+	int bus_rank;
+	/* The driver answers a drive's service request (legacy ATA TCQ) after
+	 * host_service_ns; false: the drive keeps its own figure. */
+	bool host_service;
+	rs_time_t host_service_ns;
+	/* The driver's way with mirrored reads ({read_policy,
+	 * sequential_balance}, checked already); NULL: the array's own. */
+	const struct rs_node *mirror_reads;
+};
+
 struct rs_dev_type {
 	const char *name;             /* "ideal", "hdd", "raid0" ... */
 	const char *help;             /* one line for `raidsim models` and --help */
@@ -87,11 +110,18 @@ struct rs_dev_type {
 	/* May be NULL: the generic in-flight average is reported. */
 	void (*report)(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r);
 	void (*destroy)(struct rs_dev *dev);   /* frees dev->priv; may be NULL */
-	/* A drive that moves its own interface data (as it leaves the media)
-	 * sets this: behind a controller port it then uses the port's link
-	 * instead of its own.  NULL: the port moves the data after the
-	 * device is done. */
-	void (*use_link)(struct rs_dev *dev, struct rs_link *link);
+	/* May be NULL: the device takes nothing from what it is attached
+	 * behind (see struct rs_dev_attach), and whoever attached it moves
+	 * its data after it is done.  Returns true when the device moves its
+	 * data over at->link itself, as the data leaves the media (a drive). */
+	bool (*attach)(struct rs_dev *dev, const struct rs_dev_attach *at);
+	/* May be NULL: the device has no head to position.  How long after
+	 * `now` the media access of a command for [lba, lba+nblk) would start
+	 * if the device took it now, as the drive knows it (host false) or as
+	 * a host estimates it from its copy of the drive's model (host true).
+	 * A query only, for a host-side queue that orders by it (SPTF). */
+	rs_time_t (*positioning)(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
+				 bool is_write, rs_time_t now, bool host);
 	/* May be NULL.  Adds the type's own busy parts (processors, links),
 	 * named `name`.PART, to out; the device itself and its members are
 	 * listed by the walk (rs_dev_components). */

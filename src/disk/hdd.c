@@ -1175,12 +1175,6 @@ struct rs_link *rs_hdd_link(struct rs_dev *dev)
 	return ((struct hdd *)dev->priv)->link;
 }
 
-void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns)
-{
-	RS_ASSERT(dev->type == &rs_dev_hdd);
-	((struct hdd *)dev->priv)->host_service_ns = ns;
-}
-
 rs_time_t rs_hdd_positioning_estimate(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
 				      bool is_write, rs_time_t now)
 {
@@ -1218,10 +1212,32 @@ rs_time_t rs_hdd_positioning_estimate_host(const struct rs_dev *dev, uint64_t lb
 	return rs_hdd_mech_position(&h->mech, t0, 0, lba, nblk, w, &pos) - t0;
 }
 
-void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link)
+/* Behind a controller: its driver answers service requests, and the drive
+ * moves its data over the controller's link, as it leaves the media,
+ * instead of its own; on a shared bus the drive's own interface is the
+ * slower part of the path (DiskSim's rule), so the bus goes at its rate. */
+static bool hdd_attach(struct rs_dev *dev, const struct rs_dev_attach *at)
 {
 	RS_ASSERT(dev->type == &rs_dev_hdd);
-	((struct hdd *)dev->priv)->link = link;
+	struct hdd *h = dev->priv;
+	if (at->host_service)
+		h->host_service_ns = at->host_service_ns;
+	if (!at->link)
+		return false;
+	if (at->shared_bus) {
+		if (h->link->p.rate_bytes_s < at->link->p.rate_bytes_s)
+			at->link->p.rate_bytes_s = h->link->p.rate_bytes_s;
+		rs_link_add_priority(at->link, h, -1, at->bus_rank);
+	}
+	h->link = at->link;
+	return true;
+}
+
+static rs_time_t hdd_positioning(const struct rs_dev *dev, uint64_t lba, uint32_t nblk,
+				 bool is_write, rs_time_t now, bool host)
+{
+	return host ? rs_hdd_positioning_estimate_host(dev, lba, nblk, is_write, now) :
+		      rs_hdd_positioning_estimate(dev, lba, nblk, is_write, now);
 }
 
 /* The firmware processor; the interface link is listed by whoever owns
@@ -1245,5 +1261,6 @@ const struct rs_dev_type rs_dev_hdd = {
 	.report = hdd_report,
 	.components = hdd_components,
 	.destroy = hdd_destroy,
-	.use_link = rs_hdd_use_link,
+	.attach = hdd_attach,
+	.positioning = hdd_positioning,
 };

@@ -46,11 +46,8 @@ const struct rs_hdd_counters *rs_hdd_counters(const struct rs_dev *dev);
 const struct rs_hdd_geom *rs_hdd_geom(const struct rs_dev *dev);
 /* The interface link the drive transfers over (its own by default). */
 struct rs_link *rs_hdd_link(struct rs_dev *dev);
-/* Transfer over another link instead (a shared channel), before any I/O. */
-void rs_hdd_use_link(struct rs_dev *dev, struct rs_link *link);
-/* The host in front of the drive answers service requests (legacy TCQ)
- * after `ns`: a controller sets its own reaction time. */
-void rs_hdd_set_host_service(struct rs_dev *dev, rs_time_t ns);
+/* Behind a controller the drive takes its link, and its driver's reaction
+ * to service requests (legacy TCQ), from the device interface's attach. */
 /* How long after `now` the media access of a command for [lba, lba+nblk)
  * would start if the drive took it now: its firmware overhead, then seek
  * and rotation from where the head is (or the running read-ahead stream,

@@ -101,10 +101,14 @@ int rs_array_check_mirror_reads(const struct rs_node *n, const char *what, struc
 	return rs_schema_bind(mirror_read_opts, n, &m, n, what, NULL, d);
 }
 
-void rs_array_override_mirror_reads(struct rs_dev *dev, const struct rs_node *n)
+/* Behind a controller the driver's way with mirrored reads replaces the
+ * array's own; the array moves no data over a link itself. */
+static bool array_attach(struct rs_dev *dev, const struct rs_dev_attach *at)
 {
-	if (dev->type != &rs_dev_array || !n)
-		return;
+	const struct rs_node *n = at->mirror_reads;
+	RS_ASSERT(dev->type == &rs_dev_array);
+	if (!n)
+		return false;
 	struct array *a = dev->priv;
 	struct mirror_reads m;
 	struct rs_diag d;
@@ -115,6 +119,7 @@ void rs_array_override_mirror_reads(struct rs_dev *dev, const struct rs_node *n)
 		a->p.read_policy = m.read_policy;
 	if (rs_node_get(n, "sequential_balance"))
 		a->p.sequential_balance = m.sequential_balance;
+	return false;
 }
 
 /* Defaults: a host CPU of the early 2000s XORs from memory at the order of
@@ -406,4 +411,5 @@ const struct rs_dev_type rs_dev_array = {
 	.report = array_report,
 	.components = array_components,
 	.destroy = array_destroy,
+	.attach = array_attach,
 };

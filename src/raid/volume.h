@@ -34,12 +34,11 @@
 
 extern const struct rs_dev_type rs_dev_array;
 
-/* {read_policy, sequential_balance} sections a controller applies to the
- * array behind it: check one (diagnostics at its nodes), and apply one
- * (keys present replace the array's own; a non-array device is left as it
- * is). */
+/* Check a {read_policy, sequential_balance} section a controller applies
+ * to the array behind it (diagnostics at its nodes).  The controller
+ * hands it over with the device interface's attach (mirror_reads): keys
+ * present replace the array's own. */
 int rs_array_check_mirror_reads(const struct rs_node *n, const char *what, struct rs_diag *d);
-void rs_array_override_mirror_reads(struct rs_dev *dev, const struct rs_node *n);
 
 /* What a member operation is for. */
 enum rs_array_op {

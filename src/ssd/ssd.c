@@ -526,12 +526,19 @@ uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev)
 	return ((const struct ssd *)dev->priv)->max_busy_dies;
 }
 
-void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link)
+/* Behind a controller the drive moves its data over the controller's link,
+ * as it leaves the flash, instead of its own. */
+static bool ssd_attach(struct rs_dev *dev, const struct rs_dev_attach *at)
 {
 	RS_ASSERT(dev->type == &rs_dev_ssd);
 	struct ssd *s = dev->priv;
-	s->link = link;
+	if (!at->link)
+		return false;
+	if (at->shared_bus)
+		rs_link_add_priority(at->link, s, -1, at->bus_rank);
+	s->link = at->link;
 	s->has_link = true;
+	return true;
 }
 
 /* The controller cores; the host link is listed by whoever owns it. */
@@ -554,5 +561,5 @@ const struct rs_dev_type rs_dev_ssd = {
 	.report = ssd_report,
 	.components = ssd_components,
 	.destroy = ssd_destroy,
-	.use_link = rs_ssd_use_link,
+	.attach = ssd_attach,
 };

@@ -97,7 +97,7 @@ START_TEST(flush_is_a_barrier)
 	const char *text = "device: {type: ideal}\n";
 	tu_point_open(&p, "test.yaml", text, strlen(text), 1);
 	tu_point_device(&p, "ideal");
-	p.dev = rs_port_wrap(p.dev, &ch, NULL, 0, 0);
+	p.dev = rs_port_wrap(p.dev, &ch, NULL, 0, 0, 0);
 	void *layer = p.dev->priv;
 	queued(sim, &q, RS_WRITE, 9000, layer);
 	queued(sim, &q, RS_FLUSH, 0, layer);
@@ -131,7 +131,7 @@ START_TEST(sptf_picks_shortest_positioning)
 	struct rs_dev *hdd = p.dev;
 	struct rs_channel ch;
 	rs_channel_init(&ch, "ch", NULL, 1, RS_HOSTQ_SPTF, 0);
-	p.dev = rs_port_wrap(hdd, &ch, NULL, 0, 0);
+	p.dev = rs_port_wrap(hdd, &ch, NULL, 0, 0, 0);
 	struct rs_sim *sim = p.sim;
 	uint64_t cap = hdd->capacity_blk - 8;
 	uint64_t seed = 12345;
@@ -201,7 +201,7 @@ START_TEST(sptf_host_estimates_from_the_last_media_event)
 	struct rs_dev *hdd = p.dev;
 	struct rs_channel ch;
 	rs_channel_init(&ch, "ch", NULL, 1, RS_HOSTQ_SPTF_HOST, 0);
-	p.dev = rs_port_wrap(hdd, &ch, NULL, 0, 0);
+	p.dev = rs_port_wrap(hdd, &ch, NULL, 0, 0, 0);
 	struct rs_sim *sim = p.sim;
 	uint64_t cap = hdd->capacity_blk - 8;
 	uint64_t seed = 777;

@@ -1,6 +1,7 @@
 /* The device tree is assembled from the set of types the build context
- * carries: a made-up type injected there builds and counts like the real
- * ones, and a type the set lacks is unknown.  raidsim's own set (tree/registry.c) is checked for what the
+ * carries: a made-up type injected there builds, counts and is attached
+ * behind a controller like the real ones, and a type the set lacks is
+ * unknown.  raidsim's own set (tree/registry.c) is checked for what the
  * build relies on. */
 #include <check.h>
 #include <stdbool.h>
@@ -11,10 +12,13 @@
 #include "config/diag.h"
 #include "config/node.h"
 #include "config/schema.h"
+#include "ctrl/controller.h"
 #include "dev/build.h"
 #include "dev/dev.h"
+#include "dev/link.h"
 #include "io/io.h"
 #include "kernel/sim.h"
+#include "raid/volume.h"
 #include "tree/tree.h"
 
 /* ---- a made-up drive ---------------------------------------------------- */
@@ -29,6 +33,14 @@ static const struct rs_opt toy_opts[] = {
 	RS_OPT_END
 };
 
+/* What the last attach of a toy was told, and how many there were. */
+static struct {
+	unsigned calls;
+	bool had_link, shared_bus, host_service;
+	rs_time_t host_service_ns;
+	bool mirror_reads;
+} told;
+
 static int toy_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		    const struct rs_node *node, struct rs_build *b, struct rs_diag *d)
 {
@@ -41,6 +53,17 @@ static void toy_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	rs_dev_complete(sim, dev, io, 0);
 }
 
+static bool toy_attach(struct rs_dev *dev, const struct rs_dev_attach *at)
+{
+	told.calls++;
+	told.had_link = at->link != NULL;
+	told.shared_bus = at->shared_bus;
+	told.host_service = at->host_service;
+	told.host_service_ns = at->host_service_ns;
+	told.mirror_reads = at->mirror_reads != NULL;
+	return at->link != NULL;
+}
+
 static const struct rs_dev_type toy = {
 	.name = "toy",
 	.help = "a drive only this test knows",
@@ -48,6 +71,7 @@ static const struct rs_dev_type toy = {
 	.params_size = sizeof(struct toy_params),
 	.init = toy_init,
 	.submit = toy_submit,
+	.attach = toy_attach,
 };
 
 /* A composite of its own: builds nothing, but says where devices would be
@@ -76,6 +100,15 @@ static const struct rs_dev_type box = {
 static const struct rs_dev_type *const toy_types[] = { &toy, &box };
 static const struct rs_inner_section toy_inner[] = { { &box, "inside", RS_INNER_COUNTED } };
 static const struct rs_dev_types only_toys = { toy_types, 2, toy_inner, 1 };
+
+/* The toy behind raidsim's controller and array, and nothing else. */
+static const struct rs_dev_type *const ctrl_types[] = { &rs_dev_controller, &rs_dev_array,
+							&toy };
+static const struct rs_inner_section ctrl_inner[] = {
+	{ &rs_dev_controller, "array", RS_INNER_ONE },
+	{ &rs_dev_array, "disks", RS_INNER_COUNTED },
+};
+static const struct rs_dev_types toys_behind_ctrl = { ctrl_types, 3, ctrl_inner, 2 };
 
 static struct rs_sim *sim;
 
@@ -155,6 +188,43 @@ START_TEST(injected_inner_sections_count)
 }
 END_TEST
 
+/* A controller tells each drive behind its ports, in one attach, the link
+ * the data crosses and the driver's service reaction; the array gets the
+ * driver's mirror reads and no link. */
+START_TEST(controller_attaches_injected_drives)
+{
+	struct rs_node *root;
+	struct rs_diag d;
+	memset(&told, 0, sizeof(told));
+	struct rs_dev *dev = build(&toys_behind_ctrl,
+				   "{type: controller, ports: 3, port_link: {rate: 150MB/s},\n"
+				   " host_service: 3us, queued_reads: {read_policy: primary},\n"
+				   " array: {type: array, level: raid0,\n"
+				   "         disks: {type: toy, count: 3}}}",
+				   &root, &d);
+	if (!dev)
+		rs_diag_print(&d, stderr);
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_uint_eq(told.calls, 3);
+	ck_assert(told.had_link);
+	ck_assert(!told.shared_bus);
+	ck_assert(told.host_service);
+	ck_assert_uint_eq(told.host_service_ns, 3000);
+	rs_dev_destroy(dev);
+	rs_node_free(root);
+
+	/* A single drive gets a port, and keeps its own service reaction. */
+	memset(&told, 0, sizeof(told));
+	dev = build(&toys_behind_ctrl, "{type: controller, array: {type: toy}}", &root, &d);
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_uint_eq(told.calls, 1);
+	ck_assert(!told.had_link);        /* no port_link: the link is not modelled */
+	ck_assert(!told.host_service);
+	rs_dev_destroy(dev);
+	rs_node_free(root);
+}
+END_TEST
+
 /* raidsim's own set: names unique, every inner section's type in it. */
 START_TEST(raidsim_types)
 {
@@ -181,6 +251,7 @@ static Suite *tree_suite(void)
 	tcase_add_test(tc, injected_type_builds);
 	tcase_add_test(tc, type_not_in_the_set_is_unknown);
 	tcase_add_test(tc, injected_inner_sections_count);
+	tcase_add_test(tc, controller_attaches_injected_drives);
 	tcase_add_test(tc, raidsim_types);
 	suite_add_tcase(s, tc);
 	return s;
