@@ -5,6 +5,9 @@ EXTRA_DIST += tests/errors
 
 # End-to-end checks of the command line (determinism, --jobs, outputs).
 TESTS += tests/cli/run.sh
+# Every #include in src/ points down the layers of src/layers.txt.
+TESTS += tests/cli/layers.sh
+EXTRA_DIST += src/layers.txt
 # Interrupted sweeps (SIGKILL at a random moment, Ctrl-C) and --resume.
 TESTS += tests/cli/resume.sh
 # Sweeps split with --shard K/N and joined with raidsim merge.
