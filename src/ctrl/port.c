@@ -310,11 +310,6 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 	return dev;
 }
 
-struct rs_dev *rs_port_member(struct rs_dev *dev)
-{
-	return dev->type == &port_type ? ((struct port *)dev->priv)->member : dev;
-}
-
 struct rs_dev *rs_port_member_of(const struct rs_io *waiting)
 {
 	return ((const struct port *)waiting->layer)->member;

@@ -67,8 +67,6 @@ void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_lin
 struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 			    struct rs_link *host_bus, size_t index, rs_time_t now);
 
-/* The drive behind a port, or dev itself if it is not a port. */
-struct rs_dev *rs_port_member(struct rs_dev *dev);
 /* The drive a request waiting in a channel queue is bound for. */
 struct rs_dev *rs_port_member_of(const struct rs_io *waiting);
 

@@ -467,7 +467,9 @@ static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 	s->win_gc_units = s->ftl.gc_units;
 }
 
-double rs_ssd_window_write_amp(const struct rs_dev *dev)
+/* The write amplification since the last restart_stats (flash units
+ * programmed / host units programmed). */
+static double rs_ssd_window_write_amp(const struct rs_dev *dev)
 {
 	RS_ASSERT(dev->type == &rs_dev_ssd);
 	const struct ssd *s = dev->priv;
@@ -526,7 +528,10 @@ uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev)
 	return ((const struct ssd *)dev->priv)->max_busy_dies;
 }
 
-void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link)
+/* Behind a controller port the drive streams its data over the port's
+ * link (as an hdd does), unit by unit as each leaves its die, instead of
+ * its own. */
+static void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link)
 {
 	RS_ASSERT(dev->type == &rs_dev_ssd);
 	struct ssd *s = dev->priv;

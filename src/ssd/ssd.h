@@ -23,7 +23,7 @@
  * gc_high; so write amplification comes out of the simulation.
  *
  * Behind a controller port the drive moves its data over the port's link
- * instead of its own (rs_ssd_use_link), as the data leaves the flash. */
+ * instead of its own (the use_link of its type), as the data leaves the flash. */
 #ifndef RS_SSD_SSD_H
 #define RS_SSD_SSD_H
 
@@ -57,13 +57,6 @@ const struct ftl *rs_ssd_ftl(const struct rs_dev *dev);
 /* Most dies ever busy at once, and most transfers on one channel at once
  * (must stay 1). */
 uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev);
-/* The write amplification since the last restart_stats (flash units
- * programmed / host units programmed). */
-double rs_ssd_window_write_amp(const struct rs_dev *dev);
-/* Behind a controller port the drive streams its data over the port's
- * link (as an hdd does), unit by unit as each leaves its die, instead of
- * its own. */
-void rs_ssd_use_link(struct rs_dev *dev, struct rs_link *link);
 /* Warnings printed so far about reads of never-written data on a fresh
  * drive (at most one per process). */
 unsigned rs_ssd_unmapped_warnings(void);
