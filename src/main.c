@@ -373,21 +373,21 @@ static unsigned default_output_format(bool quiet)
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "set", required_argument, NULL, 's' },
-		{ "plot", no_argument, NULL, 'p' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "models", required_argument, NULL, 'M' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "resume", no_argument, NULL, 'r' },
-		{ "shard", required_argument, NULL, 'K' },
-		{ "repeat", required_argument, NULL, 'R' },
-		{ "limit", required_argument, NULL, 'L' },
-		{ "device", required_argument, NULL, 'D' },
-		{ "output-format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ .name = "output", .has_arg = required_argument, .val = 'o' },
+		{ .name = "seed", .has_arg = required_argument, .val = 'S' },
+		{ .name = "set", .has_arg = required_argument, .val = 's' },
+		{ .name = "plot", .has_arg = no_argument, .val = 'p' },
+		{ .name = "jobs", .has_arg = required_argument, .val = 'j' },
+		{ .name = "models", .has_arg = required_argument, .val = 'M' },
+		{ .name = "quiet", .has_arg = no_argument, .val = 'q' },
+		{ .name = "resume", .has_arg = no_argument, .val = 'r' },
+		{ .name = "shard", .has_arg = required_argument, .val = 'K' },
+		{ .name = "repeat", .has_arg = required_argument, .val = 'R' },
+		{ .name = "limit", .has_arg = required_argument, .val = 'L' },
+		{ .name = "device", .has_arg = required_argument, .val = 'D' },
+		{ .name = "output-format", .has_arg = required_argument, .val = 'F' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ 0 },
 	};
 	struct rs_run_opts o = { .jobs = 0 };
 	const char *device = NULL;
@@ -549,9 +549,9 @@ out:
 static int cmd_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ .name = "quiet", .has_arg = no_argument, .val = 'q' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ 0 },
 	};
 	bool quiet = false;
 	int c;
@@ -580,12 +580,12 @@ static int cmd_plot(int argc, char **argv)
 static int cmd_merge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "plot", no_argument, NULL, 'p' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "limit", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ .name = "output", .has_arg = required_argument, .val = 'o' },
+		{ .name = "plot", .has_arg = no_argument, .val = 'p' },
+		{ .name = "quiet", .has_arg = no_argument, .val = 'q' },
+		{ .name = "limit", .has_arg = required_argument, .val = 'L' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ 0 },
 	};
 	const char *out_dir = NULL;
 	bool plot = false, quiet = false;
@@ -665,16 +665,16 @@ static void find_trees(char *build, size_t nb, char *src, size_t ns, char *self,
 static int cmd_reproduce(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "study", required_argument, NULL, 'S' },
-		{ "srcdir", required_argument, NULL, 's' },
-		{ "builddir", required_argument, NULL, 'b' },
-		{ "studies", required_argument, NULL, 'l' },
-		{ "rerun-validation", no_argument, NULL, 'R' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ .name = "output", .has_arg = required_argument, .val = 'o' },
+		{ .name = "jobs", .has_arg = required_argument, .val = 'j' },
+		{ .name = "study", .has_arg = required_argument, .val = 'S' },
+		{ .name = "srcdir", .has_arg = required_argument, .val = 's' },
+		{ .name = "builddir", .has_arg = required_argument, .val = 'b' },
+		{ .name = "studies", .has_arg = required_argument, .val = 'l' },
+		{ .name = "rerun-validation", .has_arg = no_argument, .val = 'R' },
+		{ .name = "quiet", .has_arg = no_argument, .val = 'q' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ 0 },
 	};
 	static char build[PATH_MAX], src[PATH_MAX], self[PATH_MAX], vdir[PATH_MAX + 32];
 	const char *only[64];
@@ -775,10 +775,10 @@ static int show_model(const struct rs_model_path *mp, const char *name, struct r
 static int cmd_models(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "models", required_argument, NULL, 'M' },
-		{ "types", no_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ .name = "models", .has_arg = required_argument, .val = 'M' },
+		{ .name = "types", .has_arg = no_argument, .val = 't' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ 0 },
 	};
 	char *model_dirs[64];
 	size_t ndirs = 0;
@@ -907,10 +907,10 @@ static int write_model(const char *parv, const char *out)
 static int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "limit", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ .name = "output", .has_arg = required_argument, .val = 'o' },
+		{ .name = "limit", .has_arg = required_argument, .val = 'L' },
+		{ .name = "help", .has_arg = no_argument, .val = 'h' },
+		{ 0 },
 	};
 	const char *out = NULL;
 	char why[256];

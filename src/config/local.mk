@@ -10,10 +10,5 @@ src_librs_a_SOURCES += \
 	src/config/sweep.c src/config/sweep.h \
 	src/config/limits.c src/config/limits.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_config
-TESTS += tests/unit/check_config
-tests_unit_check_config_SOURCES = tests/unit/check_config.c
+UNIT_TESTS += tests/unit/check_config
 tests_unit_check_config_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_config_LDADD = $(UNIT_LDADD)
-endif

@@ -521,14 +521,16 @@ static const struct rs_node *entry_root(struct entry *e, struct rs_diag *d)
 	return root;
 }
 
-bool rs_model_is_model(const struct rs_node *root)
+/* A mapping with a scalar `type:`, as every model file is. */
+static bool rs_model_is_model(const struct rs_node *root)
 {
 	const struct rs_node *type = rs_node_get(root, "type");
 
 	return root->kind == RS_NODE_MAP && type && type->kind == RS_NODE_SCALAR;
 }
 
-bool rs_model_name_is_path(const char *name)
+/* A `model:` value naming a file rather than a model. */
+static bool rs_model_name_is_path(const char *name)
 {
 	size_t len = strlen(name);
 

@@ -47,10 +47,6 @@ void rs_model_path_set_scenario(struct rs_model_path *mp, const char *scenario);
 /* "DIR (origin), DIR (origin, missing)...": every place searched, in
  * order, for messages that say where no model was found. */
 void rs_model_path_where(const struct rs_model_path *mp, char *buf, size_t len);
-/* A `model:` value naming a file rather than a model. */
-bool rs_model_name_is_path(const char *name);
-/* A mapping with a scalar `type:`, as every model file is. */
-bool rs_model_is_model(const struct rs_node *root);
 
 /* The model's root mapping (checked to have a scalar `type:`), as a new
  * tree the caller frees.  Unknown names are reported at `where`. */

@@ -208,7 +208,8 @@ void rs_cache_fill(struct rs_cache *c, uint64_t lba, uint32_t nblk)
 	}
 }
 
-bool rs_cache_room(const struct rs_cache *c, uint64_t lba, uint32_t nblk)
+/* Could a write of [lba, lba+nblk) find lines now? */
+static bool rs_cache_room(const struct rs_cache *c, uint64_t lba, uint32_t nblk)
 {
 	uint64_t absent = 0, own_clean = 0;
 	FOR_LINES(c, lba, nblk, key, lo, hi) {

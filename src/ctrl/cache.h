@@ -45,8 +45,6 @@ bool rs_cache_lookup(struct rs_cache *c, uint64_t lba, uint32_t nblk);
 /* Data arrived (a read or a write-through): make the blocks valid where
  * a line is present or can be had without touching dirty data. */
 void rs_cache_fill(struct rs_cache *c, uint64_t lba, uint32_t nblk);
-/* Could a write of [lba, lba+nblk) find lines now? */
-bool rs_cache_room(const struct rs_cache *c, uint64_t lba, uint32_t nblk);
 /* Lines the range covers. */
 uint64_t rs_cache_span(const struct rs_cache *c, uint64_t lba, uint32_t nblk);
 /* Write-back: mark the blocks dirty; false (and nothing changed) if there

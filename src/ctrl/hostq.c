@@ -5,8 +5,12 @@
 #include "ctrl/port.h"
 #include "kernel/assert.h"
 
-const char *const rs_hostq_policy_names[] = { "fifo", "elevator", "sstf", "sptf", "sptf-host",
-					       NULL };
+const char *const rs_hostq_policy_names[] = {
+#define X(name, str) str,
+	RS_HOSTQ_POLICY_LIST(X)
+#undef X
+	NULL
+};
 
 static uint64_t distance(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 

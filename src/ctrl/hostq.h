@@ -29,8 +29,14 @@
 
 #include "dev/ioq.h"
 
-enum rs_hostq_policy { RS_HOSTQ_FIFO, RS_HOSTQ_ELEVATOR, RS_HOSTQ_SSTF, RS_HOSTQ_SPTF,
-		       RS_HOSTQ_SPTF_HOST };
+#define RS_HOSTQ_POLICY_LIST(X)                                             \
+	X(FIFO, "fifo") X(ELEVATOR, "elevator") X(SSTF, "sstf") X(SPTF, "sptf") \
+	X(SPTF_HOST, "sptf-host")
+enum rs_hostq_policy {
+#define X(name, str) RS_HOSTQ_##name,
+	RS_HOSTQ_POLICY_LIST(X)
+#undef X
+};
 
 /* The names above, in enum order, NULL-terminated (for the schema). */
 extern const char *const rs_hostq_policy_names[];

@@ -6,26 +6,11 @@ src_librs_a_SOURCES += \
 	src/ctrl/ctrl_io.c src/ctrl/ctrl_priv.h \
 	src/ctrl/raid_levels.c src/ctrl/raid_levels.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_ctrl
-TESTS += tests/unit/check_ctrl
-tests_unit_check_ctrl_SOURCES = tests/unit/check_ctrl.c
+UNIT_TESTS += tests/unit/check_ctrl
 tests_unit_check_ctrl_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_ctrl_LDADD = $(UNIT_LDADD)
-endif
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_hostq
-TESTS += tests/unit/check_hostq
-tests_unit_check_hostq_SOURCES = tests/unit/check_hostq.c
+UNIT_TESTS += tests/unit/check_hostq
 tests_unit_check_hostq_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_hostq_LDADD = $(UNIT_LDADD)
-endif
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_wb_scope
-TESTS += tests/unit/check_wb_scope
-tests_unit_check_wb_scope_SOURCES = tests/unit/check_wb_scope.c
+UNIT_TESTS += tests/unit/check_wb_scope
 tests_unit_check_wb_scope_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_wb_scope_LDADD = $(UNIT_LDADD)
-endif

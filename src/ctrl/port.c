@@ -305,11 +305,6 @@ void rs_port_drive_moves_data(struct rs_dev *dev, bool moves)
 	((struct port *)dev->priv)->drive_moves_data = moves;
 }
 
-struct rs_dev *rs_port_member(struct rs_dev *dev)
-{
-	return dev->type == &port_type ? ((struct port *)dev->priv)->member : dev;
-}
-
 struct rs_dev *rs_port_member_of(const struct rs_io *waiting)
 {
 	return ((const struct port *)waiting->layer)->member;

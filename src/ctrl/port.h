@@ -74,8 +74,6 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
  * link itself (the port then does not).  False until said. */
 void rs_port_drive_moves_data(struct rs_dev *port, bool moves);
 
-/* The drive behind a port, or dev itself if it is not a port. */
-struct rs_dev *rs_port_member(struct rs_dev *dev);
 /* The drive a request waiting in a channel queue is bound for. */
 struct rs_dev *rs_port_member_of(const struct rs_io *waiting);
 

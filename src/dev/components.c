@@ -23,8 +23,9 @@ void rs_components_free(struct rs_components *c)
 	*c = (struct rs_components){ 0 };
 }
 
-struct rs_component *rs_components_add(struct rs_components *out, const char *name,
-				       const char *part, const char *kind)
+/* Append a part; NULL only if memory ran out (then out is unchanged). */
+static struct rs_component *rs_components_add(struct rs_components *out, const char *name,
+					      const char *part, const char *kind)
 {
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 16;

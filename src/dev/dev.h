@@ -193,9 +193,6 @@ struct rs_components {
  * Allocates; never called while requests are being simulated. */
 void rs_dev_components(const struct rs_dev *dev, rs_time_t now, struct rs_components *out);
 void rs_components_free(struct rs_components *c);
-/* Append a part; NULL only if memory ran out (then out is unchanged). */
-struct rs_component *rs_components_add(struct rs_components *out, const char *name,
-				       const char *part, const char *kind);
 /* A processor (k servers): its utilisation and busy time per job. */
 void rs_components_add_server(struct rs_components *out, const char *name, const char *part,
 			      const struct rs_server *s, rs_time_t now);

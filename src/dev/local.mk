@@ -9,10 +9,5 @@ src_librs_a_SOURCES += \
 	src/dev/ioq.c src/dev/ioq.h \
 	src/dev/ideal.c src/dev/ideal.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_dev
-TESTS += tests/unit/check_dev
-tests_unit_check_dev_SOURCES = tests/unit/check_dev.c
+UNIT_TESTS += tests/unit/check_dev
 tests_unit_check_dev_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_dev_LDADD = $(UNIT_LDADD)
-endif

@@ -13,28 +13,11 @@ src_librs_a_SOURCES += \
 	src/disk/hdd_firmware.c src/disk/hdd_firmware.h \
 	src/disk/hdd_wcache.c src/disk/hdd_wcache.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_disk_geom
-TESTS += tests/unit/check_disk_geom
-tests_unit_check_disk_geom_SOURCES = tests/unit/check_disk_geom.c
+UNIT_TESTS += tests/unit/check_disk_geom
 tests_unit_check_disk_geom_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_disk_geom_LDADD = $(UNIT_LDADD)
-
-check_PROGRAMS += tests/unit/check_hdd
-TESTS += tests/unit/check_hdd
-tests_unit_check_hdd_SOURCES = tests/unit/check_hdd.c
+UNIT_TESTS += tests/unit/check_hdd
 tests_unit_check_hdd_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_hdd_LDADD = $(UNIT_LDADD)
-
-check_PROGRAMS += tests/unit/check_hdd_dsim_fw
-TESTS += tests/unit/check_hdd_dsim_fw
-tests_unit_check_hdd_dsim_fw_SOURCES = tests/unit/check_hdd_dsim_fw.c
+UNIT_TESTS += tests/unit/check_hdd_dsim_fw
 tests_unit_check_hdd_dsim_fw_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_hdd_dsim_fw_LDADD = $(UNIT_LDADD)
-
-check_PROGRAMS += tests/unit/check_disksim_models
-TESTS += tests/unit/check_disksim_models
-tests_unit_check_disksim_models_SOURCES = tests/unit/check_disksim_models.c
+UNIT_TESTS += tests/unit/check_disksim_models
 tests_unit_check_disksim_models_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_disksim_models_LDADD = $(UNIT_LDADD)
-endif

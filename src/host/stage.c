@@ -44,15 +44,3 @@ void rs_stage_forward(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io,
 	child->layer = (void *)back;
 	rs_dev_submit(sim, dev->members[0], child);
 }
-
-static void failed(struct rs_sim *sim, void *obj, void *arg)
-{
-	struct rs_io *io = arg;
-	rs_dev_complete(sim, obj, io, io->status);
-}
-
-void rs_stage_fail_later(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io, int status)
-{
-	io->status = status;
-	rs_sched(sim, 0, failed, dev, io);
-}

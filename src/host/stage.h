@@ -25,7 +25,4 @@ struct rs_stage_back {
 void rs_stage_forward(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io,
 		      const struct rs_stage_back *back);
 
-/* Fail a request the stage refuses, from the event loop. */
-void rs_stage_fail_later(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io, int status);
-
 #endif

@@ -3,10 +3,5 @@ src_librs_a_SOURCES += \
 	src/import/dsim_parse.c src/import/dsim_parse.h \
 	src/import/dsim_hdd.c src/import/dsim_hdd.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_import
-TESTS += tests/unit/check_import
-tests_unit_check_import_SOURCES = tests/unit/check_import.c
+UNIT_TESTS += tests/unit/check_import
 tests_unit_check_import_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_import_LDADD = $(UNIT_LDADD)
-endif

@@ -48,8 +48,9 @@ static const struct rs_opt atto_opts[] = {
 #undef P
 
 static const char *const figure_names[RS_ATTO_FIGURES] = {
-	"write_MBps", "read_MBps", "write_iops", "read_iops", "write_lat_ms", "read_lat_ms",
-	"errors",
+#define X(name, str) str,
+	RS_ATTO_FIGURE_LIST(X)
+#undef X
 };
 
 struct atto {

@@ -9,15 +9,16 @@
  * when the read has drained; its figures are ATTO's two bars. */
 extern const struct rs_load_type rs_load_atto;
 
-/* The figures' order in load->figures. */
+/* The figures' order in load->figures, with their column names. */
+#define RS_ATTO_FIGURE_LIST(X)                                              \
+	X(WRITE_MBPS, "write_MBps") X(READ_MBPS, "read_MBps")               \
+	X(WRITE_IOPS, "write_iops") X(READ_IOPS, "read_iops")               \
+	X(WRITE_LAT_MS, "write_lat_ms") X(READ_LAT_MS, "read_lat_ms")       \
+	X(ERRORS, "errors")
 enum rs_atto_figure {
-	RS_ATTO_WRITE_MBPS,
-	RS_ATTO_READ_MBPS,
-	RS_ATTO_WRITE_IOPS,
-	RS_ATTO_READ_IOPS,
-	RS_ATTO_WRITE_LAT_MS,
-	RS_ATTO_READ_LAT_MS,
-	RS_ATTO_ERRORS,
+#define X(name, str) RS_ATTO_##name,
+	RS_ATTO_FIGURE_LIST(X)
+#undef X
 	RS_ATTO_FIGURES
 };
 

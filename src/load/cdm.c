@@ -89,8 +89,9 @@ static const struct rs_opt cdm_opts[] = {
 #undef P
 
 static const char *const figure_names[RS_CDM_FIGURES] = {
-	"read_MBps", "write_MBps", "read_iops", "write_iops", "read_lat_ms", "write_lat_ms",
-	"errors",
+#define X(name, str) str,
+	RS_CDM_FIGURE_LIST(X)
+#undef X
 };
 
 enum stage { ST_PREP, ST_READ, ST_WRITE };

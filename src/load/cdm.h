@@ -12,15 +12,16 @@
  * has drained; its figures are the table's columns. */
 extern const struct rs_load_type rs_load_cdm;
 
-/* The figures' order in load->figures. */
+/* The figures' order in load->figures, with their column names. */
+#define RS_CDM_FIGURE_LIST(X)                                               \
+	X(READ_MBPS, "read_MBps") X(WRITE_MBPS, "write_MBps")               \
+	X(READ_IOPS, "read_iops") X(WRITE_IOPS, "write_iops")               \
+	X(READ_LAT_MS, "read_lat_ms") X(WRITE_LAT_MS, "write_lat_ms")       \
+	X(ERRORS, "errors")
 enum rs_cdm_figure {
-	RS_CDM_READ_MBPS,
-	RS_CDM_WRITE_MBPS,
-	RS_CDM_READ_IOPS,
-	RS_CDM_WRITE_IOPS,
-	RS_CDM_READ_LAT_MS,
-	RS_CDM_WRITE_LAT_MS,
-	RS_CDM_ERRORS,
+#define X(name, str) RS_CDM_##name,
+	RS_CDM_FIGURE_LIST(X)
+#undef X
 	RS_CDM_FIGURES
 };
 

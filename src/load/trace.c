@@ -30,10 +30,10 @@
 #include "kernel/assert.h"
 #include "load/trace_parse.h"
 
-/* In the order of enum rs_trace_format and enum rs_trace_fit. */
-static const char *const format_names[] = { "disksim", "validate", "msr", "spc", "blkparse",
-					    NULL };
-static const char *const fit_names[] = { "error", "wrap", "scale", NULL };
+#define X(name, str) str,
+static const char *const format_names[] = { RS_TRACE_FORMAT_LIST(X) NULL };
+static const char *const fit_names[] = { RS_TRACE_FIT_LIST(X) NULL };
+#undef X
 static const char *const action_names[] = { "D", "Q", "C", NULL };
 static const char action_letters[] = "DQC";
 

@@ -45,19 +45,26 @@
 #include "config/node.h"
 #include "io/io.h"
 
-/* In the order of the `format:` names (load/trace.c). */
+/* The trace formats and their `format:` names. */
+#define RS_TRACE_FORMAT_LIST(X)                                             \
+	X(DISKSIM, "disksim") X(VALIDATE, "validate") X(MSR, "msr")          \
+	X(SPC, "spc") X(BLKPARSE, "blkparse")
 enum rs_trace_format {
-	RS_TRACE_DISKSIM,
-	RS_TRACE_VALIDATE,
-	RS_TRACE_MSR,
-	RS_TRACE_SPC,
-	RS_TRACE_BLKPARSE,
+#define X(name, str) RS_TRACE_##name,
+	RS_TRACE_FORMAT_LIST(X)
+#undef X
 };
 
 /* What to do with a request that ends beyond the device: refuse the
  * trace at that line, wrap the address around the capacity, or scale
- * every address by capacity / the trace's highest address. */
-enum rs_trace_fit { RS_TRACE_FIT_ERROR, RS_TRACE_FIT_WRAP, RS_TRACE_FIT_SCALE };
+ * every address by capacity / the trace's highest address.  With their
+ * `fit:` names. */
+#define RS_TRACE_FIT_LIST(X) X(ERROR, "error") X(WRAP, "wrap") X(SCALE, "scale")
+enum rs_trace_fit {
+#define X(name, str) RS_TRACE_FIT_##name,
+	RS_TRACE_FIT_LIST(X)
+#undef X
+};
 
 /* One request: 32 bytes, so a trace of millions of requests stays small
  * and is walked sequentially. */

@@ -5,10 +5,5 @@ src_librs_a_SOURCES += \
 	src/net/multipath.c src/net/multipath.h \
 	src/net/faults.c src/net/faults.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_net
-TESTS += tests/unit/check_net
-tests_unit_check_net_SOURCES = tests/unit/check_net.c
+UNIT_TESTS += tests/unit/check_net
 tests_unit_check_net_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_net_LDADD = $(UNIT_LDADD)
-endif

@@ -13,10 +13,5 @@ src_librs_a_SOURCES += \
 	src/report/tsv.c \
 	src/report/report_series.c src/report/series.h
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_report
-TESTS += tests/unit/check_report
-tests_unit_check_report_SOURCES = tests/unit/check_report.c
+UNIT_TESTS += tests/unit/check_report
 tests_unit_check_report_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_report_LDADD = $(UNIT_LDADD)
-endif

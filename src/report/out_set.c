@@ -59,7 +59,10 @@ bool rs_out_member(const char *name, const char *file, unsigned kinds)
 	return false;
 }
 
-bool rs_out_staging_only(const char *file)
+/* Whether file is a work file of the staging folder ("....part", a
+ * point's parts before they are gathered): never moved into the output
+ * folder, so it stays with the saved points until the set is in place. */
+static bool rs_out_staging_only(const char *file)
 {
 	size_t n = strlen(file);
 	return n > 5 && strcmp(file + n - 5, ".part") == 0;

@@ -23,11 +23,6 @@ enum {
 /* Whether file (a name in a folder) is one of NAME's members of the kinds. */
 bool rs_out_member(const char *name, const char *file, unsigned kinds);
 
-/* Whether file is a work file of the staging folder ("....part", a
- * point's parts before they are gathered): never moved into the output
- * folder, so it stays with the saved points until the set is in place. */
-bool rs_out_staging_only(const char *file);
-
 /* Whether file is a temporary ("...tmp.<digits>") a writer left behind. */
 bool rs_out_temporary(const char *file);
 

@@ -26,15 +26,7 @@ reproduce: src/raidsim $(check_PROGRAMS)
 		--builddir $(abs_top_builddir) $(RS_REPRODUCE_FLAGS)
 .PHONY: reproduce
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_run
-TESTS += tests/unit/check_run
-tests_unit_check_run_SOURCES = tests/unit/check_run.c
+UNIT_TESTS += tests/unit/check_run
 tests_unit_check_run_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_run_LDADD = $(UNIT_LDADD)
-check_PROGRAMS += tests/unit/check_malformed
-TESTS += tests/unit/check_malformed
-tests_unit_check_malformed_SOURCES = tests/unit/check_malformed.c
+UNIT_TESTS += tests/unit/check_malformed
 tests_unit_check_malformed_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_malformed_LDADD = $(UNIT_LDADD)
-endif

@@ -79,8 +79,6 @@ void rs_measured_free(struct rs_measured *m);
  * no simulated value. */
 size_t rs_measured_eval(struct rs_measured *m, const char *study_dir);
 
-/* Error of a row: simulated / measured - 1. */
-double rs_measured_error(const struct rs_measured_row *r);
 /* The error in % with one decimal ("-4.2"; never "-0.0"). */
 void rs_measured_error_text(char *buf, size_t n, const struct rs_measured_row *r);
 

@@ -221,7 +221,8 @@ size_t rs_measured_eval(struct rs_measured *m, const char *study_dir)
 	return missing;
 }
 
-double rs_measured_error(const struct rs_measured_row *r)
+/* Error of a row: simulated / measured - 1. */
+static double rs_measured_error(const struct rs_measured_row *r)
 {
 	return r->sim / r->value - 1;
 }

@@ -28,11 +28,28 @@
 #include "run/shard.h"
 #include "run/summary.h"
 
+/* The metric columns of a result row that are real numbers, in order,
+ * and where each comes from (s: the run's summary, r: the point's
+ * result); the counts "ops" and "errors" follow them. */
+#define METRIC_LIST(X)                                                      \
+	X(iops, s->iops) X(mib_s, s->mib_s) X(mb_s, s->mb_s)                \
+	X(read_iops, s->read_iops) X(write_iops, s->write_iops)             \
+	X(read_mib_s, s->read_mib_s) X(write_mib_s, s->write_mib_s)         \
+	X(lat_mean_ms, s->lat_mean_ms) X(lat_p50_ms, s->lat_p50_ms)         \
+	X(lat_p90_ms, s->lat_p90_ms) X(lat_p99_ms, s->lat_p99_ms)           \
+	X(lat_p999_ms, s->lat_p999_ms) X(lat_max_ms, s->lat_max_ms)         \
+	X(read_lat_mean_ms, s->read_lat_mean_ms)                            \
+	X(write_lat_mean_ms, s->write_lat_mean_ms)                          \
+	X(read_lat_p99_ms, s->read_lat_p99_ms)                              \
+	X(write_lat_p99_ms, s->write_lat_p99_ms)                            \
+	X(qd, r->dev.queue_depth) X(util, r->dev.utilisation)               \
+	X(drive_qd, r->dev.drive_qd) X(drive_qd_max, r->dev.drive_qd_max)
+
 const char *const rs_metric_names[] = {
-	"iops", "mib_s", "mb_s", "read_iops", "write_iops", "read_mib_s", "write_mib_s",
-	"lat_mean_ms", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms", "lat_max_ms",
-	"read_lat_mean_ms", "write_lat_mean_ms", "read_lat_p99_ms", "write_lat_p99_ms",
-	"qd", "util", "drive_qd", "drive_qd_max", "ops", "errors", NULL
+#define X(col, value) #col,
+	METRIC_LIST(X)
+#undef X
+	"ops", "errors", NULL
 };
 
 /* One result row as text: the metric cells, tab-separated.  Formatting
@@ -41,12 +58,11 @@ static void format_metrics(const struct rs_scenario *sc, const struct rs_point_r
 			   char *buf, size_t n)
 {
 	const struct rs_iostat_summary *s = &r->s;
-	double v[] = { s->iops, s->mib_s, s->mb_s, s->read_iops, s->write_iops,
-		       s->read_mib_s, s->write_mib_s, s->lat_mean_ms, s->lat_p50_ms,
-		       s->lat_p90_ms, s->lat_p99_ms, s->lat_p999_ms, s->lat_max_ms,
-		       s->read_lat_mean_ms, s->write_lat_mean_ms, s->read_lat_p99_ms,
-		       s->write_lat_p99_ms, r->dev.queue_depth, r->dev.utilisation,
-		       r->dev.drive_qd, r->dev.drive_qd_max };
+	double v[] = {
+#define X(col, value) value,
+		METRIC_LIST(X)
+#undef X
+	};
 	size_t used = 0;
 	buf[0] = '\0';
 	if (!sc->figures_only) {

@@ -20,20 +20,24 @@ struct top {
 };
 
 static const struct rs_opt top_opts[] = {
-	{ "seed", RS_OPT_UINT, offsetof(struct top, seed), "1", 0, 0, 0, NULL,
-	  "seed of every random stream" },
-	{ "description", RS_OPT_STR, offsetof(struct top, description), NULL, 0, 0, 0, NULL,
-	  "free text" },
-	{ "device", RS_OPT_NODE, offsetof(struct top, device), NULL, RS_OPT_REQUIRED, 0, 0,
-	  NULL, "the device under test: {model: NAME, ...} or {type: TYPE, ...}" },
-	{ "workload", RS_OPT_NODE, offsetof(struct top, workload), NULL, RS_OPT_REQUIRED, 0, 0,
-	  NULL, "the workload: {TYPE: {...}}, TYPE one of iometer, trace, filecopy, cdm, atto" },
-	{ "sweep", RS_OPT_NODE, offsetof(struct top, sweep), NULL, 0, 0, 0, NULL,
-	  "dotted path: [values...]; every combination is one point" },
-	{ "output", RS_OPT_NODE, offsetof(struct top, output), NULL, 0, 0, 0, NULL,
-	  "file names and the plot" },
-	{ "faults", RS_OPT_NODE, offsetof(struct top, faults), NULL, 0, 0, 0, NULL,
-	  "scripted faults of links and array members: [{at: 120s, link: port1, "
+	{ .name = "seed", .type = RS_OPT_UINT, .offset = offsetof(struct top, seed),
+	  .def = "1",
+	  .help = "seed of every random stream" },
+	{ .name = "description", .type = RS_OPT_STR,
+	  .offset = offsetof(struct top, description),
+	  .help = "free text" },
+	{ .name = "device", .type = RS_OPT_NODE, .offset = offsetof(struct top, device),
+	  .flags = RS_OPT_REQUIRED,
+	  .help = "the device under test: {model: NAME, ...} or {type: TYPE, ...}" },
+	{ .name = "workload", .type = RS_OPT_NODE, .offset = offsetof(struct top, workload),
+	  .flags = RS_OPT_REQUIRED,
+	  .help = "the workload: {TYPE: {...}}, TYPE one of iometer, trace, filecopy, cdm, atto" },
+	{ .name = "sweep", .type = RS_OPT_NODE, .offset = offsetof(struct top, sweep),
+	  .help = "dotted path: [values...]; every combination is one point" },
+	{ .name = "output", .type = RS_OPT_NODE, .offset = offsetof(struct top, output),
+	  .help = "file names and the plot" },
+	{ .name = "faults", .type = RS_OPT_NODE, .offset = offsetof(struct top, faults),
+	  .help = "scripted faults of links and array members: [{at: 120s, link: port1, "
 	  "state: down}, {at: 60s, member: disk2, state: failed}, ...]" },
 	RS_OPT_END
 };
@@ -47,21 +51,24 @@ struct output {
 static const char *const logx_names[] = { "auto", "no", "yes", NULL };
 
 static const struct rs_opt output_opts[] = {
-	{ "name", RS_OPT_STR, offsetof(struct output, name), NULL, 0, 0, 0, NULL,
-	  "base name of the table, JSON, gnuplot script and PNG (default: the scenario's)" },
-	{ "x", RS_OPT_STR, offsetof(struct output, x), NULL, 0, 0, 0, NULL,
-	  "plot: column on the x axis (default: the first sweep axis)" },
-	{ "series", RS_OPT_STR, offsetof(struct output, series), NULL, 0, 0, 0, NULL,
-	  "plot: one line per value of this column (default: the second sweep axis)" },
-	{ "y", RS_OPT_STR, offsetof(struct output, y), NULL, 0, 0, 0, NULL,
-	  "plot: the metric on the y axis (default: iops, or the workload's first figure "
+	{ .name = "name", .type = RS_OPT_STR, .offset = offsetof(struct output, name),
+	  .help = "base name of the table, JSON, gnuplot script and PNG (default: the scenario's)" },
+	{ .name = "x", .type = RS_OPT_STR, .offset = offsetof(struct output, x),
+	  .help = "plot: column on the x axis (default: the first sweep axis)" },
+	{ .name = "series", .type = RS_OPT_STR, .offset = offsetof(struct output, series),
+	  .help = "plot: one line per value of this column (default: the second sweep axis)" },
+	{ .name = "y", .type = RS_OPT_STR, .offset = offsetof(struct output, y),
+	  .help = "plot: the metric on the y axis (default: iops, or the workload's first figure "
 	  "when it has only its own columns)" },
-	{ "logx", RS_OPT_ENUM, offsetof(struct output, logx), "auto", 0, 0, 0, logx_names,
-	  "plot: logarithmic x axis (auto: when x spans a factor of 16 or more)" },
-	{ "requests", RS_OPT_BOOL, offsetof(struct output, requests), "false", 0, 0, 0, NULL,
-	  "also write every measured request to NAME.requests.POINT.csv" },
-	{ "timeseries", RS_OPT_TIME, offsetof(struct output, series_ns), "0s", RS_OPT_HAS_MIN, 0,
-	  0, NULL, "also write per-interval IOPS, MiB/s and errors to NAME.series.POINT.tsv "
+	{ .name = "logx", .type = RS_OPT_ENUM, .offset = offsetof(struct output, logx),
+	  .def = "auto", .choices = logx_names,
+	  .help = "plot: logarithmic x axis (auto: when x spans a factor of 16 or more)" },
+	{ .name = "requests", .type = RS_OPT_BOOL, .offset = offsetof(struct output, requests),
+	  .def = "false",
+	  .help = "also write every measured request to NAME.requests.POINT.csv" },
+	{ .name = "timeseries", .type = RS_OPT_TIME,
+	  .offset = offsetof(struct output, series_ns), .def = "0s", .flags = RS_OPT_HAS_MIN,
+	  .help = "also write per-interval IOPS, MiB/s and errors to NAME.series.POINT.tsv "
 	  "(and a gnuplot script); the interval, 0 = none" },
 	RS_OPT_END
 };

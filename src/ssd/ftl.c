@@ -249,7 +249,9 @@ void ftl_map_set(struct ftl *f, uint32_t lpn, uint32_t e)
 		moved_put(f, lpn, e);
 }
 
-uint32_t ftl_rmap_get(const struct ftl *f, uint32_t ppn)
+/* The logical unit last written at ppn since its block's erase, or
+ * FTL_NONE; stale unless the map points back. */
+static uint32_t ftl_rmap_get(const struct ftl *f, uint32_t ppn)
 {
 	uint32_t blk = ftl_ppn_block(f, ppn);
 	uint32_t id = f->rmap_dir[blk];

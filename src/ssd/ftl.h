@@ -113,9 +113,6 @@ static inline bool ftl_is_flash(uint32_t e) { return e != FTL_NONE && !(e & FTL_
 uint32_t ftl_map_get(const struct ftl *f, uint32_t lpn);
 /* Set it (allocating the leaf of its range on the first write there). */
 void ftl_map_set(struct ftl *f, uint32_t lpn, uint32_t e);
-/* The logical unit last written at ppn since its block's erase, or
- * FTL_NONE; stale unless the map points back. */
-uint32_t ftl_rmap_get(const struct ftl *f, uint32_t ppn);
 /* Bytes of heap the maps and block tables hold now. */
 uint64_t ftl_heap_bytes(const struct ftl *f);
 

@@ -7,34 +7,14 @@ src_librs_a_SOURCES += \
 	src/ssd/ssd_sched.c \
 	src/ssd/ssd_gc.c
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_ssd
-TESTS += tests/unit/check_ssd
-tests_unit_check_ssd_SOURCES = tests/unit/check_ssd.c
+UNIT_TESTS += tests/unit/check_ssd
 tests_unit_check_ssd_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_ssd_LDADD = $(UNIT_LDADD)
-endif
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_ssd_family
-TESTS += tests/unit/check_ssd_family
-tests_unit_check_ssd_family_SOURCES = tests/unit/check_ssd_family.c
+UNIT_TESTS += tests/unit/check_ssd_family
 tests_unit_check_ssd_family_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_ssd_family_LDADD = $(UNIT_LDADD)
-endif
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_ssd_flush
-TESTS += tests/unit/check_ssd_flush
-tests_unit_check_ssd_flush_SOURCES = tests/unit/check_ssd_flush.c
+UNIT_TESTS += tests/unit/check_ssd_flush
 tests_unit_check_ssd_flush_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_ssd_flush_LDADD = $(UNIT_LDADD)
-endif
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_nvme
-TESTS += tests/unit/check_nvme
-tests_unit_check_nvme_SOURCES = tests/unit/check_nvme.c
+UNIT_TESTS += tests/unit/check_nvme
 tests_unit_check_nvme_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_nvme_LDADD = $(UNIT_LDADD)
-endif

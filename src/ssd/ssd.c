@@ -467,7 +467,9 @@ static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 	s->win_gc_units = s->ftl.gc_units;
 }
 
-double rs_ssd_window_write_amp(const struct rs_dev *dev)
+/* The write amplification since the last restart_stats (flash units
+ * programmed / host units programmed). */
+static double rs_ssd_window_write_amp(const struct rs_dev *dev)
 {
 	RS_ASSERT(dev->type == &rs_dev_ssd);
 	const struct ssd *s = dev->priv;

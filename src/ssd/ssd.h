@@ -58,9 +58,6 @@ const struct ftl *rs_ssd_ftl(const struct rs_dev *dev);
 /* Most dies ever busy at once, and most transfers on one channel at once
  * (must stay 1). */
 uint32_t rs_ssd_max_busy_dies(const struct rs_dev *dev);
-/* The write amplification since the last restart_stats (flash units
- * programmed / host units programmed). */
-double rs_ssd_window_write_amp(const struct rs_dev *dev);
 /* Warnings printed so far about reads of never-written data on a fresh
  * drive (at most one per process). */
 unsigned rs_ssd_unmapped_warnings(void);
