@@ -1,11 +1,12 @@
 src_librs_a_SOURCES += \
 	src/ssd/ssd_params.c src/ssd/ssd_params.h \
-	src/ssd/ftl.c src/ssd/ftl.h \
+	src/ssd/ftl.c src/ssd/ftl.h src/ssd/ftl_wear.c \
 	src/ssd/wbuf.c src/ssd/wbuf.h \
 	src/ssd/flash.c src/ssd/flash.h \
 	src/ssd/ssd.c src/ssd/ssd.h src/ssd/ssd_priv.h \
 	src/ssd/ssd_sched.c \
-	src/ssd/ssd_gc.c
+	src/ssd/ssd_gc.c \
+	src/ssd/ssd_wl.c
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_ssd
@@ -37,4 +38,12 @@ TESTS += tests/unit/check_nvme
 tests_unit_check_nvme_SOURCES = tests/unit/check_nvme.c
 tests_unit_check_nvme_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_nvme_LDADD = $(UNIT_LDADD)
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_ssd_tail
+TESTS += tests/unit/check_ssd_tail
+tests_unit_check_ssd_tail_SOURCES = tests/unit/check_ssd_tail.c
+tests_unit_check_ssd_tail_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ssd_tail_LDADD = $(UNIT_LDADD)
 endif

@@ -48,6 +48,11 @@ struct rs_ssd_counters {
 	uint64_t flushes;             /* flush commands */
 	uint64_t fua_through;         /* FUA writes written through (no power-loss protection) */
 	uint64_t partial_programs;    /* programs of a partly filled page, for a flush */
+	uint64_t reads_retried;       /* page reads whose first ECC decode failed */
+	uint64_t read_retries;        /* ...and the re-reads they took */
+	uint64_t wl_victims;          /* blocks static wear levelling emptied */
+	uint64_t wl_moves;            /* ...the valid units it moved to worn blocks */
+	uint32_t wl_least_spread;     /* the smallest erase-count spread a move started at */
 	uint32_t max_commands;        /* most commands inside the drive at once */
 };
 

@@ -108,6 +108,8 @@ static void erased(struct rs_sim *sim, void *obj, void *arg)
 	struct flash_die *die = arg;
 	ftl_erase(&s->ftl, die->victim);
 	die->victim = FTL_NONE;
+	die->victim_wl = false;
+	die->wl_due = true;
 	step_done(sim, s, die);
 }
 
@@ -159,7 +161,11 @@ bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die, bool 
 	die->batch = n;
 	die->batch_gc = true;
 	die->gc_background = background;
-	die->gc_debt -= n;
+	/* Moves for wear levelling free no space: they pay no collection debt. */
+	if (die->victim_wl)
+		s->c.wl_moves += n;
+	else
+		die->gc_debt -= n;
 	s->fa.copies++;
 	s->c.gc_copies++;
 	flash_run(sim, &s->fa, die, (rs_time_t)pages * s->p.t_read_ns,
