@@ -66,6 +66,9 @@ void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
 void ssd_kick_idle(struct rs_sim *sim, struct ssd *s);
 /* Queue the unit on the die holding op->ppn. */
 void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
+/* ssd_sched.c: the retries a read of the page holding ppn takes (a draw;
+ * s->retry_rng must be set). */
+uint32_t ssd_draw_retries(struct ssd *s, uint32_t ppn);
 /* ssd.c: the unit's data is in the controller; on to the host. */
 void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */

@@ -39,7 +39,7 @@ static void read_done(struct rs_sim *sim, void *obj, void *arg)
  * retry then fails again with read_retry_again, up to read_retries (the
  * last step of the ladder is taken to succeed: the drive's deeper
  * recovery is not modelled). */
-static uint32_t draw_retries(struct ssd *s, uint32_t ppn)
+uint32_t ssd_draw_retries(struct ssd *s, uint32_t ppn)
 {
 	const struct ftl *f = &s->ftl;
 	uint32_t blk = ftl_ppn_block(f, ppn);
@@ -68,7 +68,7 @@ static void start_read(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 		s->fa.reg_hits++;
 		t_read = 0;
 	} else if (s->retry_rng) {
-		op->retries = draw_retries(s, op->ppn);
+		op->retries = ssd_draw_retries(s, op->ppn);
 	}
 	s->fa.reads++;
 	flash_run(sim, &s->fa, die, t_read, RS_SSD_UNIT_BYTES, RS_DIR_IN, 0, page, read_done, s,

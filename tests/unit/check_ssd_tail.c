@@ -18,10 +18,11 @@
 
 /* 2 channels x 2 dies x 2 planes, 64 blocks of 16 pages of 8 KiB: 64 MiB
  * of flash, 48 MiB for the user. */
-#define TINY                                                                          \
+#define TINY_ANY                                                                      \
 	"device: {type: ssd, capacity: 48MiB, channels: 2, dies_per_channel: 2, planes: 2, " \
 	"blocks_per_plane: 64, pages_per_block: 16, page_size: 8KiB, t_prog: 1.2ms, "      \
-	"t_erase: 3ms, write_buffer: 256KiB, state: full, "
+	"t_erase: 3ms, write_buffer: 256KiB, "
+#define TINY TINY_ANY "state: full, "
 
 /* Retries on: a first decode fails with 1 % on an unworn block, doubling
  * every 1000 P/E cycles; each retry fails again half the time. */
@@ -126,6 +127,31 @@ START_TEST(retention_age_adds_retries)
 }
 END_TEST
 
+/* Garbage collection reads its victims' pages as the host does, so on worn
+ * blocks its copies retry too and random writes in steady state slow down,
+ * though the host reads nothing. */
+START_TEST(collection_reads_retry_too)
+{
+	static const char *const writes =
+		"workload:\n  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 0%, "
+		"random: 100%, outstanding: 32, ramp: 1s, run: 1s}\n";
+	struct trun fresh, worn;
+	char text[1024];
+	snprintf(text, sizeof(text), TINY_ANY RETRY "state: steady, pe_cycles: 0}\n%s", writes);
+	run(&fresh, 4, "%s", text);
+	snprintf(text, sizeof(text), TINY_ANY RETRY "state: steady, pe_cycles: 6000}\n%s", writes);
+	run(&worn, 4, "%s", text);
+	printf("steady random writes: unworn %.0f IOPS, %llu retries; 6000 cycles %.0f IOPS, "
+	       "%llu retries\n", fresh.s.iops, (unsigned long long)fresh.c.read_retries,
+	       worn.s.iops, (unsigned long long)worn.c.read_retries);
+	fflush(stdout);
+	ck_assert_uint_eq(worn.c.units_read_flash, 0);
+	ck_assert_uint_gt(worn.c.gc_copies, 0);
+	ck_assert_uint_gt(worn.c.read_retries, 10 * fresh.c.read_retries);
+	ck_assert_double_lt(worn.s.iops, fresh.s.iops);
+}
+END_TEST
+
 /* Draws come from the run's seeded stream; a drive with no retries takes
  * none and reports no column for them. */
 START_TEST(retries_deterministic_and_off_by_default)
@@ -223,6 +249,7 @@ static Suite *tail_suite(void)
 	tcase_set_timeout(rr, 120);
 	tcase_add_test(rr, worn_blocks_read_slower);
 	tcase_add_test(rr, retention_age_adds_retries);
+	tcase_add_test(rr, collection_reads_retry_too);
 	tcase_add_test(rr, retries_deterministic_and_off_by_default);
 	suite_add_tcase(s, rr);
 	TCase *wl = tcase_create("wear_levelling");
