@@ -21,6 +21,11 @@
  * Each die collects garbage on its own (ssd_gc.c): greedily, before host
  * programs when its free blocks fall below gc_low, and when idle below
  * gc_high; so write amplification comes out of the simulation.
+ * Wear, when the model sets it: a page read (the host's or the
+ * collector's) retries with a probability that grows with its block's
+ * erase count and its data's age (ssd_sched.c), and an idle die moves its
+ * least-worn block's data to a worn block once the spread of erase counts
+ * passes wear_level_spread (ssd_wl.c).
  *
  * Behind a controller port the drive moves its data over the port's link
  * instead of its own (rs_ssd_use_link), as the data leaves the flash. */
