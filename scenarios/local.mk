@@ -72,7 +72,8 @@ EXTRA_DIST += \
 	scenarios/ssd/latency.yaml \
 	scenarios/ssd/gc-onset.yaml \
 	scenarios/ssd/raid0-c226.yaml \
-	scenarios/ssd/nvme-p3700.yaml
+	scenarios/ssd/nvme-p3700.yaml \
+	scenarios/ssd/worn-reads.yaml
 
 EXTRA_DIST += \
 	scenarios/s3700/README.md \

@@ -45,6 +45,8 @@ struct flash_die {
 	double gc_debt;               /* units GC owes for the host's programs below gc_high */
 	double gc_ratio;              /* copies per unit freed of the current victim */
 	uint32_t victim, victim_scan; /* block being collected, or UINT32_MAX */
+	bool victim_wl;               /* ...for wear levelling, not for space */
+	bool wl_due;                  /* erased since wear levelling last looked */
 	uint32_t batch;               /* units in the running program or copy */
 	uint64_t batch_seq;           /* a host program: its first unit's place in the buffer's
 				       * order (ssd.c: units_taken) */

@@ -283,7 +283,8 @@ uint64_t ftl_heap_bytes(const struct ftl *f)
 	uint64_t dirs = nblocks * 4 + f->moved_cap * 8 + (f->flat ? g->logical_units * 4 : 0);
 	uint64_t blocks = nblocks * (sizeof(*f->valid) + sizeof(*f->state) + 1 + 4);
 	uint64_t prefix = f->steady_prefix ? (uint64_t)g->ndies * (f->steady_used + 1) * 4 : 0;
-	return dirs + blocks + prefix + leaves_bytes(&f->rmap_leaves);
+	uint64_t wear = f->erase_count ? nblocks * sizeof(*f->erase_count) : 0;
+	return dirs + blocks + prefix + wear + leaves_bytes(&f->rmap_leaves);
 }
 
 void ftl_init(struct ftl *f, const struct rs_ssd_geom *g)
@@ -314,6 +315,7 @@ void ftl_free(struct ftl *f)
 	free(f->rmap_dir);
 	free(f->orig);
 	free(f->steady_prefix);
+	free(f->erase_count);
 	leaves_free(&f->rmap_leaves);
 	free(f->valid);
 	free(f->state);
@@ -549,6 +551,8 @@ uint32_t ftl_next_page(struct ftl *f, uint32_t die, bool gc)
 			*blk = FTL_NONE;
 			return FTL_NONE;
 		}
+		if (gc && f->gc_takes_worn)
+			ftl_worn_free_on_top(f, die);
 		*blk = global_block(f, die, fd->free_blocks[--fd->nfree]);
 		f->state[*blk] = FTL_BLK_OPEN;
 		*next = 0;
@@ -605,6 +609,8 @@ void ftl_erase(struct ftl *f, uint32_t blk)
 	f->state[blk] = FTL_BLK_FREE;
 	fd->free_blocks[fd->nfree++] = blk - global_block(f, die, 0);
 	f->erases++;
+	if (f->erase_count)
+		f->erase_count[blk]++;
 }
 
 /* ---- checks ----------------------------------------------------------- */

@@ -78,6 +78,8 @@ struct ftl {
 	uint16_t *valid;              /* valid units per block (global block number) */
 	uint8_t *state;               /* enum ftl_block_state per block */
 	struct ftl_die *die;
+	uint32_t *erase_count;        /* P/E cycles per block (ftl_wear.c); NULL: not tracked */
+	bool gc_takes_worn;           /* GC's frontier opens the most-worn free block */
 	uint64_t host_units;          /* units programmed from the host's writes */
 	uint64_t gc_units;            /* units programmed by GC relocation */
 	uint64_t erases;
@@ -136,6 +138,24 @@ uint32_t ftl_collect(const struct ftl *f, uint32_t blk, uint32_t *scan, uint32_t
 		     uint32_t *ppns, uint32_t max);
 /* Erase a victim whose units are all stale: back on its die's free list. */
 void ftl_erase(struct ftl *f, uint32_t blk);
+
+/* ---- wear (ftl_wear.c) ---------------------------------------------------- */
+
+/* Count every block's program/erase cycles from now on, starting at
+ * `start`; with `worn_for_gc`, GC relocates into the most-worn free block
+ * (data that survived a collection is cold: it wears a block least). */
+void ftl_track_wear(struct ftl *f, uint32_t start, bool worn_for_gc);
+/* The block's P/E cycles (0 when wear is not tracked). */
+static inline uint32_t ftl_block_wear(const struct ftl *f, uint32_t blk)
+{
+	return f->erase_count ? f->erase_count[blk] : 0;
+}
+/* The die's least-worn full block (static wear levelling's candidate: it
+ * holds data nobody rewrites), or FTL_NONE; *spread is the most-worn
+ * block's cycles (any state) minus the candidate's. */
+uint32_t ftl_coldest_full(const struct ftl *f, uint32_t die, uint32_t *spread);
+/* ftl_next_page's choice of a free block for GC: the most-worn on top. */
+void ftl_worn_free_on_top(struct ftl *f, uint32_t die);
 
 /* Recount everything from the map: valid counts, rmap agreement, free
  * lists.  Returns the number of inconsistencies (0 = sound). */

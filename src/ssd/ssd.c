@@ -436,9 +436,17 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		ftl_fresh(&s->ftl);
 	}
 	wbuf_init(&s->buf, (uint32_t)(p->write_buffer_bytes / RS_SSD_UNIT_BYTES));
+	/* Wear is tracked only by drives whose model turns its costs on, so
+	 * the others' runs draw and keep nothing more. */
+	if (p->read_retries || p->wl_spread)
+		ftl_track_wear(&s->ftl, (uint32_t)p->pe_cycles, p->wl_spread > 0);
+	if (p->read_retries)
+		s->retry_rng = rs_sim_rng(sim, "read-retry", name_hash(dev->name));
 
 	struct rs_link_params bus = { p->channel_rate, p->channel_overhead_ns, 0, false };
 	flash_init(&s->fa, (uint32_t)p->channels, (uint32_t)p->dies_per_channel, &bus, now);
+	for (uint32_t i = 0; i < s->fa.ndies; i++)
+		s->fa.die[i].wl_due = p->wl_spread > 0;
 	rs_server_init(&s->ctrl, dev->name, (uint32_t)p->controller_cores, now);
 	/* The queue pairs' entries are one pool of tags: the controller
 	 * serves the queues round-robin, which FIFO over all of them matches
@@ -465,6 +473,8 @@ static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 	rs_link_restart_stats(s->link, now);
 	s->win_host_units = s->ftl.host_units;
 	s->win_gc_units = s->ftl.gc_units;
+	s->win_read_retries = s->c.read_retries;
+	s->win_wl_moves = s->c.wl_moves;
 }
 
 /* The write amplification since the last restart_stats (flash units
@@ -478,11 +488,25 @@ static double rs_ssd_window_write_amp(const struct rs_dev *dev)
 	return host ? (double)(host + gc) / (double)host : 1.0;
 }
 
+/* The wear mechanisms' counts over the window, as columns of their own
+ * for the drives whose model has them. */
+static void report_wear(const struct ssd *s, struct rs_dev_report *r)
+{
+	bool live = !s->check_only;
+	if (s->p.read_retries)
+		rs_dev_report_extra(r, "read_retries",
+				    live ? (double)(s->c.read_retries - s->win_read_retries) : 0);
+	if (s->p.wl_spread)
+		rs_dev_report_extra(r, "wl_moves",
+				    live ? (double)(s->c.wl_moves - s->win_wl_moves) : 0);
+}
+
 static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	const struct ssd *s = dev->priv;
 	if (s->check_only) {
 		rs_dev_report_extra(r, "wa", 0);
+		report_wear(s, r);
 		return;
 	}
 	r->utilisation = rs_tavg_mean(&s->fa.busy, now) / s->fa.ndies;
@@ -490,6 +514,7 @@ static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_re
 	r->drive_qd_max = s->held_max;
 	r->drives = 1;
 	rs_dev_report_extra(r, "wa", rs_ssd_window_write_amp(dev));
+	report_wear(s, r);
 }
 
 static void ssd_destroy(struct rs_dev *dev)

@@ -21,6 +21,11 @@
  * Each die collects garbage on its own (ssd_gc.c): greedily, before host
  * programs when its free blocks fall below gc_low, and when idle below
  * gc_high; so write amplification comes out of the simulation.
+ * Wear, when the model sets it: a page read (the host's or the
+ * collector's) retries with a probability that grows with its block's
+ * erase count and its data's age (ssd_sched.c), and an idle die moves its
+ * least-worn block's data to a worn block once the spread of erase counts
+ * passes wear_level_spread (ssd_wl.c).
  *
  * Behind a controller port the drive moves its data over the port's link
  * instead of its own (the device interface's attach), unit by unit as each
@@ -49,6 +54,11 @@ struct rs_ssd_counters {
 	uint64_t flushes;             /* flush commands */
 	uint64_t fua_through;         /* FUA writes written through (no power-loss protection) */
 	uint64_t partial_programs;    /* programs of a partly filled page, for a flush */
+	uint64_t reads_retried;       /* page reads whose first ECC decode failed */
+	uint64_t read_retries;        /* ...and the re-reads they took */
+	uint64_t wl_victims;          /* blocks static wear levelling emptied */
+	uint64_t wl_moves;            /* ...the valid units it moved to worn blocks */
+	uint32_t wl_least_spread;     /* the smallest erase-count spread a move started at */
 	uint32_t max_commands;        /* most commands inside the drive at once */
 };
 

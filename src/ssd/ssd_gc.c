@@ -108,6 +108,8 @@ static void erased(struct rs_sim *sim, void *obj, void *arg)
 	struct flash_die *die = arg;
 	ftl_erase(&s->ftl, die->victim);
 	die->victim = FTL_NONE;
+	die->victim_wl = false;
+	die->wl_due = true;
 	step_done(sim, s, die);
 }
 
@@ -147,11 +149,14 @@ bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die, bool 
 	if (to == FTL_NONE)
 		return false;  /* cannot happen while the host leaves GC its block */
 	die->victim_scan = scan;
-	uint32_t pages = 0, last = UINT32_MAX;
+	uint32_t pages = 0, last = UINT32_MAX, retries = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t page = s->scratch_ppn[i] / upp;
-		if (page != last)
+		if (page != last) {
 			pages++;
+			if (s->retry_rng)
+				retries += ssd_draw_retries(s, s->scratch_ppn[i]);
+		}
 		last = page;
 		ftl_invalidate(f, s->scratch_lpn[i]);
 		ftl_place(f, s->scratch_lpn[i], to + i);
@@ -159,10 +164,20 @@ bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die, bool 
 	die->batch = n;
 	die->batch_gc = true;
 	die->gc_background = background;
-	die->gc_debt -= n;
+	/* Moves for wear levelling free no space: they pay no collection debt. */
+	if (die->victim_wl)
+		s->c.wl_moves += n;
+	else
+		die->gc_debt -= n;
 	s->fa.copies++;
 	s->c.gc_copies++;
-	flash_run(sim, &s->fa, die, (rs_time_t)pages * s->p.t_read_ns,
-		  (uint64_t)n * RS_SSD_UNIT_BYTES, RS_DIR_IN, 0, UINT32_MAX, copy_read, s, die);
+	/* The collector's reads retry like the host's; the model adds the
+	 * retries' array time and one unit's transfer each to the copy's
+	 * read half rather than interleaving them page by page. */
+	s->c.read_retries += retries;
+	rs_time_t t_read = (rs_time_t)pages * s->p.t_read_ns +
+			   (rs_time_t)retries * (s->p.t_read_ns + s->p.read_retry_cost_ns);
+	flash_run(sim, &s->fa, die, t_read, (uint64_t)(n + retries) * RS_SSD_UNIT_BYTES,
+		  RS_DIR_IN, 0, UINT32_MAX, copy_read, s, die);
 	return true;
 }

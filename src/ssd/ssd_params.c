@@ -75,6 +75,32 @@ const struct rs_opt rs_ssd_opts[] = {
 	{ "gc_high", RS_OPT_UINT, P(gc_high), "4", RANGE, 2, 1 << 20, NULL,
 	  "free blocks per die below which GC takes turns with host programs (and an idle "
 	  "die collects)" },
+	{ "pe_cycles", RS_OPT_UINT, P(pe_cycles), "0", RANGE, 0, 1000000, NULL,
+	  "program/erase cycles every block has at the start (a drive part way through its "
+	  "life); the erases of the run add to them" },
+	{ "data_age", RS_OPT_TIME, P(data_age_ns), "0s", MIN0, NULL,
+	  "retention age of the starting state's data (time since it was written); data "
+	  "written during the run is fresh" },
+	{ "read_retries", RS_OPT_UINT, P(read_retries), "0", RANGE, 0, 64, NULL,
+	  "most read retries of one page (re-reads with shifted reference voltages, each "
+	  "another tR and transfer); 0 = a read always decodes at once" },
+	{ "read_retry_p0", RS_OPT_DOUBLE, P(read_retry_p0), "0", RANGE, 0, 1, NULL,
+	  "probability that a page read's first ECC decode fails, on an unworn block holding "
+	  "fresh data" },
+	{ "read_retry_wear", RS_OPT_DOUBLE, P(read_retry_wear), "1000", RS_OPT_POSITIVE, 0, 0,
+	  NULL, "program/erase cycles of the block that double read_retry_p0" },
+	{ "read_retry_age", RS_OPT_TIME, P(read_retry_age_ns), "720h", RS_OPT_POSITIVE, 0, 0,
+	  NULL, "retention age of the data that doubles read_retry_p0" },
+	{ "read_retry_again", RS_OPT_DOUBLE, P(read_retry_again), "0.5", RANGE, 0, 1, NULL,
+	  "probability that a retry's decode fails too (then the next retry, up to "
+	  "read_retries)" },
+	{ "read_retry_cost", RS_OPT_TIME, P(read_retry_cost_ns), "0s", MIN0, NULL,
+	  "time per retry beyond tR and the transfer (the failed decode, the commands that "
+	  "shift the reference voltages)" },
+	{ "wear_level_spread", RS_OPT_UINT, P(wl_spread), "0", RANGE, 0, 1000000, NULL,
+	  "static wear levelling: when a die's most-worn block has this many more erases "
+	  "than its least-worn block holding data, that block's data moves to a worn block "
+	  "in idle time; 0 = none" },
 	{ "state", RS_OPT_ENUM, P(state), "fresh", 0, 0, 0, state_names,
 	  "starting state: fresh (erased), full (written once sequentially) or steady "
 	  "(after random overwrites)" },

@@ -48,6 +48,17 @@ struct rs_ssd_params {
 	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
 				       * host programs below high, runs when idle below high */
 	int state;                    /* enum rs_ssd_state */
+	/* wear and what it costs (ssd_sched.c: read retries; ssd_wl.c) */
+	uint64_t pe_cycles;           /* program/erase cycles every block has at the start */
+	rs_time_t data_age_ns;        /* retention age of the starting state's data */
+	uint64_t read_retries;        /* most retries of one page read; 0 = none */
+	double read_retry_p0;         /* first decode fails: unworn block, fresh data */
+	double read_retry_wear;       /* P/E cycles that double that probability */
+	rs_time_t read_retry_age_ns;  /* retention age that doubles it */
+	double read_retry_again;      /* a retry's decode fails too */
+	rs_time_t read_retry_cost_ns; /* per retry, beyond tR and the transfer */
+	uint64_t wl_spread;           /* erase-count spread that starts static wear
+				       * levelling on a die; 0 = none */
 	bool interface;               /* its own host link (off when behind a controller port) */
 	double interface_rate;
 	rs_time_t interface_overhead_ns;

@@ -3,6 +3,8 @@
 #ifndef RS_SSD_PRIV_H
 #define RS_SSD_PRIV_H
 
+#include <gsl/gsl_rng.h>
+
 #include "dev/ioq.h"
 #include "dev/link.h"
 #include "dev/server.h"
@@ -20,6 +22,7 @@ struct flash_op {
 	struct rs_io *io;
 	uint32_t ppn;
 	uint32_t bytes;               /* of the request inside this unit */
+	uint32_t retries;             /* read retries still to do (ssd_sched.c) */
 };
 
 #define SSD_MAX_UNITS_PER_PAGE 128u
@@ -51,6 +54,8 @@ struct ssd {
 	double ns_per_byte;
 	uint32_t busy_dies, max_busy_dies;
 	uint64_t win_host_units, win_gc_units;  /* ftl counters at restart_stats */
+	uint64_t win_read_retries, win_wl_moves;/* ...and the device's */
+	gsl_rng *retry_rng;           /* read retries' draws; NULL when the model has none */
 	uint32_t scratch_lpn[SSD_MAX_UNITS_PER_PAGE], scratch_ppn[SSD_MAX_UNITS_PER_PAGE];
 	struct rs_ssd_counters c;
 };
@@ -61,6 +66,9 @@ void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
 void ssd_kick_idle(struct rs_sim *sim, struct ssd *s);
 /* Queue the unit on the die holding op->ppn. */
 void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
+/* ssd_sched.c: the retries a read of the page holding ppn takes (a draw;
+ * s->retry_rng must be set). */
+uint32_t ssd_draw_retries(struct ssd *s, uint32_t ppn);
 /* ssd.c: the unit's data is in the controller; on to the host. */
 void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */
@@ -86,6 +94,11 @@ bool ssd_gc_victim(struct ssd *s, struct flash_die *die);
 /* ssd_gc.c: one step of the die's collection (pick a victim, copy a page
  * of its valid units, or erase it).  False when there is nothing to do. */
 bool ssd_gc_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die, bool background);
+/* ssd_wl.c: static wear levelling, idle-time work of a die with blocks to
+ * spare: start moving its coldest block's data when the die's erase-count
+ * spread passes wear_level_spread.  False when there is nothing to do. */
+bool ssd_wl_step(struct rs_sim *sim, struct ssd *s, struct flash_die *die);
+
 /* ssd_gc.c: give the controller, if idle, to the oldest background copy. */
 void ssd_ctrl_idle(struct rs_sim *sim, struct ssd *s);
 /* ssd_gc.c: a host read wants the die: its background copy waits no more. */

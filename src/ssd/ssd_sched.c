@@ -2,6 +2,7 @@
  * depth bounds them, and a read waits behind at most one program); then
  * garbage collection and programs of the write buffer's oldest units, as
  * try_start paces them. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "kernel/assert.h"
@@ -9,14 +10,49 @@
 
 /* ---- host reads ---------------------------------------------------------- */
 
+/* A read whose decode failed reads the page again with shifted reference
+ * voltages: the die stays busy for another tR, the transfer, and what the
+ * retry costs beyond them. */
 static void read_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct ssd *s = obj;
 	struct flash_op *op = arg;
 	struct flash_die *die = &s->fa.die[ftl_ppn_die(&s->ftl, op->ppn)];
+	if (op->retries) {
+		op->retries--;
+		s->c.read_retries++;
+		flash_run(sim, &s->fa, die, s->p.t_read_ns + s->p.read_retry_cost_ns,
+			  RS_SSD_UNIT_BYTES, RS_DIR_IN, 0, op->ppn / s->g.units_per_page, read_done,
+			  s, op);
+		return;
+	}
 	s->busy_dies--;
 	ssd_unit_ready(sim, s, op);
 	ssd_die_kick(sim, s, die);
+}
+
+/* How many retries a page read takes.  The raw bit error rate, hence the
+ * chance that a codeword has more errors than the ECC corrects, grows
+ * with the block's program/erase cycles and with the data's retention age
+ * (Cai et al.); the model doubles the first decode's failure probability
+ * every read_retry_wear cycles and every read_retry_age of age.  Each
+ * retry then fails again with read_retry_again, up to read_retries (the
+ * last step of the ladder is taken to succeed: the drive's deeper
+ * recovery is not modelled). */
+uint32_t ssd_draw_retries(struct ssd *s, uint32_t ppn)
+{
+	const struct ftl *f = &s->ftl;
+	uint32_t blk = ftl_ppn_block(f, ppn);
+	double age = f->orig[blk] ? (double)s->p.data_age_ns : 0;
+	double doublings = (double)ftl_block_wear(f, blk) / s->p.read_retry_wear +
+			   age / (double)s->p.read_retry_age_ns;
+	if (gsl_rng_uniform(s->retry_rng) >= s->p.read_retry_p0 * exp2(doublings))
+		return 0;
+	uint32_t k = 1;
+	while (k < s->p.read_retries && gsl_rng_uniform(s->retry_rng) < s->p.read_retry_again)
+		k++;
+	s->c.reads_retried++;
+	return k;
 }
 
 static void start_read(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
@@ -27,9 +63,12 @@ static void start_read(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 		die->rq_tail = NULL;
 	uint32_t page = op->ppn / s->g.units_per_page;
 	rs_time_t t_read = s->p.t_read_ns;
+	op->retries = 0;
 	if (die->reg_page == page) {
 		s->fa.reg_hits++;
 		t_read = 0;
+	} else if (s->retry_rng) {
+		op->retries = ssd_draw_retries(s, op->ppn);
 	}
 	s->fa.reads++;
 	flash_run(sim, &s->fa, die, t_read, RS_SSD_UNIT_BYTES, RS_DIR_IN, 0, page, read_done, s,
@@ -132,7 +171,7 @@ static bool try_start(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 	if ((nfree < s->p.gc_high || die->victim != FTL_NONE) &&
 	    ssd_gc_step(sim, s, die, true))
 		return true;
-	return false;
+	return ssd_wl_step(sim, s, die);
 }
 
 void ssd_ctrl_noop(struct rs_sim *sim, void *obj, void *arg, int status)

@@ -3,7 +3,10 @@
  * sequential read and write MB/s (128 KiB, QD32), 4 KiB random read and
  * write IOPS (QD32, steady state), typical latency (QD1, 4 KiB sequential),
  * the quality-of-service bound (99.9 % of 4 KiB QD1 reads and writes within
- * 500 us), and latency tails at QD32 that come from named mechanisms.
+ * 500 us), performance consistency (the slowest interval's IOPS at QD32 at
+ * least 90 % of the mean, reads and writes), latency tails at QD32 that come
+ * from named mechanisms, and the QD1 read tail of a worn drive, which read
+ * retries lengthen.
  *
  * Each figure prints "model vs data sheet"; a figure the model does not
  * meet within 10 % is listed in `misses` with the mechanism that limits it,
@@ -12,10 +15,12 @@
  * Intel measures them: random figures on a drive in the random-write steady
  * state, sequential reads on a drive written once, sequential writes on an
  * erased drive.  MB = 10^6 bytes. */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ssd/ssd.h"
@@ -203,6 +208,112 @@ START_TEST(test_qos)
 }
 END_TEST
 
+/* The same QD1 reads on a drive worn to its rated endurance (the model's
+ * estimate, pe_cycles below) with data a month old: read retries (their
+ * probability grows with both) lengthen the tail.  The data sheet's bound
+ * is for a new drive; here the test asserts the direction and prints the
+ * figure against the bound. */
+START_TEST(test_qos_worn)
+{
+	struct res fresh, worn;
+	run(&fresh, "100", "steady", "4KiB", 100, 100, 1, "0.05s", "0.5s");
+	struct tu_point p;
+	tu_point_runf(&p, "family.yaml", "ssd0", 1,
+		      "device: {model: intel-dc-s3700-100g, state: steady, pe_cycles: 30000, "
+		      "data_age: 720h}\n"
+		      "workload:\n"
+		      "  iometer: {spec: default, size: 4KiB, align: 4KiB, read: 100%%, "
+		      "random: 100%%, outstanding: 1, ramp: 0.05s, run: 0.5s}\n");
+	worn.s = p.load->summary;
+	worn.c = *rs_ssd_counters(p.dev);
+	tu_point_free(&p);
+	printf("S3700 100 GB QoS 99.9 %% read (QD1): new %.1f us, at 30,000 P/E cycles with "
+	       "month-old data %.1f us (%llu retries) vs data sheet (new drive) at most 500 us\n",
+	       fresh.s.lat_p999_ms * 1000, worn.s.lat_p999_ms * 1000,
+	       (unsigned long long)worn.c.read_retries);
+	fflush(stdout);
+	ck_assert_uint_gt(worn.c.read_retries, 0);
+	ck_assert_double_gt(worn.s.lat_p999_ms, fresh.s.lat_p999_ms);
+	ck_assert_double_gt(worn.s.lat_mean_ms, fresh.s.lat_mean_ms);
+}
+END_TEST
+
+/* Performance consistency (S20): the IOPS of the slowest 1-second
+ * interval at the 99.9th percentile over the average IOPS, 4 KiB random at
+ * QD32, at least 90 % for reads and for writes.  The model's runs last
+ * seconds, not Intel's hours, so the intervals are 100 ms (finer intervals
+ * only vary more) and the slowest of them is the percentile.  Done for the
+ * 100 GB drive, the study's, whose writes are limited by its dies (the
+ * capacity where collection is most on the host's path). */
+static double consistency(const char *log, double from, double to, double width)
+{
+	enum { MAXN = 1024 };
+	static uint64_t n[MAXN];
+	size_t k = (size_t)((to - from) / width);
+	ck_assert(k > 4 && k <= MAXN);
+	memset(n, 0, sizeof(n));
+	for (const char *l = log; l && *l;) {
+		double t = strtod(l, NULL), lat;
+		const char *c = l;
+		for (int f = 0; f < 4 && c; f++)
+			c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+		lat = c ? strtod(c, NULL) : 0;
+		double done = t + lat;
+		if (done >= from && done < from + (double)k * width)
+			n[(size_t)((done - from) / width)]++;
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	uint64_t sum = 0, least = UINT64_MAX;
+	for (size_t i = 0; i < k; i++) {
+		sum += n[i];
+		if (n[i] < least)
+			least = n[i];
+	}
+	return sum ? (double)least * (double)k / (double)sum : 0;
+}
+
+static void build_ssd0(struct tu_point *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void build_ssd0(struct tu_point *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tu_point_vbuild(p, "family.yaml", "ssd0", 1, fmt, ap);
+	va_end(ap);
+	tu_point_need(p, p->load);
+}
+
+static double consistency_run(const char *gb, int read_pct, const char *ramp_s, double ramp,
+			      double runt)
+{
+	struct tu_point p;
+	build_ssd0(&p, "device: {model: intel-dc-s3700-%sg, state: steady}\n"
+		   "workload:\n"
+		   "  iometer: {spec: default, size: 4KiB, align: 4KiB, read: %d%%, "
+		   "random: 100%%, outstanding: 32, ramp: %s, run: %gs}\n",
+		   gb, read_pct, ramp_s, runt);
+	tu_point_log(&p);
+	tu_point_go(&p);
+	fflush(p.logf);
+	double c = consistency(p.log, ramp, ramp + runt, 0.1);
+	tu_point_free(&p);
+	return c;
+}
+
+START_TEST(test_consistency)
+{
+	double rd = consistency_run("100", 100, "0.1s", 0.1, 2);
+	double wr = consistency_run("100", 0, "10s", 10, 4);
+	printf("S3700 100 GB performance consistency (slowest 100 ms / mean IOPS, QD32): read "
+	       "model %.1f %%, write model %.1f %% vs data sheet at least 90 %%\n", rd * 100,
+	       wr * 100);
+	fflush(stdout);
+	ck_assert(rd >= 0.9);
+	ck_assert(wr >= 0.9);
+}
+END_TEST
+
 static Suite *family_suite(void)
 {
 	Suite *s = suite_create("ssd_family");
@@ -214,8 +325,14 @@ static Suite *family_suite(void)
 	tcase_add_loop_test(tc, test_rand_read, 0, n);
 	tcase_add_loop_test(tc, test_rand_write, 0, n);
 	tcase_add_loop_test(tc, test_latency, 0, n);
-	tcase_add_loop_test(tc, test_qos, 0, n);
 	suite_add_tcase(s, tc);
+	/* The quality-of-service figures on their own (CK_RUN_CASE=qos). */
+	TCase *qos = tcase_create("qos");
+	tcase_set_timeout(qos, 900);
+	tcase_add_loop_test(qos, test_qos, 0, n);
+	tcase_add_test(qos, test_qos_worn);
+	tcase_add_test(qos, test_consistency);
+	suite_add_tcase(s, qos);
 	return s;
 }
 
