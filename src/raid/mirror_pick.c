@@ -15,6 +15,15 @@ static bool all_idle(const struct rs_mirror_copy *copy, size_t n)
 	return true;
 }
 
+/* The copy that owns lba when the range of span blocks is cut into n
+ * equal parts. */
+static size_t owner(uint64_t span, size_t n, uint64_t lba)
+{
+	uint64_t part = (span + n - 1) / n;
+	size_t i = (size_t)(lba / part);
+	return i < n ? i : n - 1;
+}
+
 /* Is x a better choice than b for lba?  Equal copies are not better, so
  * the scan keeps the first of them, the next one in turn. */
 static bool better(int policy, const struct rs_mirror_copy *x, const struct rs_mirror_copy *b,
@@ -24,6 +33,7 @@ static bool better(int policy, const struct rs_mirror_copy *x, const struct rs_m
 	switch (policy) {
 	case READ_NEAREST_HEAD:
 	case READ_ALTERNATE_NEAREST:
+	case READ_ALTERNATE_SPLIT:
 		return dx < db || (dx == db && x->outstanding < b->outstanding);
 	case READ_ALTERNATE_QUEUE:
 		return x->outstanding < b->outstanding ||
@@ -42,9 +52,12 @@ size_t rs_mirror_pick(int policy, const struct rs_mirror_copy *copy, size_t n, u
 		return 0;
 	if (policy == READ_ALTERNATE)
 		return start;
-	if ((policy == READ_ALTERNATE_NEAREST || policy == READ_ALTERNATE_QUEUE) &&
+	if ((policy == READ_ALTERNATE_NEAREST || policy == READ_ALTERNATE_QUEUE ||
+	     policy == READ_ALTERNATE_SPLIT) &&
 	    all_idle(copy, n))
 		return start;
+	if (policy == READ_ALTERNATE_SPLIT && copy[0].span > 0)
+		return owner(copy[0].span, n, lba);
 	size_t best = start;
 	for (size_t k = 1; k < n; k++) {
 		size_t i = (start + k) % n;

@@ -25,7 +25,7 @@ static const char *const layout_names[] = {
 };
 static const char *const read_policy_names[] = { "primary", "alternate", "shortest-queue",
 						 "nearest-head", "alternate-nearest",
-						 "alternate-queue", NULL };
+						 "alternate-queue", "alternate-split", NULL };
 static const char *const write_policy_names[] = { "auto", "read-modify-write",
 						  "reconstruct-write", NULL };
 static const char *const xor_location_names[] = { "host", "engine", "none", NULL };
@@ -47,7 +47,7 @@ static const struct rs_opt array_opts[] = {
 	  "members one by one: a list of device sections (unequal JBOD members)" },
 	{ "read_policy", RS_OPT_ENUM, P(read_policy), "alternate", 0, 0, 0, read_policy_names,
 	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head, "
-	  "alternate-nearest, alternate-queue" },
+	  "alternate-nearest, alternate-queue, alternate-split" },
 	{ "sequential_balance", RS_OPT_BOOL, P(sequential_balance), "false", 0, 0, 0, NULL,
 	  "split sequential read streams over mirror copies (false: a stream keeps its copy)" },
 	{ "coalesce", RS_OPT_BOOL, P(coalesce), "false", 0, 0, 0, NULL,
@@ -88,7 +88,7 @@ struct mirror_reads {
 static const struct rs_opt mirror_read_opts[] = {
 	{ "read_policy", RS_OPT_ENUM, M(read_policy), "alternate", 0, 0, 0, read_policy_names,
 	  "which mirror copy serves a read: primary, alternate, shortest-queue, nearest-head, "
-	  "alternate-nearest, alternate-queue" },
+	  "alternate-nearest, alternate-queue, alternate-split" },
 	{ "sequential_balance", RS_OPT_BOOL, M(sequential_balance), "false", 0, 0, 0, NULL,
 	  "split sequential read streams over mirror copies" },
 	RS_OPT_END

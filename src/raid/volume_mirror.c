@@ -36,7 +36,7 @@ static size_t by_policy(struct array *a, const uint32_t *copies, size_t n, uint6
 	struct rs_mirror_copy view[RS_RAID_MAX_MEMBERS];
 	for (size_t i = 0; i < n; i++)
 		view[i] = (struct rs_mirror_copy){ a->ms[copies[i]].head_lba,
-						   a->ms[copies[i]].outstanding };
+						   a->ms[copies[i]].outstanding, a->g.member_blk };
 	return rs_mirror_pick(a->p.read_policy, view, n, lba, &a->ms[copies[0]].rr);
 }
 

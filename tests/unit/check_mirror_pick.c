@@ -83,6 +83,46 @@ START_TEST(alternate_queue_busy_takes_shorter_then_nearer)
 }
 END_TEST
 
+START_TEST(alternate_split_idle_alternates)
+{
+	/* Both idle: in turn, whatever part of the range the read is in. */
+	const struct rs_mirror_copy c[2] = { { 1000000, 0, 2000000 }, { 5000, 0, 2000000 } };
+	uint32_t turn = 0;
+	ck_assert_uint_eq(pick(READ_ALTERNATE_SPLIT, c, 2, &turn), 0);
+	ck_assert_uint_eq(pick(READ_ALTERNATE_SPLIT, c, 2, &turn), 1);
+	ck_assert_uint_eq(pick(READ_ALTERNATE_SPLIT, c, 2, &turn), 0);
+}
+END_TEST
+
+START_TEST(alternate_split_busy_takes_owner)
+{
+	/* A copy busy: the owner of the read's part of the range, even with
+	 * the other head nearer and the owner's queue longer. */
+	const struct rs_mirror_copy two[2] = { { 5000, 4, 2000000 }, { 1000000, 0, 2000000 } };
+	const struct rs_mirror_copy three[3] = { { 0, 1, 3000 }, { 0, 0, 3000 }, { 0, 0, 3000 } };
+	uint32_t turn = 0;
+	for (int k = 0; k < 3; k++) {
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, two, 2, 10, &turn), 0);
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, two, 2, 999999, &turn), 0);
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, two, 2, 1000000, &turn), 1);
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, two, 2, 1999999, &turn), 1);
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, three, 3, 999, &turn), 0);
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, three, 3, 1000, &turn), 1);
+		ck_assert_uint_eq(rs_mirror_pick(READ_ALTERNATE_SPLIT, three, 3, 2999, &turn), 2);
+	}
+}
+END_TEST
+
+START_TEST(alternate_split_without_span_takes_nearest)
+{
+	/* No range known: the nearer head, as alternate-nearest. */
+	const struct rs_mirror_copy c[2] = { { 1000000, 1 }, { 5000, 3 } };
+	uint32_t turn = 0;
+	for (int k = 0; k < 3; k++)
+		ck_assert_uint_eq(pick(READ_ALTERNATE_SPLIT, c, 2, &turn), 1);
+}
+END_TEST
+
 START_TEST(shortest_queue_ties_in_turn)
 {
 	const struct rs_mirror_copy c[3] = { { 0, 1 }, { 0, 1 }, { 0, 1 } };
@@ -98,7 +138,7 @@ END_TEST
 START_TEST(single_copy)
 {
 	const struct rs_mirror_copy c[1] = { { 7, 9 } };
-	for (int p = READ_PRIMARY; p <= READ_ALTERNATE_QUEUE; p++) {
+	for (int p = READ_PRIMARY; p <= READ_ALTERNATE_SPLIT; p++) {
 		uint32_t turn = 5;
 		ck_assert_uint_eq(pick(p, c, 1, &turn), 0);
 		ck_assert_uint_eq(turn, 6);
@@ -117,6 +157,9 @@ static Suite *mirror_pick_suite(void)
 	tcase_add_test(tc, alternate_nearest_busy_takes_nearest);
 	tcase_add_test(tc, alternate_queue_idle_alternates);
 	tcase_add_test(tc, alternate_queue_busy_takes_shorter_then_nearer);
+	tcase_add_test(tc, alternate_split_idle_alternates);
+	tcase_add_test(tc, alternate_split_busy_takes_owner);
+	tcase_add_test(tc, alternate_split_without_span_takes_nearest);
 	tcase_add_test(tc, shortest_queue_ties_in_turn);
 	tcase_add_test(tc, single_copy);
 	suite_add_tcase(s, tc);
