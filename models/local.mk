@@ -14,6 +14,7 @@ nobase_dist_pkgdata_DATA += \
 	models/buses/dmi-2.yaml \
 	models/buses/pci-32-33.yaml \
 	models/buses/pci-32-66.yaml \
+	models/buses/pci-32-66-e7520-pxh.yaml \
 	models/buses/pci-64-66.yaml \
 	models/buses/pcie1-x1.yaml \
 	models/buses/pcie1-x4.yaml \

@@ -19,6 +19,8 @@ TESTS += tests/cli/repeat.sh
 TESTS += tests/cli/plot.sh
 # Per-component utilisation and times, limited_by, the stdout summary.
 TESTS += tests/cli/limits-by.sh
+# The TX4200 study's platform bus: loads, the PCI 32/66 rate both ways.
+TESTS += tests/cli/platform-bus.sh
 # raidsim plot DIR: the figure redrawn from a finished run's files.
 TESTS += tests/cli/replot.sh
 # Scenario strings (output names, swept values, file names) never run as
