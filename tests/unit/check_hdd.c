@@ -927,7 +927,7 @@ START_TEST(sched_lone_pick_reused)
 	struct rs_hdd_mech m = { .l = &l, .s = &sk, .sp = &sp };
 	struct rs_hdd_sched hs = { .policy = RS_HDD_SPTF, .mech = &m,
 				   .overhead_ns = { 100000, 300000 } };
-	rs_hdd_sched_init_targets(&hs, 4);
+	rs_hdd_sched_init_cmds(&hs, 4);
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_io io = { .op = RS_READ, .lba = 150000, .nblk = 8 };
 	struct rs_ioq q = { .head = &io, .tail = &io, .len = 1 };
