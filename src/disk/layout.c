@@ -554,8 +554,18 @@ uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)
 		return st->track_last;
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
-	uint64_t last = rs_layout_track_last_lba_of(l, &p);
-	st = stretch_find(l, lba);
+	return rs_layout_track_last_lba_at(l, lba, &p);
+}
+
+uint64_t rs_layout_track_last_lba_at(const struct rs_layout *l, uint64_t lba,
+				     const struct rs_phys *p)
+{
+	/* A stretch lies on one track: its track's end is that of any of its
+	 * LBAs. */
+	struct rs_layout_stretch *st = stretch_find(l, lba);
+	if (st && st->track_last != UINT64_MAX)
+		return st->track_last;
+	uint64_t last = rs_layout_track_last_lba_of(l, p);
 	if (st)
 		st->track_last = last;
 	return last;
@@ -581,10 +591,10 @@ static bool plain_zone(const struct rs_layout_zone *z)
 	return z->slip_begin == z->slip_end && !z->group_sectors;
 }
 
+/* r's track: its spt and angle of sector 0; r->last set by the caller. */
 static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 {
 	const struct rs_layout_zone *z = &l->zones[r->p.zone];
-	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	r->spt = z->spt;
 	struct rs_phys start = r->p;
 	start.sector = 0;
@@ -595,6 +605,7 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 {
 	rs_layout_lba_to_phys(l, lba, &r->p);
 	r->first = lba;
+	r->last = rs_layout_track_last_lba_at(l, lba, &r->p);
 	run_fill(l, r);
 	/* Slips break the track into stretches: the mapping found lba's (in
 	 * a zone with spare groups it does not, and the sectors past lba are
@@ -631,6 +642,7 @@ void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
 	}
 	r->p.sector = 0;
 	r->first = lba;
+	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	run_fill(l, r);
 	r->straight = r->last;
 }

@@ -184,6 +184,11 @@ uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba);
 /* The same, given the position of an LBA (from rs_layout_lba_to_phys), for
  * callers that have it already. */
 uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_phys *p);
+/* The same for lba at p (its rs_layout_lba_to_phys), kept with lba's
+ * stretch when the mapping cached one: the track's end is then worked out
+ * once however often it is asked for. */
+uint64_t rs_layout_track_last_lba_at(const struct rs_layout *l, uint64_t lba,
+				     const struct rs_phys *p);
 
 /* A run of LBAs on one track, for walking a transfer track by track: the
  * next run is worked out from this one's position (the next head or
