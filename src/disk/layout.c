@@ -274,10 +274,15 @@ void rs_layout_destroy(struct rs_layout *l)
  * UINT64_MAX, is above every LBA). */
 static inline struct rs_layout_stretch *stretch_find(const struct rs_layout *l, uint64_t lba)
 {
-	struct rs_layout_stretch *st = ((struct rs_layout *)l)->stretch;  /* cache */
-	for (int i = 0; i < RS_LAYOUT_STRETCHES; i++)
-		if (lba - st[i].first <= st[i].span)
+	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
+	struct rs_layout_stretch *st = ml->stretch;
+	if (lba - st[ml->stretch_last].first <= st[ml->stretch_last].span)
+		return &st[ml->stretch_last];
+	for (uint32_t i = 0; i < RS_LAYOUT_STRETCHES; i++)
+		if (lba - st[i].first <= st[i].span) {
+			ml->stretch_last = i;
 			return &st[i];
+		}
 	return NULL;
 }
 
@@ -286,6 +291,7 @@ static struct rs_layout_stretch *stretch_victim(const struct rs_layout *l)
 {
 	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
 	struct rs_layout_stretch *st = &ml->stretch[ml->stretch_next];
+	ml->stretch_last = ml->stretch_next;
 	ml->stretch_next = (ml->stretch_next + 1) % RS_LAYOUT_STRETCHES;
 	return st;
 }
@@ -453,8 +459,8 @@ static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struc
 	out->sector += (uint32_t)(lba - st->first);
 }
 
-void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
-			   struct rs_phys *out)
+void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
+				  struct rs_phys *out)
 {
 	RS_ASSERT(lba < l->capacity_blk);
 	struct rs_layout_stretch *st = stretch_find(l, lba);

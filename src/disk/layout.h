@@ -145,6 +145,7 @@ struct rs_layout {
 	 * function, so written through const pointers too. */
 	struct rs_layout_stretch stretch[RS_LAYOUT_STRETCHES];
 	uint32_t stretch_next;            /* the one replaced next */
+	uint32_t stretch_last;            /* the one that answered last: tried first */
 };
 
 /* Validate params and build the mapping.  Returns 0, or -1 with a message in
@@ -161,9 +162,22 @@ static inline uint64_t rs_layout_capacity_blk(const struct rs_layout *l)
 	return l->capacity_blk;
 }
 
-/* lba must be below the capacity (asserted). */
-void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
-			   struct rs_phys *out);
+/* lba must be below the capacity (asserted).  Inline for the common case
+ * of an LBA in the stretch that answered last (a transfer, its track's
+ * end, the read-ahead after it): no call, no search. */
+void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
+				  struct rs_phys *out);
+static inline void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
+					 struct rs_phys *out)
+{
+	const struct rs_layout_stretch *st = &l->stretch[l->stretch_last];
+	if (lba - st->first <= st->span) {
+		*out = st->p;
+		out->sector += (uint32_t)(lba - st->first);
+		return;
+	}
+	rs_layout_lba_to_phys_cached(l, lba, out);
+}
 /* The LBA stored at phys, or -1 if that sector is a spare, slipped, beyond
  * the capacity or outside the disk.  phys->zone is ignored. */
 int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys);
