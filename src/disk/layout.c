@@ -653,8 +653,8 @@ void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
 	r->straight = r->last;
 }
 
-uint32_t rs_layout_run_sector(const struct rs_layout *l, const struct rs_track_run *r,
-			      uint64_t lba)
+uint32_t rs_layout_run_sector_mapped(const struct rs_layout *l, const struct rs_track_run *r,
+				     uint64_t lba)
 {
 	RS_ASSERT(lba >= r->first && lba <= r->last);
 	/* Past a slip the sectors are moved on. */

@@ -220,8 +220,17 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 /* The run that follows r on the next track; r->last + 1 must be below
  * the capacity. */
 void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r);
-/* The sector of lba (r->first <= lba <= r->last) on r's track. */
-uint32_t rs_layout_run_sector(const struct rs_layout *l, const struct rs_track_run *r,
-			      uint64_t lba);
+/* The sector of lba (r->first <= lba <= r->last) on r's track: inline up
+ * to the run's first slip (every sector of a track without one), mapped
+ * past it. */
+uint32_t rs_layout_run_sector_mapped(const struct rs_layout *l, const struct rs_track_run *r,
+				     uint64_t lba);
+static inline uint32_t rs_layout_run_sector(const struct rs_layout *l,
+					    const struct rs_track_run *r, uint64_t lba)
+{
+	if (lba >= r->first && lba <= r->straight)
+		return r->p.sector + (uint32_t)(lba - r->first);
+	return rs_layout_run_sector_mapped(l, r, lba);
+}
 
 #endif
