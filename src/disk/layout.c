@@ -296,11 +296,18 @@ static struct rs_layout_stretch *stretch_victim(const struct rs_layout *l)
 	return st;
 }
 
+static uint32_t zone_search(const struct rs_layout *l, uint64_t lba);
+
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 {
 	const struct rs_layout_stretch *st = stretch_find(l, lba);
 	if (st)
 		return st->p.zone;
+	return zone_search(l, lba);
+}
+
+static uint32_t zone_search(const struct rs_layout *l, uint64_t lba)
+{
 	uint32_t lo = 0, hi = l->nzones;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -468,7 +475,7 @@ void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
 		stretch_phys(st, lba, out);
 		return;
 	}
-	uint32_t zi = rs_layout_zone_of_lba(l, lba);
+	uint32_t zi = zone_search(l, lba);  /* no stretch holds lba */
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t k = lba - z->first_lba + z->empty_front, c;
 	if (z->group_sectors) {
