@@ -118,9 +118,18 @@ rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t lba)
 
 /* The position of a stream that stops at time t: on the track of the last
  * sector read (or of the origin if none), free from t. */
+static void stream_park_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+			     struct rs_head_state *hs);
+
 static void stream_park(const struct rs_hdd_mech *m, rs_time_t t, struct rs_head_state *hs)
 {
-	uint64_t done = rs_hdd_mech_stream_done(m, t);
+	stream_park_done(m, t, rs_hdd_mech_stream_done(m, t), hs);
+}
+
+/* The same, with the blocks done by t known. */
+static void stream_park_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+			     struct rs_head_state *hs)
+{
 	uint64_t at = done ? m->s_lba + done - 1 : m->s_lba;
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
 	if (!m->memo_park.ok || m->memo_park.lba != at) {
@@ -291,8 +300,9 @@ uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now)
 {
 	RS_ASSERT(m->streaming);
 	rs_time_t t = stop_time(m, now);
-	uint64_t end = m->s_lba + rs_hdd_mech_stream_done(m, t);
-	stream_park(m, t, &m->head);
+	uint64_t done = rs_hdd_mech_stream_done(m, t);
+	uint64_t end = m->s_lba + done;
+	stream_park_done(m, t, done, &m->head);
 	m->streaming = false;
 	return end;
 }
