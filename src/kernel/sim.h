@@ -58,7 +58,7 @@ static inline bool rs_event_stale(struct rs_event_handle h)
 	return h.ev != NULL && h.ev->gen != h.gen;
 }
 
-/* 16 bytes, so the two children of a node share one 64-byte cache line
+/* 16 bytes, so the four children of a node fill one 64-byte cache line
  * (see sim.c); the sequence number is read from the event only on a tie
  * of times. */
 struct rs_heap_slot {
@@ -99,7 +99,7 @@ struct rs_sim {
 	uint64_t same_instant;
 	uint64_t same_instant_max;
 
-	struct rs_heap_slot *heap;    /* binary min-heap on (time, seq) */
+	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq) */
 	void *heap_mem;               /* allocation heap points into */
 	uint32_t heap_len;
 	uint32_t heap_cap;
