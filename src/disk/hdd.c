@@ -15,15 +15,11 @@
 #include "disk/hdd_wcache.h"
 #include "kernel/assert.h"
 
-/* io->tag bits while a read is in the drive. */
+/* A read's progress in the drive (struct rs_hdd_cmd's read). */
 #define READ_MEDIA_DONE 0x1u
 #define READ_FIRST_DONE 0x2u
 #define READ_LAST_GOING 0x4u
 #define READ_OPENED 0x8u       /* its data phase has been opened (queuing protocol) */
-/* On a buffer hit or a write the cache took at once, while it is in the
- * drive: the drive kept the bus after the command (tcq_release:
- * when-needed), so its data phase follows with no handshake. */
-#define KEPT_BUS 0x10u
 
 struct hdd {
 	struct rs_dev *dev;
@@ -94,8 +90,13 @@ static void wm_next(struct rs_sim *sim, struct hdd *h, struct rs_io *io);
  * legacy ATA TCQ the drive raises SERV and the host must react (its
  * service time) and issue SERVICE before any data moves; NCQ and SCSI open
  * it with one drive-initiated exchange.  While a request is in its data
- * phase it is out of every queue, so io->aux holds which transfer follows. */
+ * phase its context's step holds which transfer follows. */
 enum data_step { STEP_HIT, STEP_WC, STEP_WT, STEP_WT_MORE, STEP_READ_FIRST, STEP_READ_LAST };
+
+static struct rs_hdd_cmd *cmd_of(const struct hdd *h, const struct rs_io *io)
+{
+	return rs_hdd_sched_cmd(&h->sched, io);
+}
 
 static void last_burst(const struct hdd *h, const struct rs_io *io, uint64_t *bytes,
 		       uint64_t *last)
@@ -160,7 +161,7 @@ static void data_opened(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	(void)status; /* a dead link fails the data transfer that follows */
 	struct rs_io *io = arg;
-	data_go(sim, obj, io, (enum data_step)io->aux);
+	data_go(sim, obj, io, (enum data_step)cmd_of(obj, io)->step);
 }
 
 static void data_serviced(struct rs_sim *sim, void *obj, void *arg)
@@ -170,7 +171,7 @@ static void data_serviced(struct rs_sim *sim, void *obj, void *arg)
 	if (h->proto->data_exchanges)
 		rs_link_xfer(sim, h->link, RS_DIR_IN, 0, data_opened, h, io);
 	else
-		data_go(sim, h, io, (enum data_step)io->aux);
+		data_go(sim, h, io, (enum data_step)cmd_of(h, io)->step);
 }
 
 static void data_phase(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum data_step step)
@@ -179,11 +180,14 @@ static void data_phase(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum
 		data_go(sim, h, io, step);
 		return;
 	}
-	if (io->tag & KEPT_BUS) {
+	struct rs_hdd_cmd *c = cmd_of(h, io);
+	/* A command that kept the bus (see keep_bus) moves its data with no
+	 * handshake. */
+	if (c->kept_bus) {
 		data_go(sim, h, io, step);
 		return;
 	}
-	io->aux = (uint64_t)step;
+	c->step = (uint8_t)step;
 	if (h->proto->host_service && h->host_service_ns > 0)
 		rs_sched(sim, h->host_service_ns, data_serviced, h, io);
 	else
@@ -194,6 +198,7 @@ static void data_phase(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum
 
 static void complete_cmd(struct rs_sim *sim, struct hdd *h, struct rs_io *io, int status)
 {
+	rs_hdd_sched_drop(&h->sched, io);
 	rs_ioq_release(sim, &h->port);
 	rs_tavg_add(&h->held, rs_now(sim), -1);
 	pump(sim, h);
@@ -368,11 +373,12 @@ static void head_stop(struct rs_sim *sim, struct hdd *h)
 
 static void read_try_finish(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 {
-	if ((io->tag & (READ_MEDIA_DONE | READ_FIRST_DONE)) !=
-	    (READ_MEDIA_DONE | READ_FIRST_DONE) || (io->tag & READ_LAST_GOING))
+	struct rs_hdd_cmd *c = cmd_of(h, io);
+	if ((c->read & (READ_MEDIA_DONE | READ_FIRST_DONE)) !=
+	    (READ_MEDIA_DONE | READ_FIRST_DONE) || (c->read & READ_LAST_GOING))
 		return;
-	io->tag |= READ_LAST_GOING;
-	if (io->tag & READ_OPENED)
+	c->read |= READ_LAST_GOING;
+	if (c->read & READ_OPENED)
 		data_go(sim, h, io, STEP_READ_LAST);
 	else
 		data_phase(sim, h, io, STEP_READ_LAST);
@@ -381,7 +387,7 @@ static void read_try_finish(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 static void read_first_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct rs_io *io = arg;
-	io->tag |= READ_FIRST_DONE;
+	cmd_of(obj, io)->read |= READ_FIRST_DONE;
 	read_try_finish(sim, obj, io);
 }
 
@@ -392,7 +398,7 @@ static void read_first_go(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct hdd *h = obj;
 	struct rs_io *io = arg;
-	io->tag |= READ_OPENED;
+	cmd_of(h, io)->read |= READ_OPENED;
 	data_phase(sim, h, io, STEP_READ_FIRST);
 }
 
@@ -426,7 +432,7 @@ static void write_reconnect(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 static void read_reconnected(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_io *io = arg;
-	io->tag |= READ_FIRST_DONE;
+	cmd_of(obj, io)->read |= READ_FIRST_DONE;
 	read_try_finish(sim, obj, io);
 }
 
@@ -454,7 +460,7 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 	head_stop(sim, h);
 	rs_ioq_release(sim, &h->mq);
 	if (io->op == RS_READ) {
-		io->tag |= READ_MEDIA_DONE;
+		cmd_of(h, io)->read |= READ_MEDIA_DONE;
 		read_try_finish(sim, h, io);
 	} else {
 		RS_ASSERT(h->wt_active > 0);
@@ -508,8 +514,6 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	rs_time_t now = rs_now(sim);
 	struct rs_io *io = rs_ioq_dispatch(sim, &h->mq);
 	RS_ASSERT(io != NULL);
-	/* Out of the queue: its target slot goes back, io->tag to the read. */
-	rs_hdd_sched_forget(&h->sched, io);
 	bool w = io->op == RS_WRITE;
 	struct rs_hdd_pos pos;
 	rs_hdd_sched_position(&h->sched, now, io, &pos);
@@ -576,7 +580,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			rs_time_t ready = media_end > h->rd_disc_end ? media_end : h->rd_disc_end;
 			rs_sched_at(sim, ready + conn, read_reconnected, h, io);
 		} else {
-			io->tag |= READ_FIRST_DONE;
+			cmd_of(h, io)->read |= READ_FIRST_DONE;
 		}
 	}
 	rs_sched_at(sim, media_end, media_done, h, io);
@@ -910,7 +914,7 @@ static bool releases_by_need(const struct hdd *h)
 static void keep_bus(const struct hdd *h, struct rs_io *io)
 {
 	if (releases_by_need(h))
-		io->tag |= KEPT_BUS;
+		cmd_of(h, io)->kept_bus = true;
 }
 
 static void bus_released(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -939,7 +943,7 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	}
 	if (h->fwr.by_previous && io->op != RS_FLUSH)
 		note_command(h, io, cached);
-	io->tag = 0;
+	rs_hdd_sched_hold(&h->sched, io);
 	io->aux = (uint64_t)now;
 	if (io->op != RS_FLUSH && (io->nblk == 0 || io->lba + io->nblk > h->cap_blk)) {
 		io->status = -RS_ERR_ERANGE;
@@ -1092,7 +1096,7 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	};
 	/* The port's tags bound the commands in the drive, hence in mq. */
 	h->sched.window = (uint32_t)p->reorder_window;
-	rs_hdd_sched_init_targets(&h->sched, (uint32_t)p->queue_depth);
+	rs_hdd_sched_init_cmds(&h->sched, (uint32_t)p->queue_depth);
 	h->proto = p->queue_depth > 1 && p->protocol != RS_PROTO_IDEAL
 		? rs_hdd_protocol_costs(p->protocol) : NULL;
 	h->host_service_ns = p->host_service_ns;

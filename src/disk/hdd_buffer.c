@@ -12,6 +12,12 @@ void rs_hdd_buffer_init(struct rs_hdd_buffer *b, uint32_t nseg, uint64_t seg_blk
 	b->seg = calloc(nseg, sizeof(*b->seg));
 	b->ext = calloc(ext_cap, sizeof(*b->ext));
 	RS_ASSERT(b->seg && b->ext);
+	for (uint32_t i = 0; i < nseg; i++) {
+		b->seg[i].older = i - 1;  /* wraps for the first, never read */
+		b->seg[i].newer = i + 1;
+	}
+	b->lru = 0;
+	b->mru = nseg - 1;
 }
 
 void rs_hdd_buffer_destroy(struct rs_hdd_buffer *b)
@@ -54,17 +60,26 @@ int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t n
 	return -1;
 }
 
+/* Moved to the most recent end of the order of use: the least recently
+ * used segment is then the list's first, with no scan. */
 void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
 {
-	b->seg[i].used = ++b->stamp;
+	if (i == b->mru)
+		return;
+	struct rs_hdd_seg *s = b->seg;
+	if (i == b->lru)
+		b->lru = s[i].newer;
+	else
+		s[s[i].older].newer = s[i].newer;
+	s[s[i].newer].older = s[i].older;
+	s[i].older = b->mru;
+	s[b->mru].newer = i;
+	b->mru = i;
 }
 
 uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b)
 {
-	uint32_t v = 0;
-	for (uint32_t i = 1; i < b->nseg; i++)
-		if (b->seg[i].used < b->seg[v].used)
-			v = i;
+	uint32_t v = b->lru;
 	b->seg[v].start = b->seg[v].end = 0;
 	rs_hdd_buffer_touch(b, v);
 	return v;

@@ -21,7 +21,10 @@
 
 struct rs_hdd_seg {
 	uint64_t start, end;          /* valid blocks; empty when start == end */
-	uint64_t used;                /* LRU stamp */
+	/* Its neighbours in the order of use, least recent first (an
+	 * untouched segment counts as used before every touched one, the
+	 * lower index first). */
+	uint32_t older, newer;
 };
 
 struct rs_hdd_extent {
@@ -33,7 +36,7 @@ struct rs_hdd_buffer {
 	struct rs_hdd_seg *seg;
 	uint32_t nseg;
 	uint64_t seg_blk;
-	uint64_t stamp;
+	uint32_t lru, mru;            /* least and most recently used segment */
 	struct rs_hdd_extent *ext;
 	size_t next, ext_cap;
 	uint64_t dirty_blk;           /* sum over the extents */

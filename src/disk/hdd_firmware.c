@@ -141,7 +141,7 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 		 * reads are streaming across tracks), one track further. */
 		struct rs_phys p;
 		rs_layout_lba_to_phys(l, end, &p);
-		limit = rs_layout_track_last_lba_of(l, &p) + 1;
+		limit = rs_layout_track_last_lba_at(l, end, &p) + 1;
 		if (seg_from < track_first(l, end, &p))
 			limit += rs_layout_spt_of_cyl(l, p.cyl);
 		/* DiskSim does not apply its minimum and maximum in this mode. */

@@ -14,11 +14,16 @@ rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint
 	return mt(m, lba, n);
 }
 
-static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi);
+static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
+				   rs_time_t *next);
 
-uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
+/* rs_hdd_mech_stream_done, and in *next the media time from the origin to
+ * the end of the sector after those done when the search met it on its
+ * way (-1 when not known): what the head, stopping, still reads. */
+static uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t, rs_time_t *next)
 {
 	uint64_t hi = m->s_limit - m->s_lba;
+	*next = -1;
 	if (t >= m->s_end_ns)
 		return hi;
 	if (t <= m->s_t0_ns)
@@ -27,19 +32,29 @@ uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
 	 * const pointer to a non-const object changes no observable value. */
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;
 	if (m->memo_done.ok && m->memo_done.t == t && m->memo_done.lba == m->s_lba &&
-	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit)
+	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit) {
+		*next = m->memo_done.next;
 		return m->memo_done.n;
-	uint64_t n = stream_done_search(m, t, hi);
+	}
+	uint64_t n = stream_done_search(m, t, hi, next);
 	mm->memo_done.ok = true;
 	mm->memo_done.t = t;
 	mm->memo_done.lba = m->s_lba;
 	mm->memo_done.t0 = m->s_t0_ns;
 	mm->memo_done.limit = m->s_limit;
 	mm->memo_done.n = n;
+	mm->memo_done.next = *next;
 	return n;
 }
 
-static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi)
+uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
+{
+	rs_time_t next;
+	return stream_done_next(m, t, &next);
+}
+
+static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
+				   rs_time_t *next)
 {
 	/* Largest n in [0, hi] with s_t0 + mt(n) <= t; mt is increasing in n.
 	 * Bracket: the predicate holds at lo and fails at up (hi + 1 stands
@@ -47,11 +62,13 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
 	 * steady rate, switches add a little), so each round probes the
 	 * interpolated point and its neighbour on the far side, which usually
 	 * closes the bracket in two or three evaluations of mt instead of a
-	 * bisection's log2(hi).  Any probe order gives the same answer. */
+	 * bisection's log2(hi).  Any probe order gives the same answer.  up
+	 * below hi + 1 was probed: mt(up) is up_ns, handed back in *next. */
 	rs_time_t target = t - m->s_t0_ns;
 	uint64_t lo = 0, up = hi + 1;
 	double tlo = 0, tup = (double)(m->s_end_ns - m->s_t0_ns); /* estimate at hi */
 	uint64_t tup_at = hi;
+	rs_time_t up_ns = -1;
 	for (int round = 0; up - lo > 1; round++) {
 		uint64_t g;
 		if (round < 4 && tup > tlo) {
@@ -72,19 +89,20 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
 				if (tn <= target)
 					lo = g + 1, tlo = (double)tn;
 				else
-					up = g + 1, tup = (double)tn, tup_at = g + 1;
+					up = g + 1, tup = (double)tn, tup_at = g + 1, up_ns = tn;
 			}
 		} else {
-			up = g, tup = (double)tg, tup_at = g;
+			up = g, tup = (double)tg, tup_at = g, up_ns = tg;
 			if (g - 1 > lo) {
 				rs_time_t tp = mt(m, m->s_lba, g - 1);
 				if (tp <= target)
 					lo = g - 1, tlo = (double)tp;
 				else
-					up = g - 1, tup = (double)tp, tup_at = g - 1;
+					up = g - 1, tup = (double)tp, tup_at = g - 1, up_ns = tp;
 			}
 		}
 	}
+	*next = up <= hi ? up_ns : -1;
 	return lo;
 }
 
@@ -100,9 +118,18 @@ rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t lba)
 
 /* The position of a stream that stops at time t: on the track of the last
  * sector read (or of the origin if none), free from t. */
+static void stream_park_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+			     struct rs_head_state *hs);
+
 static void stream_park(const struct rs_hdd_mech *m, rs_time_t t, struct rs_head_state *hs)
 {
-	uint64_t done = rs_hdd_mech_stream_done(m, t);
+	stream_park_done(m, t, rs_hdd_mech_stream_done(m, t), hs);
+}
+
+/* The same, with the blocks done by t known. */
+static void stream_park_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+			     struct rs_head_state *hs)
+{
 	uint64_t at = done ? m->s_lba + done - 1 : m->s_lba;
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
 	if (!m->memo_park.ok || m->memo_park.lba != at) {
@@ -185,10 +212,18 @@ static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_ti
 	rs_time_t t = free_at < ready ? ready : free_at;
 	if (!m->finish_sector || !m->streaming || t >= m->s_end_ns)
 		return t;
-	uint64_t done = rs_hdd_mech_stream_done(m, t);
+	rs_time_t next;
+	uint64_t done = stream_done_next(m, t, &next);
 	uint64_t at = m->s_lba + done;
-	if (at < m->s_limit && rs_hdd_mech_stream_time(m, at) < t)
-		return m->s_t0_ns + mt(m, m->s_lba, done + 1);
+	if (at >= m->s_limit)
+		return t;
+	/* rs_hdd_mech_stream_time(m, at), with the end of at's sector from
+	 * the search when it met it. */
+	if (next < 0)
+		next = mt(m, m->s_lba, done + 1);
+	rs_time_t at_start = done ? m->s_t0_ns + next - mt(m, at, 1) : m->s_t0_ns;
+	if (at_start < t)
+		return m->s_t0_ns + next;
 	return t;
 }
 
@@ -265,8 +300,9 @@ uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now)
 {
 	RS_ASSERT(m->streaming);
 	rs_time_t t = stop_time(m, now);
-	uint64_t end = m->s_lba + rs_hdd_mech_stream_done(m, t);
-	stream_park(m, t, &m->head);
+	uint64_t done = rs_hdd_mech_stream_done(m, t);
+	uint64_t end = m->s_lba + done;
+	stream_park_done(m, t, done, &m->head);
 	m->streaming = false;
 	return end;
 }

@@ -47,6 +47,7 @@ struct rs_hdd_mech {
 		bool ok;
 		uint64_t lba, limit, n;
 		rs_time_t t0, t;
+		rs_time_t next;       /* media time to the end of sector n + 1, or -1 */
 	} memo_done;
 	struct {
 		bool ok;

@@ -67,46 +67,58 @@ bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b)
 	return a->lba < b->lba;
 }
 
-void rs_hdd_sched_init_targets(struct rs_hdd_sched *s, uint32_t n)
+void rs_hdd_sched_init_cmds(struct rs_hdd_sched *s, uint32_t n)
 {
-	s->tgt = calloc(n ? n : 1, sizeof(*s->tgt));
-	s->free_tgt = calloc(n ? n : 1, sizeof(*s->free_tgt));
-	RS_ASSERT(s->tgt != NULL && s->free_tgt != NULL);
-	s->ntgt = s->nfree = n;
+	s->cmd = calloc(n ? n : 1, sizeof(*s->cmd));
+	s->free_cmd = calloc(n ? n : 1, sizeof(*s->free_cmd));
+	RS_ASSERT(s->cmd != NULL && s->free_cmd != NULL);
+	s->ncmd = s->nfree = n;
 	/* Handed out from slot 0 up (the top of the stack is the end). */
 	for (uint32_t i = 0; i < n; i++)
-		s->free_tgt[i] = n - 1 - i;
+		s->free_cmd[i] = n - 1 - i;
 }
 
 void rs_hdd_sched_destroy(struct rs_hdd_sched *s)
 {
-	free(s->tgt);
-	free(s->free_tgt);
-	s->tgt = NULL;
-	s->free_tgt = NULL;
-	s->ntgt = s->nfree = 0;
+	free(s->cmd);
+	free(s->free_cmd);
+	s->cmd = NULL;
+	s->free_cmd = NULL;
+	s->ncmd = s->nfree = 0;
 }
 
-void rs_hdd_sched_forget(struct rs_hdd_sched *s, struct rs_io *io)
+struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io)
 {
-	if (io->tag) {
-		RS_ASSERT(io->tag <= s->ntgt && s->nfree < s->ntgt);
-		s->free_tgt[s->nfree++] = (uint32_t)(io->tag - 1);
-		io->tag = 0;
-	}
+	RS_ASSERT(s->nfree > 0);
+	uint32_t i = s->free_cmd[--s->nfree];
+	io->tag = (uint64_t)i + 1;
+	struct rs_hdd_cmd *c = &s->cmd[i];
+	c->mapped = false;
+	c->step = 0;
+	c->read = 0;
+	c->kept_bus = false;
+	return c;
 }
 
-/* io's target, mapped on its first pass; NULL when no slot is free. */
-static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, struct rs_io *io)
+void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io)
 {
-	if (!io->tag) {
-		if (s->nfree == 0)
-			return NULL;
-		uint32_t i = s->free_tgt[--s->nfree];
-		rs_hdd_mech_target(s->mech, io->lba, &s->tgt[i]);
-		io->tag = (uint64_t)i + 1;
+	RS_ASSERT(io->tag > 0 && io->tag <= s->ncmd && s->nfree < s->ncmd);
+	s->free_cmd[s->nfree++] = (uint32_t)(io->tag - 1);
+	io->tag = 0;
+}
+
+/* io's target, mapped on its first pass; NULL for a command the drive does
+ * not hold (a scheduler tried on its own). */
+static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, const struct rs_io *io)
+{
+	if (!io->tag)
+		return NULL;
+	struct rs_hdd_cmd *c = rs_hdd_sched_cmd(s, io);
+	if (!c->mapped) {
+		rs_hdd_mech_target(s->mech, io->lba, &c->tgt);
+		c->mapped = true;
 	}
-	return &s->tgt[io->tag - 1];
+	return &c->tgt;
 }
 
 static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)

@@ -22,6 +22,19 @@
 #include "disk/hdd_mech.h"
 #include "disk/hdd_params.h"
 
+/* What the drive keeps about one command it holds, each field with one
+ * meaning.  The scheduler maps a queued command's first block once, on the
+ * first pick that weighs it among others (rs_hdd_mech_target), so a
+ * command waiting through many dispatches is mapped once; the rest is the
+ * drive's (hdd.c) progress through the command's data phases. */
+struct rs_hdd_cmd {
+	struct rs_hdd_target tgt;
+	bool mapped;                  /* tgt holds this command's target */
+	uint8_t step;                 /* the transfer its opened data phase makes */
+	uint8_t read;                 /* a read's progress: hdd.c's READ_* bits */
+	bool kept_bus;                /* it kept the bus after its command */
+};
+
 struct rs_hdd_sched {
 	int policy;                   /* enum rs_hdd_sched_policy */
 	rs_time_t aging_ns;
@@ -37,12 +50,12 @@ struct rs_hdd_sched {
 	bool predicted_exact;
 	const struct rs_io *predicted_io;
 	rs_time_t predicted_at;
-	/* Targets of the queued host commands (rs_hdd_mech_target), so a
-	 * command waiting through many dispatches is mapped once.  A queued
-	 * request's io->tag is its slot + 1, or 0 before it has one. */
-	struct rs_hdd_target *tgt;
-	uint32_t *free_tgt;           /* stack of free slots */
-	uint32_t ntgt, nfree;
+	/* The commands the drive holds, one slot per tag (see struct
+	 * rs_hdd_cmd): io->tag is the slot + 1 from rs_hdd_sched_hold to
+	 * rs_hdd_sched_drop, and means nothing else in the drive. */
+	struct rs_hdd_cmd *cmd;
+	uint32_t *free_cmd;           /* stack of free slots */
+	uint32_t ncmd, nfree;
 };
 
 struct rs_hdd_cand {
@@ -67,12 +80,20 @@ void rs_hdd_sched_key(const struct rs_hdd_sched *s, rs_time_t now,
 		      struct rs_hdd_pos *pos);
 bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b);
 
-/* Room for the targets of up to n queued commands (more simply go without:
- * same answers, slower); rs_hdd_sched_destroy frees it. */
-void rs_hdd_sched_init_targets(struct rs_hdd_sched *s, uint32_t n);
+/* Room for up to n held commands; rs_hdd_sched_destroy frees it. */
+void rs_hdd_sched_init_cmds(struct rs_hdd_sched *s, uint32_t n);
 void rs_hdd_sched_destroy(struct rs_hdd_sched *s);
-/* A request leaves the queue: its slot is free again and io->tag is 0. */
-void rs_hdd_sched_forget(struct rs_hdd_sched *s, struct rs_io *io);
+/* The drive takes io in: io gets a slot (io->tag), its context starts
+ * blank.  A slot must be free (the drive's tags bound what it holds). */
+struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io);
+/* io leaves the drive: its slot is free again and io->tag is 0. */
+void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io);
+/* The context of a held command. */
+static inline struct rs_hdd_cmd *rs_hdd_sched_cmd(const struct rs_hdd_sched *s,
+						  const struct rs_io *io)
+{
+	return &s->cmd[io->tag - 1];
+}
 
 /* io positioned at now, as rs_hdd_mech_position with the scheduler's
  * overhead for it: the pick's own result when the pick positioned io alone

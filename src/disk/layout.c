@@ -274,10 +274,15 @@ void rs_layout_destroy(struct rs_layout *l)
  * UINT64_MAX, is above every LBA). */
 static inline struct rs_layout_stretch *stretch_find(const struct rs_layout *l, uint64_t lba)
 {
-	struct rs_layout_stretch *st = ((struct rs_layout *)l)->stretch;  /* cache */
-	for (int i = 0; i < RS_LAYOUT_STRETCHES; i++)
-		if (lba - st[i].first <= st[i].span)
+	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
+	struct rs_layout_stretch *st = ml->stretch;
+	if (lba - st[ml->stretch_last].first <= st[ml->stretch_last].span)
+		return &st[ml->stretch_last];
+	for (uint32_t i = 0; i < RS_LAYOUT_STRETCHES; i++)
+		if (lba - st[i].first <= st[i].span) {
+			ml->stretch_last = i;
 			return &st[i];
+		}
 	return NULL;
 }
 
@@ -286,15 +291,23 @@ static struct rs_layout_stretch *stretch_victim(const struct rs_layout *l)
 {
 	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
 	struct rs_layout_stretch *st = &ml->stretch[ml->stretch_next];
+	ml->stretch_last = ml->stretch_next;
 	ml->stretch_next = (ml->stretch_next + 1) % RS_LAYOUT_STRETCHES;
 	return st;
 }
+
+static uint32_t zone_search(const struct rs_layout *l, uint64_t lba);
 
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 {
 	const struct rs_layout_stretch *st = stretch_find(l, lba);
 	if (st)
 		return st->p.zone;
+	return zone_search(l, lba);
+}
+
+static uint32_t zone_search(const struct rs_layout *l, uint64_t lba)
+{
 	uint32_t lo = 0, hi = l->nzones;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -453,8 +466,8 @@ static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struc
 	out->sector += (uint32_t)(lba - st->first);
 }
 
-void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
-			   struct rs_phys *out)
+void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
+				  struct rs_phys *out)
 {
 	RS_ASSERT(lba < l->capacity_blk);
 	struct rs_layout_stretch *st = stretch_find(l, lba);
@@ -462,7 +475,7 @@ void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
 		stretch_phys(st, lba, out);
 		return;
 	}
-	uint32_t zi = rs_layout_zone_of_lba(l, lba);
+	uint32_t zi = zone_search(l, lba);  /* no stretch holds lba */
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t k = lba - z->first_lba + z->empty_front, c;
 	if (z->group_sectors) {
@@ -554,8 +567,18 @@ uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba)
 		return st->track_last;
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
-	uint64_t last = rs_layout_track_last_lba_of(l, &p);
-	st = stretch_find(l, lba);
+	return rs_layout_track_last_lba_at(l, lba, &p);
+}
+
+uint64_t rs_layout_track_last_lba_at(const struct rs_layout *l, uint64_t lba,
+				     const struct rs_phys *p)
+{
+	/* A stretch lies on one track: its track's end is that of any of its
+	 * LBAs. */
+	struct rs_layout_stretch *st = stretch_find(l, lba);
+	if (st && st->track_last != UINT64_MAX)
+		return st->track_last;
+	uint64_t last = rs_layout_track_last_lba_of(l, p);
 	if (st)
 		st->track_last = last;
 	return last;
@@ -581,10 +604,10 @@ static bool plain_zone(const struct rs_layout_zone *z)
 	return z->slip_begin == z->slip_end && !z->group_sectors;
 }
 
+/* r's track: its spt and angle of sector 0; r->last set by the caller. */
 static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 {
 	const struct rs_layout_zone *z = &l->zones[r->p.zone];
-	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	r->spt = z->spt;
 	struct rs_phys start = r->p;
 	start.sector = 0;
@@ -595,6 +618,7 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 {
 	rs_layout_lba_to_phys(l, lba, &r->p);
 	r->first = lba;
+	r->last = rs_layout_track_last_lba_at(l, lba, &r->p);
 	run_fill(l, r);
 	/* Slips break the track into stretches: the mapping found lba's (in
 	 * a zone with spare groups it does not, and the sectors past lba are
@@ -631,12 +655,13 @@ void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
 	}
 	r->p.sector = 0;
 	r->first = lba;
+	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	run_fill(l, r);
 	r->straight = r->last;
 }
 
-uint32_t rs_layout_run_sector(const struct rs_layout *l, const struct rs_track_run *r,
-			      uint64_t lba)
+uint32_t rs_layout_run_sector_mapped(const struct rs_layout *l, const struct rs_track_run *r,
+				     uint64_t lba)
 {
 	RS_ASSERT(lba >= r->first && lba <= r->last);
 	/* Past a slip the sectors are moved on. */

@@ -145,6 +145,7 @@ struct rs_layout {
 	 * function, so written through const pointers too. */
 	struct rs_layout_stretch stretch[RS_LAYOUT_STRETCHES];
 	uint32_t stretch_next;            /* the one replaced next */
+	uint32_t stretch_last;            /* the one that answered last: tried first */
 };
 
 /* Validate params and build the mapping.  Returns 0, or -1 with a message in
@@ -161,9 +162,22 @@ static inline uint64_t rs_layout_capacity_blk(const struct rs_layout *l)
 	return l->capacity_blk;
 }
 
-/* lba must be below the capacity (asserted). */
-void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
-			   struct rs_phys *out);
+/* lba must be below the capacity (asserted).  Inline for the common case
+ * of an LBA in the stretch that answered last (a transfer, its track's
+ * end, the read-ahead after it): no call, no search. */
+void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
+				  struct rs_phys *out);
+static inline void rs_layout_lba_to_phys(const struct rs_layout *l, uint64_t lba,
+					 struct rs_phys *out)
+{
+	const struct rs_layout_stretch *st = &l->stretch[l->stretch_last];
+	if (lba - st->first <= st->span) {
+		*out = st->p;
+		out->sector += (uint32_t)(lba - st->first);
+		return;
+	}
+	rs_layout_lba_to_phys_cached(l, lba, out);
+}
 /* The LBA stored at phys, or -1 if that sector is a spare, slipped, beyond
  * the capacity or outside the disk.  phys->zone is ignored. */
 int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys);
@@ -184,6 +198,11 @@ uint64_t rs_layout_track_last_lba(const struct rs_layout *l, uint64_t lba);
 /* The same, given the position of an LBA (from rs_layout_lba_to_phys), for
  * callers that have it already. */
 uint64_t rs_layout_track_last_lba_of(const struct rs_layout *l, const struct rs_phys *p);
+/* The same for lba at p (its rs_layout_lba_to_phys), kept with lba's
+ * stretch when the mapping cached one: the track's end is then worked out
+ * once however often it is asked for. */
+uint64_t rs_layout_track_last_lba_at(const struct rs_layout *l, uint64_t lba,
+				     const struct rs_phys *p);
 
 /* A run of LBAs on one track, for walking a transfer track by track: the
  * next run is worked out from this one's position (the next head or
@@ -201,8 +220,17 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 /* The run that follows r on the next track; r->last + 1 must be below
  * the capacity. */
 void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r);
-/* The sector of lba (r->first <= lba <= r->last) on r's track. */
-uint32_t rs_layout_run_sector(const struct rs_layout *l, const struct rs_track_run *r,
-			      uint64_t lba);
+/* The sector of lba (r->first <= lba <= r->last) on r's track: inline up
+ * to the run's first slip (every sector of a track without one), mapped
+ * past it. */
+uint32_t rs_layout_run_sector_mapped(const struct rs_layout *l, const struct rs_track_run *r,
+				     uint64_t lba);
+static inline uint32_t rs_layout_run_sector(const struct rs_layout *l,
+					    const struct rs_track_run *r, uint64_t lba)
+{
+	if (lba >= r->first && lba <= r->straight)
+		return r->p.sector + (uint32_t)(lba - r->first);
+	return rs_layout_run_sector_mapped(l, r, lba);
+}
 
 #endif

@@ -116,8 +116,13 @@ rs_time_t rs_disk_media_time_memo(const struct rs_layout *l, const struct rs_see
 	uint32_t j = 0;
 	while (j + 1 < memo->n && memo->track[j].run.last < last)
 		j++;
-	struct rs_track_run r = memo->track[j].run;
+	const struct rs_track_run *rj = &memo->track[j].run;
 	double t_ns = memo->track[j].t_ns;
+	/* Within the tracks walked: looked up, no copy of the run. */
+	if (last <= rj->last)
+		return rs_round_nonneg(run_end(period_ns, rj, rs_layout_run_sector(l, rj, last),
+					       t_ns));
+	struct rs_track_run r = *rj;
 	/* Past the tracks walked: walk on from the last one, keeping what
 	 * fits. */
 	while (r.last < last) {

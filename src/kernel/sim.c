@@ -1,3 +1,7 @@
+/* GSL's inline definitions of its generator calls (the same code as the
+ * library's): a draw for every request then costs no call into the
+ * library before the generator's own. */
+#define HAVE_INLINE 1
 #include "kernel/sim.h"
 
 #include <stdarg.h>

@@ -927,7 +927,7 @@ START_TEST(sched_lone_pick_reused)
 	struct rs_hdd_mech m = { .l = &l, .s = &sk, .sp = &sp };
 	struct rs_hdd_sched hs = { .policy = RS_HDD_SPTF, .mech = &m,
 				   .overhead_ns = { 100000, 300000 } };
-	rs_hdd_sched_init_targets(&hs, 4);
+	rs_hdd_sched_init_cmds(&hs, 4);
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_io io = { .op = RS_READ, .lba = 150000, .nblk = 8 };
 	struct rs_ioq q = { .head = &io, .tail = &io, .len = 1 };
@@ -981,6 +981,28 @@ START_TEST(buffer_lookup_segments)
 }
 END_TEST
 
+/* Claims take the least recently used segment: untouched ones first,
+ * lowest index first, then in the order they were last touched. */
+START_TEST(buffer_claim_lru)
+{
+	struct rs_hdd_buffer b;
+	rs_hdd_buffer_init(&b, 4, 100, 4);
+	rs_hdd_buffer_touch(&b, 2);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 0);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 1);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 3);
+	rs_hdd_buffer_touch(&b, 0);
+	rs_hdd_buffer_touch(&b, 3);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 2);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 1);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 0);
+	rs_hdd_buffer_touch(&b, 0);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 3);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 2);
+	rs_hdd_buffer_destroy(&b);
+}
+END_TEST
+
 static Suite *hdd_suite(void)
 {
 	Suite *s = suite_create("hdd");
@@ -1006,6 +1028,7 @@ static Suite *hdd_suite(void)
 	tcase_add_loop_test(th, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	tcase_add_test(th, sched_lone_pick_reused);
 	tcase_add_test(th, buffer_lookup_segments);
+	tcase_add_test(th, buffer_claim_lru);
 	TCase *tf = tcase_create("firmware");
 	tcase_add_test(tf, fw_prefetch_limits);
 	tcase_add_test(tf, fw_free_behind);
