@@ -105,34 +105,6 @@ void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status)
 		rs_io_complete(sim, io, status);
 }
 
-int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child)
-{
-	struct rs_io *parent = child->parent;
-	RS_ASSERT(parent && parent->pending > 0);
-	int status = child->status;
-	rs_io_free(sim, child);
-	parent->pending--;
-	return status;
-}
-
-struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child, int status)
-{
-	struct rs_io *parent = child->parent;
-	int child_status = rs_io_child_detach(sim, child);
-	if (status == 0)
-		status = child_status;
-	if (status != 0 && parent->status == 0)
-		parent->status = status;
-	return parent;
-}
-
-void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status)
-{
-	struct rs_io *parent = rs_io_child_fold(sim, child, status);
-	if (parent->pending == 0)
-		rs_io_finish(sim, parent, parent->status);
-}
-
 void rs_io_release(struct rs_sim *sim, struct rs_io *io)
 {
 	RS_ASSERT(io->pending > 0);

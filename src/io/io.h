@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/assert.h"
 #include "kernel/sim.h"
 
 #define RS_BLOCK_BYTES 512u
@@ -173,14 +174,15 @@ struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op o
  * which the layer then finishes its own way.  Returns the child's status;
  * nothing is recorded in the parent (a multipath retry forgets a failed
  * path's error). */
-int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child);
+static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child);
 /* rs_io_child_detach, keeping the first error in the parent (`status` if
  * not 0, else the child's).  Returns the parent, for a layer that goes on
  * with it. */
-struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child, int status);
+static inline struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child,
+					     int status);
 /* rs_io_child_fold, then rs_io_finish the parent if that was its last
  * child and nothing holds it. */
-void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status);
+static inline void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status);
 /* Keep io open after its children: it completes only after a release. */
 static inline void rs_io_hold(struct rs_io *io)
 {
@@ -196,5 +198,35 @@ void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status);
  * Calls io->done, which usually frees the request. */
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
+
+/* The fan-in runs for every child: inline, as the pool's get and put. */
+static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child)
+{
+	struct rs_io *parent = child->parent;
+	RS_ASSERT(parent && parent->pending > 0);
+	int status = child->status;
+	rs_io_free(sim, child);
+	parent->pending--;
+	return status;
+}
+
+static inline struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child,
+					     int status)
+{
+	struct rs_io *parent = child->parent;
+	int child_status = rs_io_child_detach(sim, child);
+	if (status == 0)
+		status = child_status;
+	if (status != 0 && parent->status == 0)
+		parent->status = status;
+	return parent;
+}
+
+static inline void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status)
+{
+	struct rs_io *parent = rs_io_child_fold(sim, child, status);
+	if (parent->pending == 0)
+		rs_io_finish(sim, parent, parent->status);
+}
 
 #endif
