@@ -535,6 +535,7 @@ const struct rs_dev_type rs_dev_controller = {
 	.params_size = sizeof(struct ctrl_params),
 	.init = ctrl_init,
 	.submit = rs_ctrl_submit,
+	.child_done = rs_ctrl_child_done,
 	.restart_stats = ctrl_restart,
 	.report = ctrl_report,
 	.components = ctrl_components,

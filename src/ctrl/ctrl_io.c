@@ -1,10 +1,10 @@
 /* The controller's request path: processor, cache, array.
  *
  * Each host request gets a child that carries it through the controller
- * (its scratch is ours while we hold it) and is what the array sees.  The
- * host request completes when the child is done: after the array for a
- * miss, a write-through write or an uncached request; at once for a read
- * hit or a write the write-back cache took. */
+ * and is what the array sees; its completion reaches rs_ctrl_child_done
+ * (the type's fan-in hook).  The host request completes when the child is
+ * done: after the array for a miss, a write-through write or an uncached
+ * request; at once for a read hit or a write the write-back cache took. */
 #include <stdlib.h>
 
 #include "ctrl/ctrl_priv.h"
@@ -12,32 +12,16 @@
 
 static void kick(struct rs_sim *sim, struct ctrl *c);
 static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io);
-static void rs_io_fifo_push(struct rs_io **head, struct rs_io **tail, struct rs_io *io);
-static struct rs_io *rs_io_fifo_pop(struct rs_io **head, struct rs_io **tail);
 
 /* ---- completion ------------------------------------------------------- */
 
 static void finish(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, int status)
 {
-	struct rs_io *parent = ch->parent;
-	if (status == 0)
-		status = ch->status;
-	if (status && !parent->status)
-		parent->status = status;
-	RS_ASSERT(parent->pending > 0);
-	parent->pending--;
-	rs_io_free(sim, ch);
-	rs_dev_complete(sim, c->dev, parent, parent->status);
+	rs_io_child_finished(sim, ch, status);
 	RS_ASSERT(c->admitted > 0);
 	c->admitted--;
 	if (c->held_head)
 		admit(sim, c, rs_io_fifo_pop(&c->held_head, &c->held_tail));
-}
-
-/* For children that never went to the array. */
-static void child_done_here(struct rs_sim *sim, struct rs_io *ch)
-{
-	finish(sim, ch->done_ctx, ch, 0);
 }
 
 static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -45,9 +29,8 @@ static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	finish(sim, obj, arg, status);
 }
 
-static void array_done(struct rs_sim *sim, struct rs_io *ch)
+static void array_done(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
 {
-	struct ctrl *c = ch->done_ctx;
 	if (ch->status == 0 && c->cached && ch->nblk &&
 	    (ch->op == RS_READ || (ch->op == RS_WRITE && !c->write_back)))
 		rs_cache_fill(&c->cache, ch->lba, ch->nblk);
@@ -57,12 +40,23 @@ static void array_done(struct rs_sim *sim, struct rs_io *ch)
 		finish(sim, c, ch, 0);
 }
 
+/* The controller's child-done hook.  A child that went to the array (a
+ * miss, a write-through write, an uncached request) was submitted there;
+ * one that did not (a hit, an absorbed write, a failed transfer) is done
+ * here. */
+void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch)
+{
+	struct ctrl *c = ch->parent->dev->priv;
+	if (ch->dev == c->array)
+		array_done(sim, c, ch);
+	else
+		finish(sim, c, ch, 0);
+}
+
 /* ---- to the array ----------------------------------------------------- */
 
 static void submit_array(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
 {
-	ch->done = array_done;
-	ch->done_ctx = c;
 	rs_dev_submit(sim, c->array, ch);
 }
 
@@ -339,7 +333,7 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 {
 	c->admitted++;
-	struct rs_io *ch = rs_io_child(sim, io, io->op, io->lba, io->nblk, child_done_here, c);
+	struct rs_io *ch = rs_io_child(sim, io, io->op, io->lba, io->nblk, NULL, NULL);
 	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
 }
 

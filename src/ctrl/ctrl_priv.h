@@ -94,5 +94,6 @@ struct ctrl {
 };
 
 void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io);
+void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch);
 
 #endif

@@ -39,31 +39,22 @@ void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_lin
 }
 
 /* ---- the request path --------------------------------------------------
- * The port's own child of the request carries it down; the child's scratch
- * is the port's while the port holds it. */
+ * The port's own child of the request carries it down; the port is the
+ * device its parent was submitted to. */
 
 static void dispatch(struct rs_sim *sim, struct rs_channel *ch);
+
+static struct port *port_of(const struct rs_io *child)
+{
+	return child->parent->dev->priv;
+}
 
 /* A child is done; when the last one is (the command, and with bus
  * overlap its host-bus transfer), give the parent back to whoever
  * submitted it. */
-static void finish(struct rs_sim *sim, struct port *pt, struct rs_io *child, int status)
-{
-	struct rs_io *parent = child->parent;
-	if (status == 0)
-		status = child->status;
-	if (status && !parent->status)
-		parent->status = status;
-	RS_ASSERT(parent->pending > 0);
-	parent->pending--;
-	rs_io_free(sim, child);
-	if (parent->pending == 0)
-		rs_dev_complete(sim, pt->dev, parent, parent->status);
-}
-
 static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
-	finish(sim, obj, arg, status);
+	rs_io_child_finished(sim, arg, status);
 }
 
 /* The command left the channel: free its tag, then the data, if any,
@@ -79,7 +70,7 @@ static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *chil
 		rs_link_xfer(sim, pt->host_bus, RS_DIR_IN, rs_io_bytes(child), bus_in_done, pt,
 			     child);
 	else
-		finish(sim, pt, child, status);
+		rs_io_child_finished(sim, child, status);
 }
 
 static void status_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -101,9 +92,10 @@ static void chan_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	status_phase(sim, obj, arg, status);
 }
 
+/* The port's child-done hook: a command is back from the member. */
 static void member_done(struct rs_sim *sim, struct rs_io *child)
 {
-	struct port *pt = child->done_ctx;
+	struct port *pt = port_of(child);
 	if (child->status == 0 && child->op == RS_READ && !pt->drive_moves_data &&
 	    pt->ch->bus && child->nblk)
 		rs_link_xfer(sim, pt->ch->bus, RS_DIR_IN, rs_io_bytes(child), chan_in_done, pt,
@@ -114,25 +106,20 @@ static void member_done(struct rs_sim *sim, struct rs_io *child)
 
 static void to_member(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 {
-	child->done = member_done;
-	child->done_ctx = pt;
 	rs_dev_submit(sim, pt->member, child);
 }
 
 /* A transfer before the member failed: the child completes through the
  * member's path, so the port's accounting sees it like any other. */
-static void fail_before_member(struct rs_sim *sim, struct port *pt, struct rs_io *child,
-			       int status)
+static void fail_before_member(struct rs_sim *sim, struct rs_io *child, int status)
 {
-	child->done = member_done;
-	child->done_ctx = pt;
 	rs_io_complete(sim, child, status);
 }
 
 static void chan_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	if (status)
-		fail_before_member(sim, obj, arg, status);
+		fail_before_member(sim, arg, status);
 	else
 		to_member(sim, obj, arg);
 }
@@ -154,7 +141,7 @@ static void bus_out_done(struct rs_sim *sim, void *obj, void *arg, int status)
  * for that transfer, so the parent completes when both are done. */
 static void overlap_child_done(struct rs_sim *sim, struct rs_io *xfer)
 {
-	finish(sim, xfer->done_ctx, xfer, 0);
+	rs_io_child_finished(sim, xfer, 0);
 }
 
 static void overlap_bus_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -166,7 +153,7 @@ static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 {
 	if (pt->ch->bus_overlap && pt->host_bus && child->nblk && child->op != RS_FLUSH) {
 		struct rs_io *xfer = rs_io_child(sim, child->parent, child->op, child->lba,
-						 child->nblk, overlap_child_done, pt);
+						 child->nblk, overlap_child_done, NULL);
 		rs_link_xfer(sim, pt->host_bus, child->op == RS_WRITE ? RS_DIR_OUT : RS_DIR_IN,
 			     rs_io_bytes(child), overlap_bus_done, pt, xfer);
 		if (child->op == RS_WRITE)
@@ -189,7 +176,7 @@ static void start(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 static void command_sent(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	if (status)
-		fail_before_member(sim, obj, arg, status);
+		fail_before_member(sim, arg, status);
 	else
 		start(sim, obj, arg);
 }
@@ -198,7 +185,7 @@ static void dispatch(struct rs_sim *sim, struct rs_channel *ch)
 {
 	struct rs_io *child;
 	while ((child = rs_ioq_dispatch(sim, &ch->q))) {
-		struct port *pt = child->layer;
+		struct port *pt = port_of(child);
 		ch->commands++;
 		child->t_issue = sim->now;
 		/* The command phase: arbitration (the bus's overhead), the
@@ -234,8 +221,7 @@ static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io
 	uint64_t lba = io->lba;
 	do {
 		uint32_t n = left < most ? left : most;
-		struct rs_io *child = rs_io_child(sim, io, io->op, lba, n, member_done, pt);
-		child->layer = pt;
+		struct rs_io *child = rs_io_child(sim, io, io->op, lba, n, NULL, NULL);
 		rs_ioq_push(sim, &pt->ch->q, child);
 		lba += n;
 		left -= n;
@@ -249,6 +235,7 @@ static const struct rs_dev_type port_type = {
 	.name = "port",
 	.help = "controller port (internal): channel queue and the buses in front of a drive",
 	.submit = port_submit,
+	.child_done = member_done,
 	.destroy = port_destroy,
 };
 
@@ -307,5 +294,5 @@ void rs_port_drive_moves_data(struct rs_dev *dev, bool moves)
 
 struct rs_dev *rs_port_member_of(const struct rs_io *waiting)
 {
-	return ((const struct port *)waiting->layer)->member;
+	return port_of(waiting)->member;
 }

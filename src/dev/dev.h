@@ -105,6 +105,11 @@ struct rs_dev_type {
 	int (*init)(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 		    const struct rs_node *node, struct rs_build *b, struct rs_diag *d);
 	void (*submit)(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io);
+	/* May be NULL.  The type's child-done hook: a child made with
+	 * rs_io_child(..., NULL, NULL) of a request submitted to a device of
+	 * this type completed (io/io.h, fan-in).  The parent's device, and so
+	 * the layer's state, is child->parent->dev. */
+	rs_io_done_fn *child_done;
 	/* Measurement window starts now (end of ramp-up). May be NULL. */
 	void (*restart_stats)(struct rs_dev *dev, rs_time_t now);
 	/* May be NULL: the generic in-flight average is reported. */

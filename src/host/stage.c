@@ -22,25 +22,20 @@ int rs_stage_build_inner(struct rs_build *b, struct rs_dev *dev, const struct rs
 	return 0;
 }
 
-/* The stage and its continuation ride in the child's done context and
- * scratch pointer: nothing to allocate. */
+/* The stage is the device the parent was submitted to; the continuation
+ * rides in the child (nothing to allocate). */
 static void child_done(struct rs_sim *sim, struct rs_io *child)
 {
-	struct rs_dev *dev = child->done_ctx;
-	const struct rs_stage_back *back = child->layer;
-	struct rs_io *io = child->parent;
-	if (child->status && !io->status)
-		io->status = child->status;
-	rs_io_free(sim, child);
-	RS_ASSERT(io->pending > 0);
-	io->pending--;
-	back->fn(sim, dev, io);
+	const struct rs_stage_back *back = child->up.stage;
+	struct rs_io *io = rs_io_child_fold(sim, child, 0);
+	back->fn(sim, io->dev, io);
 }
 
 void rs_stage_forward(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io,
 		      const struct rs_stage_back *back)
 {
-	struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk, child_done, dev);
-	child->layer = (void *)back;
+	RS_ASSERT(io->dev == dev);
+	struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk, child_done, NULL);
+	child->up.stage = back;
 	rs_dev_submit(sim, dev->members[0], child);
 }

@@ -1,5 +1,6 @@
 #include "io/io.h"
 
+#include "dev/dev.h"
 #include "kernel/assert.h"
 
 static const char *const op_names[] = {
@@ -61,20 +62,24 @@ struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_
 
 static void default_child_done(struct rs_sim *sim, struct rs_io *child)
 {
-	rs_io_child_finished(sim, child);
+	rs_io_child_finished(sim, child, 0);
 }
 
 struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
 			  uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx)
 {
 	RS_ASSERT(parent && parent->state == RS_IO_LIVE);
+	/* The hook is looked up once here, not at every completion. */
+	if (!done)
+		done = parent->dev && parent->dev->type->child_done ? parent->dev->type->child_done
+								     : default_child_done;
 	struct rs_io *io = io_get(sim);
 	io->op = op;
 	io->lba = lba;
 	io->nblk = nblk;
 	io->parent = parent;
 	io->fua = parent->fua && op == RS_WRITE;
-	io->done = done ? done : default_child_done;
+	io->done = done;
 	io->done_ctx = done_ctx;
 	parent->pending++;
 	return io;
@@ -95,15 +100,19 @@ void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
 		io->done(sim, io);
 }
 
-void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child)
+void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status)
 {
-	struct rs_io *parent = child->parent;
-	RS_ASSERT(parent && parent->pending > 0);
-	if (child->status != 0 && parent->status == 0)
-		parent->status = child->status;
-	rs_io_free(sim, child);
-	if (--parent->pending == 0)
-		rs_io_complete(sim, parent, parent->status);
+	if (io->dev)
+		rs_dev_complete(sim, io->dev, io, status);
+	else
+		rs_io_complete(sim, io, status);
+}
+
+void rs_io_release(struct rs_sim *sim, struct rs_io *io)
+{
+	RS_ASSERT(io->pending > 0);
+	if (--io->pending == 0)
+		rs_io_finish(sim, io, io->status);
 }
 
 void rs_io_free(struct rs_sim *sim, struct rs_io *io)

@@ -3,9 +3,11 @@
  * One struct rs_io travels from the workload through every layer to a
  * device and back.  Layers that split a request (an array striping over its
  * members, a controller cutting a transfer into commands) create children
- * with rs_io_child(); the parent completes when its last child has.  Every
- * request must complete exactly once: rs_io_complete() enforces it, and the
- * sim-wide counters let tests check that nothing leaked or finished twice.
+ * with rs_io_child(); the parent completes, through the device it was
+ * submitted to, when its last child has (the fan-in below, one for every
+ * layer).  Every request must complete exactly once: rs_io_complete()
+ * enforces it, and the sim-wide counters let tests check that nothing
+ * leaked or finished twice.
  *
  * Requests come from the sim's pool: no malloc on the hot path. */
 #ifndef RS_IO_IO_H
@@ -14,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/assert.h"
 #include "kernel/sim.h"
 
 #define RS_BLOCK_BYTES 512u
@@ -49,6 +52,10 @@ const char *rs_strerror(int status);
 
 struct rs_io;
 struct rs_dev;
+/* Layers' per-request state (union rs_io_up), each defined by its layer. */
+struct mop;
+struct cmd;
+struct rs_stage_back;
 typedef void rs_io_done_fn(struct rs_sim *sim, struct rs_io *io);
 
 enum rs_io_state { RS_IO_FREE = 0, RS_IO_LIVE, RS_IO_DONE };
@@ -71,18 +78,43 @@ struct rs_io {
 	rs_time_t t_done;
 
 	struct rs_io *parent;         /* fan-out: parent of this child */
-	uint32_t pending;             /* fan-in: children not yet complete */
+	uint32_t pending;             /* fan-in: children not yet complete, and holds */
 
 	rs_io_done_fn *done;          /* called once, on completion */
 	void *done_ctx;               /* for the owner of `done` */
 
-	/* Intrusive links and scratch for whichever layer holds the request
-	 * now; a request waits in at most one queue at a time. */
+	/* Intrusive links for whichever layer holds the request now; a
+	 * request waits in at most one queue at a time. */
 	struct rs_io *qnext, *qprev;
-	struct rs_dev *dev;           /* device the request was last submitted to */
-	uint64_t tag;                 /* layer scratch: stream id, tag number... */
-	uint64_t aux;                 /* layer scratch */
-	void *layer;                  /* layer scratch pointer */
+	/* The device the request was last submitted to (rs_dev_submit): the
+	 * fan-in finds the parent's layer through it and completes the parent
+	 * there.  NULL for a layer's own request that no device took (an
+	 * array's rebuild phase), which completes without device accounting. */
+	struct rs_dev *dev;
+
+	/* Per-request state, typed by layer, so no layer borrows a field
+	 * another one gives a different meaning.  `up` belongs to the layer
+	 * that made the request with rs_io_child (its state per child); `at`
+	 * to the device the request is submitted to, while it serves it. */
+	union rs_io_up {
+		struct mop *raid;                    /* array: the member operation */
+		struct cmd *iscsi;                   /* iSCSI adapter: the command */
+		const struct rs_stage_back *stage;   /* host stage: where it goes on */
+		uint32_t mp_path;                    /* multipath: the path taken */
+	} up;
+	union rs_io_at {
+		uint32_t mp_tries;                   /* multipath: paths tried after the first */
+		uint32_t target_step;                /* iSCSI target: stages done */
+		struct {
+			uint32_t units_left;         /* units not yet sent to the host */
+			uint64_t unit;               /* next unit to buffer; a flush's mark */
+		} ssd;
+	} at;
+	/* Scratch of the layers that keep their own meanings here (the drive,
+	 * the page cache). */
+	uint64_t tag;
+	uint64_t aux;
+	void *layer;
 };
 
 static inline uint64_t rs_io_bytes(const struct rs_io *io)
@@ -121,18 +153,80 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim);
 /* A new top-level request; t_submit is now. */
 struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
 			rs_io_done_fn *done, void *done_ctx);
-/* A child of parent covering [lba, lba+nblk) on some lower device.  If
- * done is NULL the default fan-in applies: the child is freed on completion
- * and the parent completes after its last child, with the first error seen. */
+
+/* ---- fan-out and fan-in: one completion path for every layer -------------
+ * A layer splits a request submitted to it into children (rs_io_child).  A
+ * child's completion calls its child-done hook: the `done` given to
+ * rs_io_child or, when that is NULL, the child_done of the device type the
+ * parent was submitted to (parent->dev), or else the default fan-in.  The
+ * hook does the layer's own work (a link transfer, a cache fill, a retry)
+ * and ends in rs_io_child_finished, which folds the child into the parent
+ * and completes the parent through its device once nothing holds it.
+ * A layer that keeps the parent open when no child is out (a RAID row
+ * between its read and write phases, a cache) holds it (rs_io_hold) and
+ * lets go (rs_io_release); holds and children are one count, `pending`. */
+
+/* A child of parent covering [lba, lba+nblk) on some lower device, with
+ * its hook as above (done_ctx for an explicit `done`). */
 struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
 			  uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx);
+/* The child is done with: free it and drop it from its parent's count,
+ * which the layer then finishes its own way.  Returns the child's status;
+ * nothing is recorded in the parent (a multipath retry forgets a failed
+ * path's error). */
+static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child);
+/* rs_io_child_detach, keeping the first error in the parent (`status` if
+ * not 0, else the child's).  Returns the parent, for a layer that goes on
+ * with it. */
+static inline struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child,
+					     int status);
+/* rs_io_child_fold, then rs_io_finish the parent if that was its last
+ * child and nothing holds it. */
+static inline void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status);
+/* Keep io open after its children: it completes only after a release. */
+static inline void rs_io_hold(struct rs_io *io)
+{
+	io->pending++;
+}
+/* Drop a hold; finishes io when nothing else holds it. */
+void rs_io_release(struct rs_sim *sim, struct rs_io *io);
+/* Complete io through the device it was submitted to (its accounting),
+ * or as a layer's own request if none. */
+void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status);
+
 /* Complete a request with a status; asserts it has not completed before.
  * Calls io->done, which usually frees the request. */
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
-/* Fan-in by hand, for layers with their own child callbacks: record the
- * child's status in the parent, free the child, and complete the parent if
- * this was the last child. */
-void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child);
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
+
+/* The fan-in runs for every child: inline, as the pool's get and put. */
+static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child)
+{
+	struct rs_io *parent = child->parent;
+	RS_ASSERT(parent && parent->pending > 0);
+	int status = child->status;
+	rs_io_free(sim, child);
+	parent->pending--;
+	return status;
+}
+
+static inline struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child,
+					     int status)
+{
+	struct rs_io *parent = child->parent;
+	int child_status = rs_io_child_detach(sim, child);
+	if (status == 0)
+		status = child_status;
+	if (status != 0 && parent->status == 0)
+		parent->status = status;
+	return parent;
+}
+
+static inline void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status)
+{
+	struct rs_io *parent = rs_io_child_fold(sim, child, status);
+	if (parent->pending == 0)
+		rs_io_finish(sim, parent, parent->status);
+}
 
 #endif

@@ -268,13 +268,11 @@ static void ack_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	/* ACKs carry no request; one lost with a pulled cable is no matter. */
 }
 
+/* The child-done hook: the command is back from the target. */
 static void target_done(struct rs_sim *sim, struct rs_io *child)
 {
-	struct cmd *c = child->done_ctx;
-	int status = child->status;
-	c->io->pending--;
-	rs_io_free(sim, child);
-	advance(sim, c, status);
+	struct cmd *c = child->up.iscsi;
+	advance(sim, c, rs_io_child_detach(sim, child));
 }
 
 /* TCP stream bytes of the messages of one crossing. */
@@ -393,8 +391,9 @@ static void run(struct rs_sim *sim, struct cmd *c)
 		cross(sim, c, (is_read ? read_plan : write_plan)[c->stage] == K_OUT);
 		return;
 	case K_TARGET: {
-		struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk,
-						  target_done, c);
+		struct rs_io *child = rs_io_child(sim, io, io->op, io->lba, io->nblk, NULL,
+						  NULL);
+		child->up.iscsi = c;
 		rs_dev_submit(sim, a->target, child);
 		return;
 	}
@@ -632,6 +631,7 @@ const struct rs_dev_type rs_dev_iscsi_adapter = {
 	.params_size = sizeof(struct adapter_params),
 	.init = adapter_init,
 	.submit = adapter_submit,
+	.child_done = target_done,
 	.restart_stats = adapter_restart,
 	.report = adapter_report,
 	.components = adapter_components,

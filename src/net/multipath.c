@@ -103,19 +103,19 @@ static void done(struct rs_sim *sim, struct mp *m, struct rs_io *io, int status)
 	rs_dev_complete(sim, m->dev, io, status);
 }
 
+/* The child-done hook: a path answered.  A failed path's error is not
+ * kept when another path is tried. */
 static void path_done(struct rs_sim *sim, struct rs_io *child)
 {
-	struct mp *m = child->done_ctx;
 	struct rs_io *io = child->parent;
-	size_t i = (size_t)child->tag;
-	int status = child->status;
+	struct mp *m = io->dev->priv;
+	size_t i = child->up.mp_path;
 	m->inflight[i]--;
-	io->pending--;
-	rs_io_free(sim, child);
-	if (status && m->p.retry && io->aux + 1 < m->npaths) {
+	int status = rs_io_child_detach(sim, child);
+	if (status && m->p.retry && io->at.mp_tries + 1 < m->npaths) {
 		size_t j = choose(m, sim->now, i);
 		if (j < m->npaths) {
-			io->aux++;
+			io->at.mp_tries++;
 			m->n.retries++;
 			send(sim, m, io, j);
 			return;
@@ -126,8 +126,8 @@ static void path_done(struct rs_sim *sim, struct rs_io *child)
 
 static void send(struct rs_sim *sim, struct mp *m, struct rs_io *io, size_t i)
 {
-	struct rs_io *c = rs_io_child(sim, io, io->op, io->lba, io->nblk, path_done, m);
-	c->tag = i;
+	struct rs_io *c = rs_io_child(sim, io, io->op, io->lba, io->nblk, NULL, NULL);
+	c->up.mp_path = (uint32_t)i;
 	m->inflight[i]++;
 	rs_dev_submit(sim, m->path[i], c);
 }
@@ -135,7 +135,7 @@ static void send(struct rs_sim *sim, struct mp *m, struct rs_io *io, size_t i)
 static void mp_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct mp *m = dev->priv;
-	io->aux = 0;  /* retries so far */
+	io->at.mp_tries = 0;
 	size_t i = choose(m, sim->now, m->npaths);
 	/* Nothing looks usable: the request still goes somewhere and fails
 	 * or waits there as that adapter does. */
@@ -238,5 +238,6 @@ const struct rs_dev_type rs_dev_multipath = {
 	.params_size = sizeof(struct mp_params),
 	.init = mp_init,
 	.submit = mp_submit,
+	.child_done = path_done,
 	.destroy = mp_destroy,
 };

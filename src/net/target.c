@@ -73,7 +73,7 @@ struct target {
 	struct rs_dev *dev;
 };
 
-/* Stages of a request, kept in io->aux. */
+/* Stages of a request, counted in io->at.target_step. */
 enum { ST_GATEWAY, ST_FC, ST_STORAGE };
 
 static void step(struct rs_sim *sim, struct target *t, struct rs_io *io, int status);
@@ -81,7 +81,7 @@ static void step(struct rs_sim *sim, struct target *t, struct rs_io *io, int sta
 static void job_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct rs_io *io = arg;
-	io->aux++;
+	io->at.target_step++;
 	step(sim, obj, io, status);
 }
 
@@ -90,14 +90,10 @@ static void delay_done(struct rs_sim *sim, void *obj, void *arg)
 	job_done(sim, obj, arg, 0);
 }
 
+/* The child-done hook: the request is back from the disks. */
 static void disk_done(struct rs_sim *sim, struct rs_io *child)
 {
-	struct rs_io *io = child->parent;
-	struct target *t = child->done_ctx;
-	int status = child->status;
-	io->pending--;
-	rs_io_free(sim, child);
-	rs_dev_complete(sim, t->dev, io, status);
+	rs_io_child_finished(sim, child, 0);
 }
 
 static void step(struct rs_sim *sim, struct target *t, struct rs_io *io, int status)
@@ -106,7 +102,7 @@ static void step(struct rs_sim *sim, struct target *t, struct rs_io *io, int sta
 		rs_dev_complete(sim, t->dev, io, status);
 		return;
 	}
-	switch (io->aux) {
+	switch (io->at.target_step) {
 	case 0: /* gateway latency */
 		rs_sched(sim, t->p.latency_ns, delay_done, t, io);
 		return;
@@ -130,8 +126,8 @@ static void step(struct rs_sim *sim, struct target *t, struct rs_io *io, int sta
 		return;
 	default:
 		if (t->disks && io->lba + io->nblk > t->cache_blk) {
-			struct rs_io *c = rs_io_child(sim, io, io->op, io->lba, io->nblk,
-						      disk_done, t);
+			struct rs_io *c = rs_io_child(sim, io, io->op, io->lba, io->nblk, NULL,
+						      NULL);
 			rs_dev_submit(sim, t->disks, c);
 			return;
 		}
@@ -141,7 +137,7 @@ static void step(struct rs_sim *sim, struct target *t, struct rs_io *io, int sta
 
 static void target_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
-	io->aux = 0;
+	io->at.target_step = 0;
 	step(sim, dev->priv, io, 0);
 }
 
@@ -247,6 +243,7 @@ const struct rs_dev_type rs_dev_iscsi_target = {
 	.params_size = sizeof(struct target_params),
 	.init = target_init,
 	.submit = target_submit,
+	.child_done = disk_done,
 	.restart_stats = target_restart,
 	.components = target_components,
 	.destroy = target_destroy,

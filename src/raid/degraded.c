@@ -53,7 +53,7 @@ void array_data_lost(struct array *a, struct rs_io *io)
 {
 	if (io->status == 0) {
 		io->status = -RS_ERR_DATALOSS;
-		if (io->layer != &a->rb)
+		if (!array_is_rebuild(io))
 			a->c.dataloss_requests++;
 	}
 	a->c.data_lost = true;

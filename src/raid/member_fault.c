@@ -96,13 +96,9 @@ bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32
 /* The next waiting command of slot ss, if its drive is free. */
 static void slow_next(struct rs_sim *sim, struct array *a, struct slot_state *ss)
 {
-	struct rs_io *child = ss->wait_head;
-	if (ss->busy || !child)
+	if (ss->busy || !ss->wait_head)
 		return;
-	ss->wait_head = child->qnext;
-	if (!ss->wait_head)
-		ss->wait_tail = NULL;
-	child->qnext = NULL;
+	struct rs_io *child = rs_io_fifo_pop(&ss->wait_head, &ss->wait_tail);
 	ss->busy = true;
 	/* The drive gets it now: its service (which the stretch scales, and
 	 * which a drive serving from its cache does not stamp with t_issue)
@@ -120,12 +116,7 @@ void array_member_submit(struct rs_sim *sim, struct array *a, struct mop *mo,
 		return;
 	}
 	mo->flags |= MOP_HELD;
-	child->qnext = NULL;
-	if (ss->wait_tail)
-		ss->wait_tail->qnext = child;
-	else
-		ss->wait_head = child;
-	ss->wait_tail = child;
+	rs_io_fifo_push(&ss->wait_head, &ss->wait_tail, child);
 	slow_next(sim, a, ss);
 }
 
@@ -154,7 +145,7 @@ static void recon_source_failed(struct rs_sim *sim, struct array *a, struct mop 
 		if (media && !array_media_error(a, dev, lba, (uint32_t)(stop - lba), sim->now)) {
 			/* This row of the operation read fine. */
 		} else if (na < array_recon_needed(a)) {
-			if (parent->layer == &a->rb) {
+			if (array_is_rebuild(parent)) {
 				/* A rebuild that cannot read a row: the row's
 				 * data is gone, the rebuild goes on. */
 				array_row_lost(a, row);

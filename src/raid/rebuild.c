@@ -76,8 +76,7 @@ static struct rs_io *phase_io(struct rs_sim *sim, struct array *a, struct rebuil
 			      enum rs_op op, rs_io_done_fn *done)
 {
 	struct rs_io *io = rs_io_new(sim, op, chunk_lba(a, ch), chunk_nblk(a, ch), done, ch);
-	io->layer = &a->rb;
-	array_hold(io);
+	rs_io_hold(io);
 	return io;
 }
 

@@ -2,27 +2,23 @@
  * plain and mirrored writes, flushes.  RAID5/6 writes go to
  * volume_parity.c.
  *
- * Fan-in is done here by hand rather than with rs_io_child's default,
- * because the parent must finish through rs_dev_complete (the array's own
- * accounting) and because a RAID5/6 row keeps the parent open between its
- * read and write phases, when no member operation is in flight. */
+ * Member operations complete through mop_done, the array's child-done
+ * hook; a RAID5/6 row holds the parent open between its read and write
+ * phases, when no member operation is in flight, and the array releases
+ * it through array_release, which keeps the count of foreground requests
+ * in step. */
 #include "raid/volume_priv.h"
 
 #include <stdint.h>
 
 #include "kernel/assert.h"
 
-/* A rebuild phase is the array's own request (io->layer marks it): it
- * never went through rs_dev_submit, so it skips the device accounting. */
 void array_finish(struct rs_sim *sim, struct array *a, struct rs_io *io)
 {
-	if (io->layer == &a->rb) {
-		rs_io_complete(sim, io, io->status);
-		return;
-	}
-	if (a->fg_inflight)
+	RS_ASSERT(array_is_rebuild(io) || io->dev == a->dev);
+	if (!array_is_rebuild(io) && a->fg_inflight)
 		a->fg_inflight--;
-	rs_dev_complete(sim, a->dev, io, io->status);
+	rs_io_finish(sim, io, io->status);
 }
 
 void array_release(struct rs_sim *sim, struct array *a, struct rs_io *io)
@@ -38,9 +34,10 @@ static void recon_xor_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	array_release(sim, obj, arg);
 }
 
+/* The array's child-done hook: a member operation is back. */
 static void mop_done(struct rs_sim *sim, struct rs_io *child)
 {
-	struct mop *mo = child->done_ctx;
+	struct mop *mo = child->up.raid;
 	struct array *a = mo->a;
 	if (a->faulty && array_fault_filter(sim, a, mo, child))
 		return;
@@ -63,8 +60,6 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 		};
 		a->trace(a->trace_ctx, &ev);
 	}
-	if (child->status != 0 && parent->status == 0)
-		parent->status = child->status;
 	struct stripe *st = mo->st;
 	/* A source of a degraded read (not one of a row being written,
 	 * whose XOR pass the row charges, nor the rebuild's, charged per
@@ -73,7 +68,10 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 						       MOP_RECON && child->status == 0
 		? rs_io_bytes(child) : 0;
 	rs_pool_put(&a->mops, mo);
-	rs_io_free(sim, child);
+	/* The child's share of the parent stays held until its blocks have
+	 * passed the XOR, if they must. */
+	rs_io_hold(parent);
+	rs_io_child_fold(sim, child, 0);
 	/* The row may start its next phase; it holds its own reference on the
 	 * parent, so the order of these two does not matter for correctness. */
 	if (st)
@@ -127,7 +125,8 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 	struct slot_state *ss = &a->slot[member];
 	mo->epoch = ss->epoch;
 	enum rs_op op = kind_op(kind);
-	struct rs_io *child = rs_io_child(sim, parent, op, member_lba, nblk, mop_done, mo);
+	struct rs_io *child = rs_io_child(sim, parent, op, member_lba, nblk, mop_done, NULL);
+	child->up.raid = mo;
 
 	struct member_state *ms = &a->ms[member];
 	ms->outstanding++;
@@ -274,7 +273,7 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	a->fg_arrivals++;
 	/* Held while children are being created: one may finish at once
 	 * (a member that fails it synchronously) without closing the parent. */
-	array_hold(io);
+	rs_io_hold(io);
 	switch (io->op) {
 	case RS_FLUSH:
 		for (uint32_t m = 0; m < a->g.nmembers; m++)

@@ -334,7 +334,7 @@ static void stripe_start(struct rs_sim *sim, struct array *a, struct rs_io *io, 
 		a->c.rcw_stripes++;
 	/* The row's own reference: the parent stays open through the XOR,
 	 * when none of the row's member operations is in flight. */
-	array_hold(io);
+	rs_io_hold(io);
 	read_phase(sim, st);
 }
 

@@ -74,9 +74,8 @@ enum {
 	MOP_HELD = 8u,                /* holds its fail-slow drive (slot_state.busy) */
 };
 
-/* One member operation in flight: the child request's done_ctx (the
- * member may use the request's scratch fields while it holds it, so what
- * we need back lives here). */
+/* One member operation in flight: the child request's up.raid (what the
+ * array needs back when the member is done). */
 struct mop {
 	struct array *a;
 	struct stripe *st;            /* RAID5/6 write row, or NULL */
@@ -174,12 +173,14 @@ struct array {
 };
 
 /* volume_io.c */
+/* A rebuild phase is the array's own request: no device took it, so it
+ * completes without the device accounting. */
+static inline bool array_is_rebuild(const struct rs_io *io) { return io->dev == NULL; }
 /* Complete a request the array holds (host request or rebuild phase). */
 void array_finish(struct rs_sim *sim, struct array *a, struct rs_io *io);
-/* A reference the array holds on a request while it still has work to
- * start for it (fan-out in progress, a row between its phases), so the
- * request cannot complete early; release completes it at the last one. */
-static inline void array_hold(struct rs_io *io) { io->pending++; }
+/* The array holds a request (rs_io_hold) while it still has work to start
+ * for it (fan-out in progress, a row between its phases), so it cannot
+ * complete early; release completes it at the last hold or child. */
 void array_release(struct rs_sim *sim, struct array *a, struct rs_io *io);
 /* Send one member operation on behalf of parent (and of row st). */
 void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,

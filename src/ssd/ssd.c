@@ -71,7 +71,7 @@ static uint32_t end_unit(const struct rs_io *io)
 
 /* A read's units go to the host as each arrives (the controller streams
  * them; the link carries one command's data in order, which the model
- * does not enforce).  io->tag counts the units not yet sent. */
+ * does not enforce).  io->at.ssd.units_left counts the units not yet sent. */
 static void unit_sent(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ssd *s = obj;
@@ -80,8 +80,8 @@ static void unit_sent(struct rs_sim *sim, void *obj, void *arg, int status)
 	rs_pool_put(&s->ops, op);
 	if (status && !io->status)
 		io->status = status;
-	RS_ASSERT(io->tag > 0);
-	if (--io->tag == 0)
+	RS_ASSERT(io->at.ssd.units_left > 0);
+	if (--io->at.ssd.units_left == 0)
 		complete_cmd(sim, s, io, io->status);
 }
 
@@ -141,14 +141,14 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	ssd_ctrl_idle(sim, s);
 	/* The extra count held here keeps the read from finishing while its
 	 * units are handed out. */
-	io->tag = 1;
+	io->at.ssd.units_left = 1;
 	for (uint32_t u = first_unit(io), end = end_unit(io); u < end; u++) {
 		uint32_t e = ftl_map_get(&s->ftl, u);
 		struct flash_op *op = rs_pool_get_raw(&s->ops);
 		op->io = io;
 		op->ppn = e;
 		op->bytes = unit_bytes(io, u);
-		io->tag++;
+		io->at.ssd.units_left++;
 		if (ftl_is_flash(e)) {
 			ssd_read_unit(sim, s, op);
 			continue;
@@ -159,25 +159,25 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 			s->c.units_read_buffer++;
 		ssd_unit_ready(sim, s, op);
 	}
-	if (--io->tag == 0)
+	if (--io->at.ssd.units_left == 0)
 		complete_cmd(sim, s, io, io->status);
 }
 
 /* ---- writes --------------------------------------------------------------- */
 
-/* Put the write's units into the buffer from io->aux on, as far as there
- * is room; true when all are in. */
+/* Put the write's units into the buffer from io->at.ssd.unit on, as far
+ * as there is room; true when all are in. */
 static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 {
 	struct ftl *f = &s->ftl;
 	uint32_t end = end_unit(io);
-	for (uint32_t u = (uint32_t)io->aux; u < end; u++) {
+	for (uint32_t u = (uint32_t)io->at.ssd.unit; u < end; u++) {
 		uint32_t e = ftl_map_get(f, u);
 		if (e != FTL_NONE && (e & FTL_BUF)) {
 			s->c.coalesced++;
 		} else {
 			if (wbuf_room(&s->buf) == 0) {
-				io->aux = u;
+				io->at.ssd.unit = u;
 				return false;
 			}
 			ftl_invalidate(f, u);
@@ -186,18 +186,8 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 		}
 		s->c.host_units_written++;
 	}
-	io->aux = end;
+	io->at.ssd.unit = end;
 	return true;
-}
-
-static void stall_push(struct ssd *s, struct rs_io *io)
-{
-	io->qnext = NULL;
-	if (s->stall_tail)
-		s->stall_tail->qnext = io;
-	else
-		s->stall_head = io;
-	s->stall_tail = io;
 }
 
 /* ---- flushes and FUA writes ---------------------------------------------- */
@@ -221,12 +211,8 @@ void ssd_flush_progress(struct rs_sim *sim, struct ssd *s)
 	if (!s->flush_head)
 		return;
 	uint64_t mark = durable_mark(s);
-	while (s->flush_head && s->flush_head->aux <= mark) {
-		struct rs_io *io = s->flush_head;
-		s->flush_head = io->qnext;
-		if (!s->flush_head)
-			s->flush_tail = NULL;
-		io->qnext = NULL;
+	while (s->flush_head && s->flush_head->at.ssd.unit <= mark) {
+		struct rs_io *io = rs_io_fifo_pop(&s->flush_head, &s->flush_tail);
 		complete_cmd(sim, s, io, 0);
 	}
 }
@@ -236,13 +222,8 @@ void ssd_flush_progress(struct rs_sim *sim, struct ssd *s)
  * more data (ssd_program_min). */
 static void wait_for_flash(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 {
-	io->aux = s->units_pushed;
-	io->qnext = NULL;
-	if (s->flush_tail)
-		s->flush_tail->qnext = io;
-	else
-		s->flush_head = io;
-	s->flush_tail = io;
+	io->at.ssd.unit = s->units_pushed;
+	rs_io_fifo_push(&s->flush_head, &s->flush_tail, io);
 	ssd_flush_progress(sim, s);
 	ssd_kick_idle(sim, s);
 }
@@ -278,10 +259,7 @@ void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s)
 		any = true;
 		if (!buffer_units(sim, s, io))
 			break;
-		s->stall_head = io->qnext;
-		if (!s->stall_head)
-			s->stall_tail = NULL;
-		io->qnext = NULL;
+		rs_io_fifo_pop(&s->stall_head, &s->stall_tail);
 		write_buffered(sim, s, io);
 	}
 	if (any)
@@ -296,10 +274,10 @@ static void write_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 		complete_cmd(sim, s, io, status);
 		return;
 	}
-	io->aux = first_unit(io);
+	io->at.ssd.unit = first_unit(io);
 	if (s->stall_head || !buffer_units(sim, s, io)) {
 		s->c.stalls++;
-		stall_push(s, io);
+		rs_io_fifo_push(&s->stall_head, &s->stall_tail, io);
 	} else {
 		write_buffered(sim, s, io);
 	}
@@ -336,8 +314,8 @@ static void flush_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status
 static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 {
 	io->t_issue = sim->now;
-	io->tag = 0;
-	io->aux = 0;
+	io->at.ssd.units_left = 0;
+	io->at.ssd.unit = 0;
 	uint32_t inside = s->port.busy;
 	if (inside > s->c.max_commands)
 		s->c.max_commands = inside;

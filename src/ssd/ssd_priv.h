@@ -82,7 +82,7 @@ void ssd_flush_progress(struct rs_sim *sim, struct ssd *s);
  * page is programmed partly filled). */
 static inline uint32_t ssd_program_min(const struct ssd *s)
 {
-	return s->flush_tail && s->flush_tail->aux > s->units_taken ? 1 : s->g.units_per_page;
+	return s->flush_tail && s->flush_tail->at.ssd.unit > s->units_taken ? 1 : s->g.units_per_page;
 }
 
 /* ssd_sched.c: controller work nobody waits for (firmware bookkeeping). */

@@ -29,20 +29,36 @@ static void never_done(struct rs_sim *sim, struct rs_io *io)
 	ck_abort_msg("a queued test request completed");
 }
 
+/* A queued request; with a port, one of the port's commands: a child of
+ * a request submitted to the port, as port_submit makes them. */
 static struct rs_io *queued(struct rs_sim *sim, struct rs_ioq *q, enum rs_op op, uint64_t lba,
-			    void *layer)
+			    struct rs_dev *port)
 {
-	struct rs_io *io = rs_io_new(sim, op, lba, op == RS_FLUSH ? 0 : 8, never_done, NULL);
-	io->layer = layer;
+	uint32_t nblk = op == RS_FLUSH ? 0 : 8;
+	struct rs_io *io;
+	if (port) {
+		struct rs_io *parent = rs_io_new(sim, op, lba, nblk, never_done, NULL);
+		parent->dev = port;   /* as rs_dev_submit leaves it */
+		io = rs_io_child(sim, parent, op, lba, nblk, never_done, NULL);
+	} else {
+		io = rs_io_new(sim, op, lba, nblk, never_done, NULL);
+	}
 	rs_ioq_push(sim, q, io);
 	return io;
 }
 
-/* A picked test request was never submitted anywhere: retire it. */
+/* A picked test request was never submitted anywhere: retire it (and the
+ * request it stands for at a port). */
 static void retire(struct rs_sim *sim, struct rs_io *io)
 {
+	struct rs_io *parent = io->parent;
 	io->state = RS_IO_DONE;
 	rs_io_free(sim, io);
+	if (parent) {
+		parent->pending--;
+		parent->state = RS_IO_DONE;
+		rs_io_free(sim, parent);
+	}
 }
 
 /* Dispatch everything; out[] gets the addresses in the order picked. */
@@ -98,11 +114,10 @@ START_TEST(flush_is_a_barrier)
 	tu_point_open(&p, "test.yaml", text, strlen(text), 1);
 	tu_point_device(&p, "ideal");
 	p.dev = rs_port_wrap(p.dev, &ch, NULL, 0, 0, 0);
-	void *layer = p.dev->priv;
-	queued(sim, &q, RS_WRITE, 9000, layer);
-	queued(sim, &q, RS_FLUSH, 0, layer);
-	queued(sim, &q, RS_READ, 1000, layer);
-	queued(sim, &q, RS_READ, 8000, layer);
+	queued(sim, &q, RS_WRITE, 9000, p.dev);
+	queued(sim, &q, RS_FLUSH, 0, p.dev);
+	queued(sim, &q, RS_READ, 1000, p.dev);
+	queued(sim, &q, RS_READ, 8000, p.dev);
 	uint64_t got[4];
 	ck_assert_uint_eq(drain(sim, &q, got, 4), 4);
 	ck_assert_uint_eq(got[0], 9000);
@@ -167,7 +182,7 @@ START_TEST(sptf_picks_shortest_positioning)
 		 * queue and the drive. */
 		for (int again = 0; again < 2; again++) {
 			for (int i = 0; i < 8; i++)
-				queued(sim, &ch.q, RS_READ, lba[i], p.dev->priv);
+				queued(sim, &ch.q, RS_READ, lba[i], p.dev);
 			uint64_t keep = ch.last_lba;
 			struct rs_io *io = rs_ioq_dispatch(sim, &ch.q);
 			ck_assert_uint_eq(io->lba, best);
@@ -229,7 +244,7 @@ START_TEST(sptf_host_estimates_from_the_last_media_event)
 			}
 		}
 		for (int i = 0; i < 8; i++)
-			queued(sim, &ch.q, RS_READ, lba[i], p.dev->priv);
+			queued(sim, &ch.q, RS_READ, lba[i], p.dev);
 		struct rs_io *io = rs_ioq_dispatch(sim, &ch.q);
 		ck_assert_uint_eq(io->lba, best);
 		rs_ioq_release(sim, &ch.q);

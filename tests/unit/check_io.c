@@ -1,11 +1,13 @@
 /* Unit tests for src/io: fan-out/fan-in (the parent completes once, after
- * its last child, with the first error), the exactly-once accounting, the
- * double-completion assertion and the name tables. */
+ * its last child, with the first error; a layer's child-done hook; holds
+ * and releases), the exactly-once accounting, the double-completion
+ * assertion and the name tables. */
 #include <check.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/dev.h"
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "testutil.h"
@@ -42,6 +44,9 @@ static void ev_complete(struct rs_sim *sim, void *obj, void *arg)
 	rs_io_complete(sim, p->io, p->status);
 }
 
+/* A child whose layer finishes it by hand, later. */
+static void keep_child(struct rs_sim *sim, struct rs_io *child) {}
+
 START_TEST(fanout_fanin)
 {
 	struct rs_sim *sim = rs_sim_new(1);
@@ -74,6 +79,164 @@ START_TEST(fanout_fanin)
 	tu_check_conservation(sim);
 	ck_assert_uint_eq(rs_io_counters(sim)->created, 5);
 	ck_assert_uint_eq(rs_io_counters(sim)->bytes_completed, 64 * RS_BLOCK_BYTES);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* A device that splits each request into three children, with the
+ * shared fan-in reaching its type's child-done hook. */
+struct fan3 {
+	int hook_calls;
+	struct rs_io *parent_seen;
+	struct child_plan kids[3];
+	rs_time_t at[3];
+	int status[3];
+};
+
+static void fan3_child_done(struct rs_sim *sim, struct rs_io *child)
+{
+	struct fan3 *f = child->parent->dev->priv;
+	f->hook_calls++;
+	f->parent_seen = child->parent;
+	rs_io_child_finished(sim, child, 0);
+}
+
+static void fan3_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct fan3 *f = dev->priv;
+	for (int i = 0; i < 3; i++) {
+		f->kids[i].io = rs_io_child(sim, io, io->op, io->lba + 8 * (uint64_t)i, 8, NULL,
+					    NULL);
+		f->kids[i].status = f->status[i];
+		rs_sched_at(sim, f->at[i], ev_complete, &f->kids[i], NULL);
+	}
+}
+
+static const struct rs_dev_type fan3_type = {
+	.name = "fan3",
+	.submit = fan3_submit,
+	.child_done = fan3_child_done,
+};
+
+static void fan3_dev(struct rs_dev *dev, struct fan3 *f)
+{
+	*dev = (struct rs_dev){ .type = &fan3_type, .priv = f };
+	rs_tavg_init(&dev->inflight, 0, 0);
+}
+
+/* Three children through a layer's hook: the hook sees each, the parent
+ * completes once, after the last (not the last created), with the first
+ * error in completion order, and through its device's accounting. */
+START_TEST(fanin_layer_hook)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct fan3 f = { .at = { 40, 10, 25 },
+			  .status = { -RS_ERR_EIO, 0, -RS_ERR_ETIMEDOUT } };
+	struct rs_dev dev;
+	fan3_dev(&dev, &f);
+	struct seen s = { 0 };
+	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 24, top_done, &s);
+	rs_dev_submit(sim, &dev, io);
+	ck_assert_ptr_eq(io->dev, &dev);
+	ck_assert_uint_eq(io->pending, 3);
+	rs_sim_run(sim, 39);
+	ck_assert_int_eq(f.hook_calls, 2);
+	ck_assert_int_eq(s.calls, 0);
+	ck_assert_uint_eq(dev.completed, 0);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(f.hook_calls, 3);
+	ck_assert_ptr_eq(f.parent_seen, io);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.when, 40);
+	ck_assert_int_eq(s.status, -RS_ERR_ETIMEDOUT);
+	ck_assert_uint_eq(dev.submitted, 1);
+	ck_assert_uint_eq(dev.completed, 1);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* An explicit `done` wins over the layer's hook. */
+static int explicit_calls;
+static void explicit_done(struct rs_sim *sim, struct rs_io *child)
+{
+	explicit_calls++;
+	rs_io_child_finished(sim, child, 0);
+}
+
+START_TEST(fanin_explicit_over_hook)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct fan3 f = { 0 };
+	struct rs_dev dev;
+	fan3_dev(&dev, &f);
+	struct seen s = { 0 };
+	struct rs_io *io = rs_io_new(sim, RS_WRITE, 0, 8, top_done, &s);
+	io->dev = &dev;               /* as rs_dev_submit leaves it */
+	explicit_calls = 0;
+	struct rs_io *c = rs_io_child(sim, io, RS_WRITE, 0, 8, explicit_done, NULL);
+	rs_io_complete(sim, c, 0);
+	ck_assert_int_eq(explicit_calls, 1);
+	ck_assert_int_eq(f.hook_calls, 0);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_uint_eq(dev.completed, 1);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+static void ev_release(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_io_release(sim, obj);
+}
+
+/* A hold keeps the parent open after its last child; the release at t=70
+ * completes it, once, with the child's error. */
+START_TEST(hold_release)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct seen s = { 0 };
+	struct rs_io *parent = rs_io_new(sim, RS_WRITE, 0, 16, top_done, &s);
+	rs_io_hold(parent);
+	struct child_plan kid = { rs_io_child(sim, parent, RS_WRITE, 0, 16, NULL, NULL),
+				  -RS_ERR_EIO };
+	rs_sched_at(sim, 20, ev_complete, &kid, NULL);
+	rs_sched_at(sim, 70, ev_release, parent, NULL);
+	rs_sim_run(sim, 69);
+	ck_assert_int_eq(s.calls, 0);
+	ck_assert_uint_eq(parent->pending, 1);
+	ck_assert_int_eq(parent->status, -RS_ERR_EIO);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.when, 70);
+	ck_assert_int_eq(s.status, -RS_ERR_EIO);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* Detach frees the child and leaves the parent to its layer without its
+ * error (a retry elsewhere); fold keeps the status passed over the
+ * child's. */
+START_TEST(detach_and_fold)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct seen s = { 0 };
+	struct rs_io *parent = rs_io_new(sim, RS_READ, 0, 8, top_done, &s);
+	struct rs_io *a = rs_io_child(sim, parent, RS_READ, 0, 8, keep_child, NULL);
+	rs_io_complete(sim, a, -RS_ERR_ENOPATH);
+	ck_assert_int_eq(rs_io_child_detach(sim, a), -RS_ERR_ENOPATH);
+	ck_assert_uint_eq(parent->pending, 0);
+	ck_assert_int_eq(parent->status, 0);
+	struct rs_io *b = rs_io_child(sim, parent, RS_READ, 0, 8, keep_child, NULL);
+	rs_io_complete(sim, b, -RS_ERR_EIO);
+	ck_assert_ptr_eq(rs_io_child_fold(sim, b, -RS_ERR_ELINKDOWN), parent);
+	ck_assert_int_eq(parent->status, -RS_ERR_ELINKDOWN);
+	ck_assert_int_eq(s.calls, 0);
+	rs_io_finish(sim, parent, 0);   /* on no device: plain completion */
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.status, -RS_ERR_ELINKDOWN);
+	tu_check_conservation(sim);
 	rs_sim_free(sim);
 }
 END_TEST
@@ -134,7 +297,7 @@ static void own_child_done(struct rs_sim *sim, struct rs_io *child)
 {
 	own_calls++;
 	ck_assert_ptr_eq(child->done_ctx, &own_calls);
-	rs_io_child_finished(sim, child);
+	rs_io_child_finished(sim, child, 0);
 }
 
 START_TEST(fanin_by_hand)
@@ -259,6 +422,10 @@ static Suite *io_suite(void)
 	tcase_add_test(tc, fanin_first_error);
 	tcase_add_test(tc, fanout_nested);
 	tcase_add_test(tc, fanin_by_hand);
+	tcase_add_test(tc, fanin_layer_hook);
+	tcase_add_test(tc, fanin_explicit_over_hook);
+	tcase_add_test(tc, hold_release);
+	tcase_add_test(tc, detach_and_fold);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("accounting");
 	tcase_add_test(tc, counters_and_bytes);
