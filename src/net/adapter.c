@@ -492,11 +492,6 @@ bool rs_iscsi_adapter_usable(const struct rs_dev *dev, rs_time_t now, rs_time_t 
 	return !a->port.up && now - a->t_down < detect;
 }
 
-const struct rs_iscsi_adapter_counters *rs_iscsi_adapter_counters(const struct rs_dev *dev)
-{
-	return &((const struct adapter *)dev->priv)->n;
-}
-
 struct rs_link *rs_iscsi_adapter_port(struct rs_dev *dev)
 {
 	return &((struct adapter *)dev->priv)->port;

@@ -57,7 +57,6 @@ void rs_iscsi_adapter_set_link(struct rs_sim *sim, struct rs_dev *dev, bool up);
 /* Whether a path manager that needs `detect` to notice a dead link still
  * takes this path as usable at `now`. */
 bool rs_iscsi_adapter_usable(const struct rs_dev *dev, rs_time_t now, rs_time_t detect);
-const struct rs_iscsi_adapter_counters *rs_iscsi_adapter_counters(const struct rs_dev *dev);
 struct rs_link *rs_iscsi_adapter_port(struct rs_dev *dev);
 
 #endif

@@ -142,11 +142,6 @@ static void mp_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	send(sim, m, io, i < m->npaths ? i : 0);
 }
 
-const struct rs_multipath_counters *rs_multipath_counters(const struct rs_dev *dev)
-{
-	return &((const struct mp *)dev->priv)->n;
-}
-
 /* A path is an adapter section without a target of its own: it is built
  * with `target: multipath` (attached here afterwards), so that an adapter
  * on its own must name its target. */

@@ -28,6 +28,5 @@ struct rs_multipath_counters {
 	uint64_t errors;              /* requests failed to the caller */
 };
 
-const struct rs_multipath_counters *rs_multipath_counters(const struct rs_dev *dev);
 
 #endif

@@ -67,7 +67,7 @@ void array_fail_slot(struct rs_sim *sim, struct array *a, uint32_t m)
 	array_rebuild_maybe_start(sim, a);
 }
 
-void array_replace_slot(struct rs_sim *sim, struct array *a, uint32_t m)
+static void array_replace_slot(struct rs_sim *sim, struct array *a, uint32_t m)
 {
 	RS_ASSERT(m < a->g.nmembers);
 	if (!(a->lost >> m & 1u) || (a->rb.active && a->rb.slot == m) || a->dead)
@@ -82,8 +82,9 @@ void array_replace_slot(struct rs_sim *sim, struct array *a, uint32_t m)
 	array_rebuild_maybe_start(sim, a);
 }
 
-bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32_t nblk,
-		       rs_time_t now)
+/* Whether member blocks [lba, lba + nblk) of drive dev hold a media error. */
+static bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32_t nblk,
+			      rs_time_t now)
 {
 	for (uint32_t i = 0; i < a->nmedia; i++) {
 		const struct media_error *me = &a->media[i];
@@ -288,12 +289,6 @@ int rs_array_find_member(struct rs_dev *dev, const char *name, uint32_t *m)
 		}
 	}
 	return -1;
-}
-
-uint32_t rs_array_members(const struct rs_dev *dev)
-{
-	RS_ASSERT(dev->type == &rs_dev_array);
-	return ((const struct array *)dev->priv)->g.nmembers;
 }
 
 void rs_array_mark_faulty(struct rs_dev *dev)

@@ -317,8 +317,3 @@ void array_rebuild_abort(struct array *a)
 {
 	a->rb.active = false;
 }
-
-void array_rebuild_poke(struct rs_sim *sim, struct array *a)
-{
-	pump(sim, a);
-}

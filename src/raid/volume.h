@@ -110,7 +110,6 @@ int rs_array_add_media_error(struct rs_dev *dev, uint32_t m, uint64_t lo, uint64
 /* The member position of the drive named `name` (disk0, disk1, ...): 0,
  * or -1 if the array has no such member. */
 int rs_array_find_member(struct rs_dev *dev, const char *name, uint32_t *m);
-uint32_t rs_array_members(const struct rs_dev *dev);
 /* Faults are configured: the reports carry the rebuild column. */
 void rs_array_mark_faulty(struct rs_dev *dev);
 void rs_array_set_slow(struct rs_dev *dev, uint32_t m, double factor);

@@ -13,7 +13,8 @@
 
 #include "kernel/assert.h"
 
-void array_finish(struct rs_sim *sim, struct array *a, struct rs_io *io)
+/* Complete a request the array holds (host request or rebuild phase). */
+static void array_finish(struct rs_sim *sim, struct array *a, struct rs_io *io)
 {
 	RS_ASSERT(array_is_rebuild(io) || io->dev == a->dev);
 	if (!array_is_rebuild(io) && a->fg_inflight)

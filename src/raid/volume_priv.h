@@ -176,8 +176,6 @@ struct array {
 /* A rebuild phase is the array's own request: no device took it, so it
  * completes without the device accounting. */
 static inline bool array_is_rebuild(const struct rs_io *io) { return io->dev == NULL; }
-/* Complete a request the array holds (host request or rebuild phase). */
-void array_finish(struct rs_sim *sim, struct array *a, struct rs_io *io);
 /* The array holds a request (rs_io_hold) while it still has work to start
  * for it (fan-out in progress, a row between its phases), so it cannot
  * complete early; release completes it at the last hold or child. */
@@ -236,7 +234,6 @@ static inline uint64_t array_row_of(const struct array *a, uint64_t member_lba)
 }
 void array_faults_init(struct array *a);
 void array_fail_slot(struct rs_sim *sim, struct array *a, uint32_t m);
-void array_replace_slot(struct rs_sim *sim, struct array *a, uint32_t m);
 /* The fault's view of a finished member operation: may rewrite its
  * status, send operations in its place, or hold it back (fail-slow): true
  * when it is held and mop_done must stop here. */
@@ -245,9 +242,6 @@ bool array_fault_filter(struct rs_sim *sim, struct array *a, struct mop *mo, str
  * at a time (member_fault.c). */
 void array_member_submit(struct rs_sim *sim, struct array *a, struct mop *mo,
 			 struct rs_io *child);
-/* Whether member blocks [lba, lba + nblk) of drive dev hold a media error. */
-bool array_media_error(const struct array *a, uint32_t dev, uint64_t lba, uint32_t nblk,
-		       rs_time_t now);
 
 /* Charge the XOR server a pass over `bytes` (its set-up cost plus its
  * rate), then fn(sim, obj, arg, 0).  Only with a->has_xor. */
@@ -279,6 +273,5 @@ bool array_row_bad(const struct array *a, uint64_t row);
 /* rebuild.c */
 void array_rebuild_maybe_start(struct rs_sim *sim, struct array *a);
 void array_rebuild_abort(struct array *a);
-void array_rebuild_poke(struct rs_sim *sim, struct array *a);
 
 #endif
