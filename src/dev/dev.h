@@ -18,6 +18,7 @@
 #include "config/diag.h"
 #include "config/node.h"
 #include "config/schema.h"
+#include "dev/fanin.h"
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "stats/tavg.h"

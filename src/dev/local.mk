@@ -1,6 +1,7 @@
 src_librs_a_SOURCES += \
 	src/dev/job.h \
 	src/dev/dev.c src/dev/dev.h \
+	src/dev/fanin.c src/dev/fanin.h \
 	src/dev/components.c \
 	src/dev/build.c src/dev/build.h \
 	src/dev/link.c src/dev/link.h \

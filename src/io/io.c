@@ -1,6 +1,5 @@
 #include "io/io.h"
 
-#include "dev/dev.h"
 #include "kernel/assert.h"
 
 static const char *const op_names[] = {
@@ -60,19 +59,10 @@ struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_
 	return io;
 }
 
-static void default_child_done(struct rs_sim *sim, struct rs_io *child)
+struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
+			      uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx)
 {
-	rs_io_child_finished(sim, child, 0);
-}
-
-struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
-			  uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx)
-{
-	RS_ASSERT(parent && parent->state == RS_IO_LIVE);
-	/* The hook is looked up once here, not at every completion. */
-	if (!done)
-		done = parent->dev && parent->dev->type->child_done ? parent->dev->type->child_done
-								     : default_child_done;
+	RS_ASSERT(parent && parent->state == RS_IO_LIVE && done);
 	struct rs_io *io = io_get(sim);
 	io->op = op;
 	io->lba = lba;
@@ -98,21 +88,6 @@ void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
 		sim->io_counters.bytes_completed += rs_io_bytes(io);
 	if (io->done)
 		io->done(sim, io);
-}
-
-void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status)
-{
-	if (io->dev)
-		rs_dev_complete(sim, io->dev, io, status);
-	else
-		rs_io_complete(sim, io, status);
-}
-
-void rs_io_release(struct rs_sim *sim, struct rs_io *io)
-{
-	RS_ASSERT(io->pending > 0);
-	if (--io->pending == 0)
-		rs_io_finish(sim, io, io->status);
 }
 
 void rs_io_free(struct rs_sim *sim, struct rs_io *io)

@@ -154,79 +154,14 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim);
 struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
 			rs_io_done_fn *done, void *done_ctx);
 
-/* ---- fan-out and fan-in: one completion path for every layer -------------
- * A layer splits a request submitted to it into children (rs_io_child).  A
- * child's completion calls its child-done hook: the `done` given to
- * rs_io_child or, when that is NULL, the child_done of the device type the
- * parent was submitted to (parent->dev), or else the default fan-in.  The
- * hook does the layer's own work (a link transfer, a cache fill, a retry)
- * and ends in rs_io_child_finished, which folds the child into the parent
- * and completes the parent through its device once nothing holds it.
- * A layer that keeps the parent open when no child is out (a RAID row
- * between its read and write phases, a cache) holds it (rs_io_hold) and
- * lets go (rs_io_release); holds and children are one count, `pending`. */
-
-/* A child of parent covering [lba, lba+nblk) on some lower device, with
- * its hook as above (done_ctx for an explicit `done`). */
-struct rs_io *rs_io_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
-			  uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx);
-/* The child is done with: free it and drop it from its parent's count,
- * which the layer then finishes its own way.  Returns the child's status;
- * nothing is recorded in the parent (a multipath retry forgets a failed
- * path's error). */
-static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child);
-/* rs_io_child_detach, keeping the first error in the parent (`status` if
- * not 0, else the child's).  Returns the parent, for a layer that goes on
- * with it. */
-static inline struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child,
-					     int status);
-/* rs_io_child_fold, then rs_io_finish the parent if that was its last
- * child and nothing holds it. */
-static inline void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status);
-/* Keep io open after its children: it completes only after a release. */
-static inline void rs_io_hold(struct rs_io *io)
-{
-	io->pending++;
-}
-/* Drop a hold; finishes io when nothing else holds it. */
-void rs_io_release(struct rs_sim *sim, struct rs_io *io);
-/* Complete io through the device it was submitted to (its accounting),
- * or as a layer's own request if none. */
-void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status);
+/* A child of parent with its hook `done` (not NULL) and its context: the
+ * primitive under the fan-in of dev/fanin.h, which chooses the hook. */
+struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
+			      uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx);
 
 /* Complete a request with a status; asserts it has not completed before.
  * Calls io->done, which usually frees the request. */
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
-
-/* The fan-in runs for every child: inline, as the pool's get and put. */
-static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child)
-{
-	struct rs_io *parent = child->parent;
-	RS_ASSERT(parent && parent->pending > 0);
-	int status = child->status;
-	rs_io_free(sim, child);
-	parent->pending--;
-	return status;
-}
-
-static inline struct rs_io *rs_io_child_fold(struct rs_sim *sim, struct rs_io *child,
-					     int status)
-{
-	struct rs_io *parent = child->parent;
-	int child_status = rs_io_child_detach(sim, child);
-	if (status == 0)
-		status = child_status;
-	if (status != 0 && parent->status == 0)
-		parent->status = status;
-	return parent;
-}
-
-static inline void rs_io_child_finished(struct rs_sim *sim, struct rs_io *child, int status)
-{
-	struct rs_io *parent = rs_io_child_fold(sim, child, status);
-	if (parent->pending == 0)
-		rs_io_finish(sim, parent, parent->status);
-}
 
 #endif

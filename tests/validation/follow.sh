@@ -32,10 +32,10 @@ check "as shipped: C15's criterion holds at every seed" \
 	grep -q "^TX4000-C15	configuration	.*criterion holds at 5 of 5" "$tsv"
 
 # Interleave sequential reads over the halves: balance streams, and alternate
-# even when a half is busy (alternate-nearest would send a stream's next read
-# to the half whose head is already there).
+# even when a half is busy (alternate-split would send a stream's next reads
+# to the half that owns its addresses).
 sed -e 's/^\(    sequential_balance:\) false/\1 true/' \
-	-e 's/^\(    read_policy:\) alternate-nearest/\1 alternate/' \
+	-e 's/^\(    read_policy:\) alternate-split/\1 alternate/' \
 	"$tmp/scenarios/tx4000/sequential.yaml" \
 	>"$tmp/seq.yaml" && mv "$tmp/seq.yaml" "$tmp/scenarios/tx4000/sequential.yaml"
 check "the copy was changed" grep -q "sequential_balance: true" \
