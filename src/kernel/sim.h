@@ -89,6 +89,9 @@ struct rs_sim {
 	 * sift-down, instead of a pop (sift-down) plus a push (sift-up).  Any
 	 * other heap operation first removes the stale root. */
 	bool root_vacant;
+	/* Few events pending: heap[] holds them sorted, the next to fire
+	 * last, instead of as a heap (see sim.c); root_vacant is then false. */
+	bool small;
 	/* A runtime failure (see rs_sim_fail): the run is over, the message
 	 * says why.  Once set, rs_sim_run fires nothing more. */
 	bool failed;
@@ -99,7 +102,7 @@ struct rs_sim {
 	uint64_t same_instant;
 	uint64_t same_instant_max;
 
-	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq) */
+	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq), or sorted (small) */
 	void *heap_mem;               /* allocation heap points into */
 	uint32_t heap_len;
 	uint32_t heap_cap;
