@@ -109,23 +109,29 @@ static void sift_down(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
 #define SMALL_MAX 16      /* more than this pending: the heap */
 #define SMALL_BACK 8      /* back to the sorted form at this many or fewer */
 
+/* In this form the events' heap_index is not kept: a cancel (rare) finds
+ * its slot among the few, and the heap sets them all when it takes over. */
 static void small_insert(struct rs_sim *sim, struct rs_heap_slot s)
 {
 	struct rs_heap_slot *h = sim->heap;
 	uint32_t i = sim->heap_len++;
 	while (i > 0 && slot_less(&h[i - 1], &s)) {
-		place(sim, i, h[i - 1]);
+		h[i] = h[i - 1];
 		i--;
 	}
-	place(sim, i, s);
+	h[i] = s;
 }
 
-static void small_remove(struct rs_sim *sim, uint32_t i)
+static void small_remove(struct rs_sim *sim, const struct rs_event *ev)
 {
 	struct rs_heap_slot *h = sim->heap;
-	uint32_t n = --sim->heap_len;
+	uint32_t i = 0, n = sim->heap_len;
+	while (i < n && h[i].ev != ev)
+		i++;
+	RS_ASSERT(i < n);
+	sim->heap_len = --n;
 	for (; i < n; i++)
-		place(sim, i, h[i + 1]);
+		h[i] = h[i + 1];
 }
 
 /* Earliest first is a valid heap of any arity. */
@@ -156,8 +162,6 @@ static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
 		}
 		h[j] = s;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		h[i].ev->heap_index = i;
 	sim->small = true;
 }
 
@@ -221,6 +225,24 @@ static inline void release(struct rs_sim *sim, struct rs_event *ev)
 	rs_pool_put(&sim->events, ev);
 }
 
+/* rs_sched_at's heap side, out of line: the sorted insert of few events
+ * then keeps a short entry and exit. */
+static __attribute__((noinline)) void heap_insert(struct rs_sim *sim, struct rs_heap_slot s)
+{
+	if (sim->root_vacant) {
+		/* The event being fired is the minimum and at most s's time:
+		 * the new one replaces it at the root and sinks to its place. */
+		sim->root_vacant = false;
+		sift_down(sim, 0, s);
+		return;
+	}
+	if (sim->small)
+		small_to_heap(sim);
+	if (sim->heap_len == sim->heap_cap)
+		heap_alloc(sim, sim->heap_cap * 2);
+	sift_up(sim, sim->heap_len++, s);
+}
+
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg)
 {
@@ -235,32 +257,18 @@ struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_
 	ev->obj = obj;
 	ev->arg = arg;
 	struct rs_heap_slot s = { when, ev };
-	if (sim->root_vacant) {
-		/* The event being fired is the minimum and at most `when`: the
-		 * new one replaces it at the root and sinks to its place. */
-		sim->root_vacant = false;
-		sift_down(sim, 0, s);
-	} else if (sim->small && sim->heap_len < SMALL_MAX) {
+	if (sim->small && sim->heap_len < SMALL_MAX)
 		small_insert(sim, s);
-	} else {
-		if (sim->small)
-			small_to_heap(sim);
-		if (sim->heap_len == sim->heap_cap)
-			heap_alloc(sim, sim->heap_cap * 2);
-		sift_up(sim, sim->heap_len++, s);
-	}
+	else
+		heap_insert(sim, s);
 	return (struct rs_event_handle){ ev, ev->gen };
 }
 
-struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
-				void *obj, void *arg)
+struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
+					 rs_event_fn *fn, void *obj, void *arg)
 {
-	RS_ASSERT(delay >= 0);
-	if (delay > RS_TIME_MAX - sim->now) {
-		clock_overflow(sim, delay);
-		return rs_sched_at(sim, RS_TIME_MAX, fn, obj, arg);
-	}
-	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+	clock_overflow(sim, delay);
+	return rs_sched_at(sim, RS_TIME_MAX, fn, obj, arg);
 }
 
 static void heap_remove(struct rs_sim *sim, uint32_t i)
@@ -294,11 +302,12 @@ bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h)
 	RS_ASSERT(!rs_event_stale(h));
 	struct rs_event *ev = h.ev;
 	settle(sim);
-	RS_ASSERT(ev->heap_index < sim->heap_len && sim->heap[ev->heap_index].ev == ev);
-	if (sim->small)
-		small_remove(sim, ev->heap_index);
-	else
+	if (sim->small) {
+		small_remove(sim, ev);
+	} else {
+		RS_ASSERT(ev->heap_index < sim->heap_len && sim->heap[ev->heap_index].ev == ev);
 		heap_remove(sim, ev->heap_index);
+	}
 	release(sim, ev);
 	return true;
 }

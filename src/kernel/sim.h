@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "kernel/assert.h"
 #include "kernel/pool.h"
 
 typedef int64_t rs_time_t;            /* simulated nanoseconds */
@@ -34,7 +35,8 @@ struct rs_event {
 	rs_event_fn *fn;
 	void *obj;
 	void *arg;
-	uint32_t heap_index;          /* position in the heap, for cancel */
+	uint32_t heap_index;          /* position in the heap, for cancel (not kept in the
+				       * sorted form for few events: see sim.c) */
 	/* Moves on each time the event goes back to the pool (fired or
 	 * cancelled), so a handle kept past that is recognised as stale.  Not
 	 * the first word, which the pool's free list overwrites. */
@@ -127,12 +129,6 @@ void rs_sim_pool_register(struct rs_sim *sim, struct rs_pool *pool, size_t obj_s
 
 static inline rs_time_t rs_now(const struct rs_sim *sim) { return sim->now; }
 
-/* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
- * handle may be cancelled until the event fires or is cancelled.  A time
- * beyond what the clock holds (about 292 years) fails the run
- * (rs_sim_fail): the event is kept, at RS_TIME_MAX, and never fires. */
-struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
-				void *obj, void *arg);
 /* A time computed in floating point (a service time from a rate, an
  * exponential draw) as whole nanoseconds, rounded, held in [0,
  * RS_TIME_MAX]: an absurd parameter (a rate of 1e-12 B/s) then gives an
@@ -163,6 +159,22 @@ static inline rs_time_t rs_ns_from_double(double ns)
 }
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg);
+/* rs_sched's way out for a time beyond the clock (see above). */
+struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
+					 rs_event_fn *fn, void *obj, void *arg);
+/* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
+ * handle may be cancelled until the event fires or is cancelled.  A time
+ * beyond what the clock holds (about 292 years) fails the run
+ * (rs_sim_fail): the event is kept, at RS_TIME_MAX, and never fires.
+ * Inline: a call saved on every schedule. */
+static inline struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay,
+					      rs_event_fn *fn, void *obj, void *arg)
+{
+	RS_ASSERT(delay >= 0);
+	if (delay > RS_TIME_MAX - sim->now)
+		return rs_sched_overflow(sim, delay, fn, obj, arg);
+	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+}
 /* Remove a pending event; returns false for RS_NO_EVENT.  A stale handle
  * (rs_event_stale) is a bug of the caller's: asserted. */
 bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h);
