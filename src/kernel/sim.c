@@ -248,8 +248,9 @@ struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_
 {
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
-	/* Every field is set here (heap_index by place()) but the generation,
-	 * which the pool keeps (its chunks start zeroed): no zeroing. */
+	/* Every field is set here (heap_index by place(), in the heap form)
+	 * but the generation, which the pool keeps (its chunks start zeroed):
+	 * no zeroing. */
 	struct rs_event *ev = rs_pool_get_raw(&sim->events);
 	ev->time = when;
 	ev->seq = sim->seq++;
