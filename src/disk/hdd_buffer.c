@@ -40,6 +40,16 @@ static bool live_holds(const struct rs_hdd_buffer *b, uint64_t start, uint64_t l
 	return lba >= start && end <= live_end;
 }
 
+/* The first of segments [from, to) holding [lba, end), or -1. */
+static inline int holding(const struct rs_hdd_seg *seg, uint32_t from, uint32_t to,
+			  uint64_t lba, uint64_t end)
+{
+	for (uint32_t i = from; i < to; i++)
+		if (lba >= seg[i].start && end <= seg[i].end)
+			return (int)i;
+	return -1;
+}
+
 int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
 			 int live, uint64_t live_end)
 {
@@ -49,15 +59,16 @@ int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t n
 	 * wins). */
 	uint64_t end = lba + nblk;
 	const struct rs_hdd_seg *seg = b->seg;
-	for (uint32_t i = 0; i < b->nseg; i++) {
-		if ((int)i == live) {
-			if (live_holds(b, seg[i].start, live_end, lba, end))
-				return (int)i;
-		} else if (lba >= seg[i].start && end <= seg[i].end) {
-			return (int)i;
-		}
-	}
-	return -1;
+	uint32_t n = b->nseg;
+	/* The segments before the live one, it, and those after: no test
+	 * for the live one inside the loops. */
+	uint32_t at = live >= 0 && (uint32_t)live < n ? (uint32_t)live : n;
+	int i = holding(seg, 0, at, lba, end);
+	if (i >= 0 || at == n)
+		return i;
+	if (live_holds(b, seg[at].start, live_end, lba, end))
+		return (int)at;
+	return holding(seg, at + 1, n, lba, end);
 }
 
 /* Moved to the most recent end of the order of use: the least recently

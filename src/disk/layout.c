@@ -189,6 +189,28 @@ static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 	return 0;
 }
 
+/* The buckets of zone_at (see layout.h), once the zones' first LBAs and
+ * the capacity are known. */
+static void zone_index_build(struct rs_layout *l)
+{
+	uint64_t want = 4 * (uint64_t)l->nzones;
+	unsigned shift = 0;
+	while ((l->capacity_blk >> shift) >= want)
+		shift++;
+	uint32_t n = (uint32_t)(l->capacity_blk >> shift) + 1;
+	l->zone_at = malloc(n * sizeof(*l->zone_at));
+	RS_ASSERT(l->zone_at != NULL);
+	uint32_t z = 0;
+	for (uint32_t b = 0; b < n; b++) {
+		uint64_t first = (uint64_t)b << shift;
+		while (z + 1 < l->nzones && l->zones[z + 1].first_lba <= first)
+			z++;
+		l->zone_at[b] = z;
+	}
+	l->zone_buckets = n;
+	l->zone_shift = shift;
+}
+
 int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		   char *err, size_t errlen)
 {
@@ -250,6 +272,7 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		goto bad;
 	}
 	l->capacity_blk = p->capacity_blk ? p->capacity_blk : lba;
+	zone_index_build(l);
 	return 0;
 bad:
 	rs_layout_destroy(l);
@@ -266,6 +289,7 @@ void rs_layout_destroy(struct rs_layout *l)
 {
 	free(l->zones);
 	free(l->slip_idx);
+	free(l->zone_at);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -308,6 +332,15 @@ uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 
 static uint32_t zone_search(const struct rs_layout *l, uint64_t lba)
 {
+	uint64_t b = lba >> l->zone_shift;
+	if (b < l->zone_buckets) {
+		/* The last zone starting at or below lba, as the search below:
+		 * zone_at[b] is that of an LBA at or below lba. */
+		uint32_t z = l->zone_at[b];
+		while (z + 1 < l->nzones && l->zones[z + 1].first_lba <= lba)
+			z++;
+		return z;
+	}
 	uint32_t lo = 0, hi = l->nzones;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;

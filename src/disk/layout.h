@@ -138,6 +138,13 @@ struct rs_layout {
 	 * grouped by zone, increasing. */
 	uint64_t *slip_idx;
 	size_t nslips;
+	/* zone_at[lba >> zone_shift]: the zone of the bucket's first LBA,
+	 * from which lba's own is at most a step or two on: no binary search
+	 * over the zones for a new random block.  About four buckets a
+	 * zone. */
+	uint32_t *zone_at;
+	uint32_t zone_buckets;
+	unsigned zone_shift;
 	/* The stretches of the last LBAs mapped (replaced in turn): the next
 	 * lookups of a transfer, of its track's end, of the stream running
 	 * on and of the next command mostly fall in one, and are then

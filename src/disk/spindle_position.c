@@ -18,16 +18,6 @@ rs_time_t rs_disk_position_time(const struct rs_layout *l, const struct rs_seek 
 	return out->total_ns;
 }
 
-/* When the sector at last_sector of run r ends, r's first sector having
- * started t_ns into the transfer.  Accumulated as a double duration and
- * rounded once at the end, so per-sector fractions of a nanosecond do not
- * add up to an error. */
-static double run_end(double period_ns, const struct rs_track_run *r, uint32_t last_sector,
-		      double t_ns)
-{
-	return t_ns + (double)(last_sector - r->p.sector + 1) * period_ns / r->spt;
-}
-
 /* The run after r, in *n, and when its first sector starts, r having been
  * read to its end (last_sector) by t_end. */
 static double run_switch(const struct rs_layout *l, const struct rs_seek *s, double period_ns,
@@ -83,16 +73,17 @@ rs_time_t rs_disk_media_time(const struct rs_layout *l, const struct rs_seek *s,
 	while (r.last < last) {
 		struct rs_track_run n;
 		uint32_t end_sector = rs_layout_run_sector(l, &r, r.last);
-		double t_end = run_end(period_ns, &r, end_sector, t_ns);
+		double t_end = rs_disk_run_end(period_ns, &r, end_sector, t_ns);
 		t_ns = run_switch(l, s, period_ns, &r, end_sector, t_end, &n);
 		r = n;
 	}
-	return rs_round_nonneg(run_end(period_ns, &r, rs_layout_run_sector(l, &r, last), t_ns));
+	return rs_round_nonneg(rs_disk_run_end(period_ns, &r, rs_layout_run_sector(l, &r, last),
+					       t_ns));
 }
 
-rs_time_t rs_disk_media_time_memo(const struct rs_layout *l, const struct rs_seek *s,
-				  const struct rs_spindle *sp, struct rs_media_memo *memo,
-				  uint64_t lba, uint32_t nblk)
+rs_time_t rs_disk_media_time_memo_walk(const struct rs_layout *l, const struct rs_seek *s,
+				       const struct rs_spindle *sp, struct rs_media_memo *memo,
+				       uint64_t lba, uint32_t nblk)
 {
 	RS_ASSERT(nblk >= 1 && lba + nblk <= rs_layout_capacity_blk(l));
 	double period_ns = rs_spindle_period_ns(sp);
@@ -120,15 +111,15 @@ rs_time_t rs_disk_media_time_memo(const struct rs_layout *l, const struct rs_see
 	double t_ns = memo->track[j].t_ns;
 	/* Within the tracks walked: looked up, no copy of the run. */
 	if (last <= rj->last)
-		return rs_round_nonneg(run_end(period_ns, rj, rs_layout_run_sector(l, rj, last),
-					       t_ns));
+		return rs_round_nonneg(rs_disk_run_end(period_ns, rj,
+						       rs_layout_run_sector(l, rj, last), t_ns));
 	struct rs_track_run r = *rj;
 	/* Past the tracks walked: walk on from the last one, keeping what
 	 * fits. */
 	while (r.last < last) {
 		struct rs_track_run n;
 		uint32_t end_sector = rs_layout_run_sector(l, &r, r.last);
-		double t_end = run_end(period_ns, &r, end_sector, t_ns);
+		double t_end = rs_disk_run_end(period_ns, &r, end_sector, t_ns);
 		t_ns = run_switch(l, s, period_ns, &r, end_sector, t_end, &n);
 		r = n;
 		if (memo->n < RS_MEDIA_MEMO_TRACKS) {
@@ -137,5 +128,6 @@ rs_time_t rs_disk_media_time_memo(const struct rs_layout *l, const struct rs_see
 			memo->n++;
 		}
 	}
-	return rs_round_nonneg(run_end(period_ns, &r, rs_layout_run_sector(l, &r, last), t_ns));
+	return rs_round_nonneg(rs_disk_run_end(period_ns, &r, rs_layout_run_sector(l, &r, last),
+					       t_ns));
 }

@@ -70,8 +70,45 @@ struct rs_media_memo {
 
 /* rs_disk_media_time(l, s, sp, lba, nblk, 0), through memo (zeroed before
  * first use, and only ever used with the same l, s and sp). */
-rs_time_t rs_disk_media_time_memo(const struct rs_layout *l, const struct rs_seek *s,
-				  const struct rs_spindle *sp, struct rs_media_memo *memo,
-				  uint64_t lba, uint32_t nblk);
+rs_time_t rs_disk_media_time_memo_walk(const struct rs_layout *l, const struct rs_seek *s,
+				       const struct rs_spindle *sp, struct rs_media_memo *memo,
+				       uint64_t lba, uint32_t nblk);
+
+/* When the sector at last_sector of run r ends, r's first sector having
+ * started t_ns into the transfer.  Accumulated as a double duration and
+ * rounded once at the end, so per-sector fractions of a nanosecond do not
+ * add up to an error. */
+static inline double rs_disk_run_end(double period_ns, const struct rs_track_run *r,
+				     uint32_t last_sector, double t_ns)
+{
+	return t_ns + (double)(last_sector - r->p.sector + 1) * period_ns / r->spt;
+}
+
+/* The same; inline for the answers the memo holds (one block in the zone
+ * last asked about, a length ending on a track already walked from the same
+ * origin), which a stream's timing asks several times a command. */
+static inline rs_time_t rs_disk_media_time_memo(const struct rs_layout *l,
+						const struct rs_seek *s,
+						const struct rs_spindle *sp,
+						struct rs_media_memo *memo, uint64_t lba,
+						uint32_t nblk)
+{
+	if (nblk == 1 && lba - memo->one_first < memo->one_end - memo->one_first &&
+	    lba < rs_layout_capacity_blk(l))
+		return memo->one_ns;
+	if (nblk > 1 && memo->ok && memo->origin == lba &&
+	    lba + nblk <= rs_layout_capacity_blk(l)) {
+		uint64_t last = lba + nblk - 1;
+		uint32_t j = 0;
+		while (j + 1 < memo->n && memo->track[j].run.last < last)
+			j++;
+		const struct rs_track_run *rj = &memo->track[j].run;
+		if (last <= rj->last)
+			return rs_round_nonneg(rs_disk_run_end(rs_spindle_period_ns(sp), rj,
+							       rs_layout_run_sector(l, rj, last),
+							       memo->track[j].t_ns));
+	}
+	return rs_disk_media_time_memo_walk(l, s, sp, memo, lba, nblk);
+}
 
 #endif

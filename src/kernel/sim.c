@@ -100,12 +100,78 @@ static void sift_down(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
 	place(sim, i, s);
 }
 
+/* The few-events form (sim->small): heap[0..len) sorted latest first, so
+ * the next event is the last slot and firing it is a decrement.  A new
+ * event moves past only the events that fire before it, which with a
+ * handful pending (a drive or two, the run's end) is none or one, cheaper
+ * than a heap's sift.  Any exact order on (time, seq) fires the same
+ * sequence, so the form in use never shows in the results. */
+#define SMALL_MAX 16      /* more than this pending: the heap */
+#define SMALL_BACK 8      /* back to the sorted form at this many or fewer */
+
+/* In this form the events' heap_index is not kept: a cancel (rare) finds
+ * its slot among the few, and the heap sets them all when it takes over. */
+static void small_insert(struct rs_sim *sim, struct rs_heap_slot s)
+{
+	struct rs_heap_slot *h = sim->heap;
+	uint32_t i = sim->heap_len++;
+	while (i > 0 && slot_less(&h[i - 1], &s)) {
+		h[i] = h[i - 1];
+		i--;
+	}
+	h[i] = s;
+}
+
+static void small_remove(struct rs_sim *sim, const struct rs_event *ev)
+{
+	struct rs_heap_slot *h = sim->heap;
+	uint32_t i = 0, n = sim->heap_len;
+	while (i < n && h[i].ev != ev)
+		i++;
+	RS_ASSERT(i < n);
+	sim->heap_len = --n;
+	for (; i < n; i++)
+		h[i] = h[i + 1];
+}
+
+/* Earliest first is a valid heap of any arity. */
+static __attribute__((noinline)) void small_to_heap(struct rs_sim *sim)
+{
+	struct rs_heap_slot *h = sim->heap;
+	uint32_t n = sim->heap_len;
+	for (uint32_t i = 0, j = n - 1; i < j; i++, j--) {
+		struct rs_heap_slot t = h[i];
+		h[i] = h[j];
+		h[j] = t;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		h[i].ev->heap_index = i;
+	sim->small = false;
+}
+
+static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
+{
+	struct rs_heap_slot *h = sim->heap;
+	uint32_t n = sim->heap_len;
+	for (uint32_t k = 1; k < n; k++) {
+		struct rs_heap_slot s = h[k];
+		uint32_t j = k;
+		while (j > 0 && slot_less(&h[j - 1], &s)) {
+			h[j] = h[j - 1];
+			j--;
+		}
+		h[j] = s;
+	}
+	sim->small = true;
+}
+
 struct rs_sim *rs_sim_new(uint64_t seed)
 {
 	struct rs_sim *sim = calloc(1, sizeof(*sim));
 	RS_ASSERT(sim != NULL);
 	sim->seed = seed;
 	sim->same_instant_max = RS_SIM_SAME_INSTANT_MAX;
+	sim->small = true;
 	heap_alloc(sim, 1024);
 	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
 	return sim;
@@ -159,16 +225,32 @@ static inline void release(struct rs_sim *sim, struct rs_event *ev)
 	rs_pool_put(&sim->events, ev);
 }
 
+/* rs_sched_at's heap side, out of line: the sorted insert of few events
+ * then keeps a short entry and exit. */
+static __attribute__((noinline)) void heap_insert(struct rs_sim *sim, struct rs_heap_slot s)
+{
+	if (sim->root_vacant) {
+		/* The event being fired is the minimum and at most s's time:
+		 * the new one replaces it at the root and sinks to its place. */
+		sim->root_vacant = false;
+		sift_down(sim, 0, s);
+		return;
+	}
+	if (sim->small)
+		small_to_heap(sim);
+	if (sim->heap_len == sim->heap_cap)
+		heap_alloc(sim, sim->heap_cap * 2);
+	sift_up(sim, sim->heap_len++, s);
+}
+
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg)
 {
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
-	if (sim->heap_len == sim->heap_cap && !sim->root_vacant) {
-		heap_alloc(sim, sim->heap_cap * 2);
-	}
-	/* Every field is set here (heap_index by place()) but the generation,
-	 * which the pool keeps (its chunks start zeroed): no zeroing. */
+	/* Every field is set here (heap_index by place(), in the heap form)
+	 * but the generation, which the pool keeps (its chunks start zeroed):
+	 * no zeroing. */
 	struct rs_event *ev = rs_pool_get_raw(&sim->events);
 	ev->time = when;
 	ev->seq = sim->seq++;
@@ -176,26 +258,18 @@ struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_
 	ev->obj = obj;
 	ev->arg = arg;
 	struct rs_heap_slot s = { when, ev };
-	if (sim->root_vacant) {
-		/* The event being fired is the minimum and at most `when`: the
-		 * new one replaces it at the root and sinks to its place. */
-		sim->root_vacant = false;
-		sift_down(sim, 0, s);
-	} else {
-		sift_up(sim, sim->heap_len++, s);
-	}
+	if (sim->small && sim->heap_len < SMALL_MAX)
+		small_insert(sim, s);
+	else
+		heap_insert(sim, s);
 	return (struct rs_event_handle){ ev, ev->gen };
 }
 
-struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
-				void *obj, void *arg)
+struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
+					 rs_event_fn *fn, void *obj, void *arg)
 {
-	RS_ASSERT(delay >= 0);
-	if (delay > RS_TIME_MAX - sim->now) {
-		clock_overflow(sim, delay);
-		return rs_sched_at(sim, RS_TIME_MAX, fn, obj, arg);
-	}
-	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+	clock_overflow(sim, delay);
+	return rs_sched_at(sim, RS_TIME_MAX, fn, obj, arg);
 }
 
 static void heap_remove(struct rs_sim *sim, uint32_t i)
@@ -216,6 +290,9 @@ static inline void settle(struct rs_sim *sim)
 	if (sim->root_vacant) {
 		sim->root_vacant = false;
 		heap_remove(sim, 0);
+		/* Only here and in a cancel does the heap shrink. */
+		if (sim->heap_len <= SMALL_BACK)
+			heap_to_small(sim);
 	}
 }
 
@@ -226,9 +303,33 @@ bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h)
 	RS_ASSERT(!rs_event_stale(h));
 	struct rs_event *ev = h.ev;
 	settle(sim);
-	RS_ASSERT(ev->heap_index < sim->heap_len && sim->heap[ev->heap_index].ev == ev);
-	heap_remove(sim, ev->heap_index);
+	if (sim->small) {
+		small_remove(sim, ev);
+	} else {
+		RS_ASSERT(ev->heap_index < sim->heap_len && sim->heap[ev->heap_index].ev == ev);
+		heap_remove(sim, ev->heap_index);
+	}
 	release(sim, ev);
+	return true;
+}
+
+/* May the next event, at t, fire?  Not past `until` (the clock is left
+ * there), nor beyond the backstop against a loop at one instant. */
+static inline bool may_fire(struct rs_sim *sim, rs_time_t t, rs_time_t until)
+{
+	if (t > until) {
+		sim->now = until;
+		return false;
+	}
+	if (t != sim->now) {
+		sim->same_instant = 0;
+	} else if (++sim->same_instant > sim->same_instant_max) {
+		rs_sim_fail(sim, "simulated time does not advance: %llu events at %.9f s "
+			    "without the clock moving (a zero-time loop: a device or "
+			    "link that takes no time, or a workload that never waits)",
+			    (unsigned long long)sim->same_instant, (double)sim->now / 1e9);
+		return false;
+	}
 	return true;
 }
 
@@ -236,33 +337,45 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 {
 	uint64_t fired = 0;
 	sim->stopping = sim->failed;
+	/* One loop per form of the pending set, so neither pays for the
+	 * other's test on every event; a callback may switch the form (a
+	 * schedule past SMALL_MAX, a fall to SMALL_BACK), and the outer loop
+	 * then goes on with the other. */
 	while (sim->heap_len > 0 && !sim->stopping) {
-		struct rs_heap_slot top = sim->heap[0];
-		if (top.time > until) {
-			sim->now = until;
-			break;
+		while (sim->small && sim->heap_len > 0 && !sim->stopping) {
+			struct rs_heap_slot top = sim->heap[sim->heap_len - 1];
+			if (!may_fire(sim, top.time, until))
+				goto out;
+			struct rs_event *ev = top.ev;
+			rs_event_fn *fn = ev->fn;
+			void *obj = ev->obj, *arg = ev->arg;
+			/* The event and its slot (the last) are free before the
+			 * callback, which may reuse both. */
+			release(sim, ev);
+			sim->heap_len--;
+			sim->now = top.time;
+			fn(sim, obj, arg);
+			fired++;
 		}
-		if (top.time != sim->now) {
-			sim->same_instant = 0;
-		} else if (++sim->same_instant > sim->same_instant_max) {
-			rs_sim_fail(sim, "simulated time does not advance: %llu events at %.9f s "
-				    "without the clock moving (a zero-time loop: a device or "
-				    "link that takes no time, or a workload that never waits)",
-				    (unsigned long long)sim->same_instant, (double)sim->now / 1e9);
-			break;
+		while (!sim->small && sim->heap_len > 0 && !sim->stopping) {
+			struct rs_heap_slot top = sim->heap[0];
+			if (!may_fire(sim, top.time, until))
+				goto out;
+			struct rs_event *ev = top.ev;
+			rs_event_fn *fn = ev->fn;
+			void *obj = ev->obj, *arg = ev->arg;
+			/* Return the event before calling, so the callback can
+			 * reuse it; its heap slot stays until the callback
+			 * schedules or returns. */
+			release(sim, ev);
+			sim->root_vacant = true;
+			sim->now = top.time;
+			fn(sim, obj, arg);
+			settle(sim);
+			fired++;
 		}
-		struct rs_event *ev = top.ev;
-		rs_event_fn *fn = ev->fn;
-		void *obj = ev->obj, *arg = ev->arg;
-		/* Return the event before calling, so the callback can reuse it;
-		 * its heap slot stays until the callback schedules or returns. */
-		release(sim, ev);
-		sim->root_vacant = true;
-		sim->now = top.time;
-		fn(sim, obj, arg);
-		settle(sim);
-		fired++;
 	}
+out:
 	if (sim->heap_len == 0 && until != RS_TIME_MAX && !sim->stopping && sim->now < until)
 		sim->now = until;
 	sim->events_fired += fired;

@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "kernel/assert.h"
 #include "kernel/pool.h"
 
 typedef int64_t rs_time_t;            /* simulated nanoseconds */
@@ -34,7 +35,8 @@ struct rs_event {
 	rs_event_fn *fn;
 	void *obj;
 	void *arg;
-	uint32_t heap_index;          /* position in the heap, for cancel */
+	uint32_t heap_index;          /* position in the heap, for cancel (not kept in the
+				       * sorted form for few events: see sim.c) */
 	/* Moves on each time the event goes back to the pool (fired or
 	 * cancelled), so a handle kept past that is recognised as stale.  Not
 	 * the first word, which the pool's free list overwrites. */
@@ -89,6 +91,9 @@ struct rs_sim {
 	 * sift-down, instead of a pop (sift-down) plus a push (sift-up).  Any
 	 * other heap operation first removes the stale root. */
 	bool root_vacant;
+	/* Few events pending: heap[] holds them sorted, the next to fire
+	 * last, instead of as a heap (see sim.c); root_vacant is then false. */
+	bool small;
 	/* A runtime failure (see rs_sim_fail): the run is over, the message
 	 * says why.  Once set, rs_sim_run fires nothing more. */
 	bool failed;
@@ -99,7 +104,7 @@ struct rs_sim {
 	uint64_t same_instant;
 	uint64_t same_instant_max;
 
-	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq) */
+	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq), or sorted (small) */
 	void *heap_mem;               /* allocation heap points into */
 	uint32_t heap_len;
 	uint32_t heap_cap;
@@ -124,12 +129,6 @@ void rs_sim_pool_register(struct rs_sim *sim, struct rs_pool *pool, size_t obj_s
 
 static inline rs_time_t rs_now(const struct rs_sim *sim) { return sim->now; }
 
-/* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
- * handle may be cancelled until the event fires or is cancelled.  A time
- * beyond what the clock holds (about 292 years) fails the run
- * (rs_sim_fail): the event is kept, at RS_TIME_MAX, and never fires. */
-struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay, rs_event_fn *fn,
-				void *obj, void *arg);
 /* A time computed in floating point (a service time from a rate, an
  * exponential draw) as whole nanoseconds, rounded, held in [0,
  * RS_TIME_MAX]: an absurd parameter (a rate of 1e-12 B/s) then gives an
@@ -160,6 +159,22 @@ static inline rs_time_t rs_ns_from_double(double ns)
 }
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg);
+/* rs_sched's way out for a time beyond the clock (see above). */
+struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
+					 rs_event_fn *fn, void *obj, void *arg);
+/* Schedule fn(sim, obj, arg) after delay (>= 0) nanoseconds.  The returned
+ * handle may be cancelled until the event fires or is cancelled.  A time
+ * beyond what the clock holds (about 292 years) fails the run
+ * (rs_sim_fail): the event is kept, at RS_TIME_MAX, and never fires.
+ * Inline: a call saved on every schedule. */
+static inline struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay,
+					      rs_event_fn *fn, void *obj, void *arg)
+{
+	RS_ASSERT(delay >= 0);
+	if (delay > RS_TIME_MAX - sim->now)
+		return rs_sched_overflow(sim, delay, fn, obj, arg);
+	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+}
 /* Remove a pending event; returns false for RS_NO_EVENT.  A stale handle
  * (rs_event_stale) is a bug of the caller's: asserted. */
 bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h);

@@ -105,11 +105,22 @@ static uint64_t rand_below(gsl_rng *r, uint64_t n)
 	return x % n;
 }
 
+/* The zone of lba from the zones alone: the last starting at or below it. */
+static uint32_t zone_by_scan(const struct rs_layout *l, uint64_t lba)
+{
+	uint32_t z = 0;
+	for (uint32_t i = 1; i < l->nzones; i++)
+		if (l->zones[i].first_lba <= lba)
+			z = i;
+	return z;
+}
+
 static void check_roundtrip(const struct rs_layout *l, uint64_t lba)
 {
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
 	REQUIRE(p.zone == rs_layout_zone_of_lba(l, lba));
+	REQUIRE(p.zone == zone_by_scan(l, lba));
 	REQUIRE(p.zone == rs_layout_zone_of_cyl(l, p.cyl));
 	REQUIRE(p.sector < rs_layout_spt_of_cyl(l, p.cyl));
 	REQUIRE(p.head < l->heads);

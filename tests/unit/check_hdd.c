@@ -977,6 +977,11 @@ START_TEST(buffer_lookup_segments)
 	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1150, 10, 0, 1155), -1);
 	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1010, 10, 0, 1000), -1);
 	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1010, 10, 2, 1100), 0);
+	/* Segment 1, between the others, streaming: the lowest index still
+	 * wins on either side of it. */
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 510, 20, 1, 530), 1);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 1060, 10, 1, 530), 0);
+	ck_assert_int_eq(rs_hdd_buffer_lookup(&b, 525, 10, 1, 530), -1);
 	rs_hdd_buffer_destroy(&b);
 }
 END_TEST

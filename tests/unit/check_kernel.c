@@ -305,12 +305,41 @@ static int ref_cmp(const struct ref_ev *a, const struct ref_ev *b)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Random schedules, cancels and firings checked against the model.  With
+ * few_max > 0 the set stays at or below few_max pending, times drawn from
+ * a narrow span (many ties), so it keeps crossing between the kernel's
+ * sorted form for few events and its heap. */
+static void random_against(unsigned long seed, size_t few_max, size_t *peak_out,
+			   size_t *fired_out, size_t *cancelled_out);
+
 START_TEST(random_against_model)
+{
+	size_t peak, fired, cancelled;
+	random_against(2024, 0, &peak, &fired, &cancelled);
+	/* The mix really exercised everything. */
+	ck_assert_uint_gt(peak, 2000);
+	ck_assert_uint_gt(fired, 10000);
+	ck_assert_uint_gt(cancelled, 10000);
+}
+END_TEST
+
+START_TEST(random_against_model_few)
+{
+	size_t peak, fired, cancelled;
+	random_against(7, 24, &peak, &fired, &cancelled);
+	ck_assert_uint_eq(peak, 24);
+	ck_assert_uint_gt(fired, 10000);
+	ck_assert_uint_gt(cancelled, 10000);
+}
+END_TEST
+
+static void random_against(unsigned long seed, size_t few_max, size_t *peak_out,
+			   size_t *fired_out, size_t *cancelled_out)
 {
 	enum { OPS = 100000, MAXID = OPS };
 	struct rs_sim *sim = rs_sim_new(1);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-	gsl_rng_set(r, 2024);
+	gsl_rng_set(r, seed);
 	struct ref_ev *ref = calloc(MAXID, sizeof(*ref));
 	struct rs_event_handle *handle = calloc(MAXID, sizeof(*handle));
 	ck_assert_ptr_nonnull(ref);
@@ -326,10 +355,13 @@ START_TEST(random_against_model)
 		/* Bias towards scheduling in phases so the set both grows into
 		 * the thousands (heap growth) and drains to empty. */
 		double p_sched = (op / 10000) % 2 == 0 ? 0.6 : 0.35;
+		if (few_max)  /* drift up to the cap and back down to empty */
+			p_sched = (op / 200) % 2 == 0 ? 0.65 : 0.3;
 		double u = gsl_rng_uniform(r);
-		if (u < p_sched || nref == 0) {
+		if ((u < p_sched && (few_max == 0 || nref < few_max)) || nref == 0) {
+			unsigned long span = few_max ? 20 : 1000;
 			struct ref_ev e = {
-				rs_now(sim) + (rs_time_t)gsl_rng_uniform_int(r, 1000), seq++,
+				rs_now(sim) + (rs_time_t)gsl_rng_uniform_int(r, span), seq++,
 				next_id++ };
 			handle[e.id] = rs_sched_at(sim, e.t, ev_log_stop, (void *)(uintptr_t)e.id, &l);
 			size_t pos = nref;
@@ -373,17 +405,15 @@ START_TEST(random_against_model)
 	}
 	ck_assert_uint_eq(rs_sim_pending(sim), 0);
 	ck_assert_uint_eq(sim->events.live, 0);
-	/* The mix really exercised everything. */
-	ck_assert_uint_gt(peak, 2000);
-	ck_assert_uint_gt(fired, 10000);
-	ck_assert_uint_gt(cancelled, 10000);
+	*peak_out = peak;
+	*fired_out = fired;
+	*cancelled_out = cancelled;
 	free(ref);
 	free(handle);
 	log_free(&l);
 	gsl_rng_free(r);
 	rs_sim_free(sim);
 }
-END_TEST
 
 START_TEST(pool_reuse)
 {
@@ -631,6 +661,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, run_until);
 	tcase_add_test(tc, stop);
 	tcase_add_test(tc, random_against_model);
+	tcase_add_test(tc, random_against_model_few);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
 	tcase_set_timeout(tc, 60);
