@@ -106,7 +106,8 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
 	return lo;
 }
 
-rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t lba)
+/* When lba (s_lba <= lba < capacity) starts passing under a streaming head. */
+static rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t lba)
 {
 	if (lba <= m->s_lba)
 		return m->s_t0_ns;
@@ -189,8 +190,10 @@ static void position_time(const struct rs_hdd_mech *m, const struct rs_head_stat
 	out->total_ns = out->seek_ns + out->rot_ns;
 }
 
-bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uint32_t nblk,
-			   rs_time_t ready_ns)
+/* Can a read of [lba, lba+nblk) be served by the stream if its command is
+ * processed by `ready_ns`? */
+static bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uint32_t nblk,
+				  rs_time_t ready_ns)
 {
 	/* Only what lies ahead of the stream's origin can still come off the
 	 * platter in this pass: a request behind it (an IOMeter stream that

@@ -122,16 +122,10 @@ rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint
 
 /* Blocks past s_lba fully read by time t (capped at the limit). */
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t);
-/* When lba (s_lba <= lba < capacity) starts passing under a streaming head. */
-rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t lba);
 /* The head's state for work that starts after `now`: where streaming has
  * got to (or will stop, when read-ahead finishes first), and when it is
  * free.  `now` is the time the decision is made. */
 void rs_hdd_mech_head_at(const struct rs_hdd_mech *m, rs_time_t now, struct rs_head_state *hs);
-/* Can a read of [lba, lba+nblk) be served by the stream if its command is
- * processed by `ready_ns`? */
-bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uint32_t nblk,
-			   rs_time_t ready_ns);
 /* Media start for an access decided at `now` after `overhead_ns` of
  * firmware work.  Returns out->start_ns. */
 rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
