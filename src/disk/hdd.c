@@ -82,8 +82,6 @@ static void read_first_done(struct rs_sim *sim, void *obj, void *arg, int status
 static void wm_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
 static void wm_next(struct rs_sim *sim, struct hdd *h, struct rs_io *io);
 
-/* ---- small lists through io->qnext (the request is in no rs_ioq) ----- */
-
 /* ---- data phases under a queuing protocol -------------------------------
  *
  * With queuing on, a data phase opens with the protocol's handshake: under
@@ -653,7 +651,7 @@ static bool destage_goes_first(struct rs_sim *sim, struct hdd *h, int cont)
 	struct rs_hdd_key hk, dk;
 	const struct rs_io *io = h->mq.policy->pick(sim, &h->mq, h->mq.policy_ctx);
 	bool w = io->op == RS_WRITE;
-	struct rs_hdd_cand hc = { io->lba, io->nblk, w, (rs_time_t)io->aux,
+	struct rs_hdd_cand hc = { io->lba, io->nblk, w, io->at.hdd.arrived,
 				  h->sched.overhead_ns[w] };
 	rs_hdd_sched_key(&h->sched, now, &hc, &hk, &pos);
 
@@ -662,7 +660,7 @@ static bool destage_goes_first(struct rs_sim *sim, struct hdd *h, int cont)
 	struct rs_hdd_sched s = h->sched;
 	rs_time_t arrived = e->born_ns;
 	if (h->wc.stall_head)
-		arrived = (rs_time_t)h->wc.stall_head->aux;
+		arrived = h->wc.stall_head->at.hdd.arrived;
 	else
 		s.aging_ns = 0;
 	uint64_t lba = cont >= 0 ? h->wc.stream_at : e->lba;
@@ -780,7 +778,7 @@ static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 		complete_cmd(sim, h, io, status);
 		return;
 	}
-	io->aux = (uint64_t)rs_now(sim);
+	io->at.hdd.arrived = rs_now(sim);
 	h->wt_disc_end = rs_now(sim) + (io == h->xd_io ? h->p.xdisc_second_ns
 					: h->p.disconnect_write_ns);
 	if (io == h->xd_io) {
@@ -944,7 +942,7 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 	if (h->fwr.by_previous && io->op != RS_FLUSH)
 		note_command(h, io, cached);
 	rs_hdd_sched_hold(&h->sched, io);
-	io->aux = (uint64_t)now;
+	io->at.hdd.arrived = now;
 	if (io->op != RS_FLUSH && (io->nblk == 0 || io->lba + io->nblk > h->cap_blk)) {
 		io->status = -RS_ERR_ERANGE;
 		rs_sched(sim, 0, fail_later, h, io);

@@ -91,7 +91,7 @@ struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io)
 {
 	RS_ASSERT(s->nfree > 0);
 	uint32_t i = s->free_cmd[--s->nfree];
-	io->tag = (uint64_t)i + 1;
+	io->at.hdd.slot = i + 1;
 	struct rs_hdd_cmd *c = &s->cmd[i];
 	c->mapped = false;
 	c->step = 0;
@@ -102,16 +102,16 @@ struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io)
 
 void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io)
 {
-	RS_ASSERT(io->tag > 0 && io->tag <= s->ncmd && s->nfree < s->ncmd);
-	s->free_cmd[s->nfree++] = (uint32_t)(io->tag - 1);
-	io->tag = 0;
+	RS_ASSERT(io->at.hdd.slot > 0 && io->at.hdd.slot <= s->ncmd && s->nfree < s->ncmd);
+	s->free_cmd[s->nfree++] = io->at.hdd.slot - 1;
+	io->at.hdd.slot = 0;
 }
 
 /* io's target, mapped on its first pass; NULL for a command the drive does
  * not hold (a scheduler tried on its own). */
 static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, const struct rs_io *io)
 {
-	if (!io->tag)
+	if (!io->at.hdd.slot)
 		return NULL;
 	struct rs_hdd_cmd *c = rs_hdd_sched_cmd(s, io);
 	if (!c->mapped) {
@@ -148,7 +148,7 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		if (s->window && seen++ == s->window)
 			break;
 		bool w = io->op == RS_WRITE;
-		struct rs_hdd_cand c = { io->lba, io->nblk, w, (rs_time_t)io->aux,
+		struct rs_hdd_cand c = { io->lba, io->nblk, w, io->at.hdd.arrived,
 					 s->overhead_ns[w] };
 		if (lone) {
 			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w, &pos);

@@ -51,7 +51,7 @@ struct rs_hdd_sched {
 	const struct rs_io *predicted_io;
 	rs_time_t predicted_at;
 	/* The commands the drive holds, one slot per tag (see struct
-	 * rs_hdd_cmd): io->tag is the slot + 1 from rs_hdd_sched_hold to
+	 * rs_hdd_cmd): io->at.hdd.slot is the slot + 1 from rs_hdd_sched_hold to
 	 * rs_hdd_sched_drop, and means nothing else in the drive. */
 	struct rs_hdd_cmd *cmd;
 	uint32_t *free_cmd;           /* stack of free slots */
@@ -83,16 +83,16 @@ bool rs_hdd_key_less(const struct rs_hdd_key *a, const struct rs_hdd_key *b);
 /* Room for up to n held commands; rs_hdd_sched_destroy frees it. */
 void rs_hdd_sched_init_cmds(struct rs_hdd_sched *s, uint32_t n);
 void rs_hdd_sched_destroy(struct rs_hdd_sched *s);
-/* The drive takes io in: io gets a slot (io->tag), its context starts
- * blank.  A slot must be free (the drive's tags bound what it holds). */
+/* The drive takes io in: io gets a slot (io->at.hdd.slot), its context
+ * starts blank.  A slot must be free (the drive's tags bound what it holds). */
 struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io);
-/* io leaves the drive: its slot is free again and io->tag is 0. */
+/* io leaves the drive: its slot is free again and io->at.hdd.slot is 0. */
 void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io);
 /* The context of a held command. */
 static inline struct rs_hdd_cmd *rs_hdd_sched_cmd(const struct rs_hdd_sched *s,
 						  const struct rs_io *io)
 {
-	return &s->cmd[io->tag - 1];
+	return &s->cmd[io->at.hdd.slot - 1];
 }
 
 /* io positioned at now, as rs_hdd_mech_position with the scheduler's
@@ -102,7 +102,7 @@ void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now, const struct r
 			   struct rs_hdd_pos *pos);
 
 /* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The
- * request's drive arrival time is read from io->aux. */
+ * request's drive arrival time is read from io->at.hdd.arrived. */
 const struct rs_ioq_policy *rs_hdd_sched_policy(int policy);
 
 #endif

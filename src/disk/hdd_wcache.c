@@ -20,12 +20,7 @@ void rs_hdd_wcache_init(struct rs_hdd_wcache *w, const struct rs_hdd_params *p,
 
 void rs_hdd_wcache_stall(struct rs_hdd_wcache *w, struct rs_io *io)
 {
-	io->qnext = NULL;
-	if (w->stall_tail)
-		w->stall_tail->qnext = io;
-	else
-		w->stall_head = io;
-	w->stall_tail = io;
+	rs_io_fifo_push(&w->stall_head, &w->stall_tail, io);
 }
 
 struct rs_io *rs_hdd_wcache_unstall(struct rs_hdd_wcache *w, const struct rs_hdd_buffer *b)
@@ -33,11 +28,7 @@ struct rs_io *rs_hdd_wcache_unstall(struct rs_hdd_wcache *w, const struct rs_hdd
 	struct rs_io *io = w->stall_head;
 	if (!io || !rs_hdd_wcache_room(w, b, io->nblk))
 		return NULL;
-	w->stall_head = io->qnext;
-	if (!w->stall_head)
-		w->stall_tail = NULL;
-	io->qnext = NULL;
-	return io;
+	return rs_io_fifo_pop(&w->stall_head, &w->stall_tail);
 }
 
 int rs_hdd_wcache_continuation(const struct rs_hdd_wcache *w, const struct rs_hdd_buffer *b,

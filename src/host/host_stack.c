@@ -102,12 +102,7 @@ static void timer_fired(struct rs_sim *sim, void *obj, void *arg)
 static void back_from_device(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct host *h = dev->priv;
-	io->qnext = NULL;
-	if (h->batch_tail)
-		h->batch_tail->qnext = io;
-	else
-		h->batch_head = io;
-	h->batch_tail = io;
+	rs_io_fifo_push(&h->batch_head, &h->batch_tail, io);
 	h->batch_len++;
 	if (h->batch_len >= h->p.coalesce_count || h->p.coalesce_ns == 0) {
 		interrupt(sim, dev);

@@ -58,12 +58,13 @@ struct extent {
 /* A sequential reader and what has been read ahead of it: [lo, valid)
  * has arrived, [valid, hi) is being fetched. */
 #define NSTREAMS 8
-struct stream {
+struct pc_stream {
 	uint64_t next;                /* where the reader's next read starts */
 	uint64_t lo, valid, hi;
 	uint64_t last_use;            /* for replacing the least recently used */
 	bool used;
 	bool fetching;                /* a fetch is in flight: it will land here */
+	uint32_t fetch_req_blk;       /* the reader's request size when it left */
 	struct rs_io *wait_head, *wait_tail;  /* reads waiting for the fetch */
 };
 
@@ -81,7 +82,7 @@ struct page_cache {
 	struct rs_io *thr_head, *thr_tail;    /* throttled writes, FIFO */
 	struct rs_io *flush_head, *flush_tail;
 
-	struct stream s[NSTREAMS];
+	struct pc_stream s[NSTREAMS];
 	uint64_t use_clock;
 
 	struct rs_page_cache_counts c;
@@ -245,10 +246,10 @@ static void flush_in(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 
 /* ---- read-ahead -------------------------------------------------------------- */
 
-static void ensure_ahead(struct rs_sim *sim, struct rs_dev *dev, struct stream *s,
+static void ensure_ahead(struct rs_sim *sim, struct rs_dev *dev, struct pc_stream *s,
 			 uint32_t req_blk);
 
-static struct stream *find_stream(struct page_cache *c, uint64_t lba)
+static struct pc_stream *find_stream(struct page_cache *c, uint64_t lba)
 {
 	for (int i = 0; i < NSTREAMS; i++)
 		if (c->s[i].used && (c->s[i].next == lba || (lba >= c->s[i].lo && lba < c->s[i].hi)))
@@ -256,11 +257,11 @@ static struct stream *find_stream(struct page_cache *c, uint64_t lba)
 	return NULL;
 }
 
-static bool busy(const struct stream *s) { return s->wait_head || s->fetching; }
+static bool busy(const struct pc_stream *s) { return s->wait_head || s->fetching; }
 
-static struct stream *new_stream(struct page_cache *c)
+static struct pc_stream *new_stream(struct page_cache *c)
 {
-	struct stream *best = &c->s[0];
+	struct pc_stream *best = &c->s[0];
 	for (int i = 0; i < NSTREAMS; i++) {
 		if (!c->s[i].used) {
 			best = &c->s[i];
@@ -275,7 +276,7 @@ static struct stream *new_stream(struct page_cache *c)
 	return best;
 }
 
-static void serve_waiters(struct rs_sim *sim, struct rs_dev *dev, struct stream *s)
+static void serve_waiters(struct rs_sim *sim, struct rs_dev *dev, struct pc_stream *s)
 {
 	struct page_cache *c = dev->priv;
 	while (s->wait_head && s->wait_head->lba + s->wait_head->nblk <= s->valid) {
@@ -288,8 +289,8 @@ static void serve_waiters(struct rs_sim *sim, struct rs_dev *dev, struct stream 
 static void fetch_done(struct rs_sim *sim, struct rs_io *io)
 {
 	struct rs_dev *dev = io->done_ctx;
-	struct stream *s = io->layer;
-	uint32_t req = (uint32_t)io->aux;
+	struct pc_stream *s = io->up.page_cache;
+	uint32_t req = s->fetch_req_blk;
 	/* The stream was kept for this fetch: it still ends its window. */
 	RS_ASSERT(s->fetching && io->lba + io->nblk == s->hi);
 	s->valid = io->lba + io->nblk;
@@ -301,7 +302,7 @@ static void fetch_done(struct rs_sim *sim, struct rs_io *io)
 
 /* Keep the reader's read-ahead window filled: one fetch at a time, of
  * whole granules, once a granule or more is missing. */
-static void ensure_ahead(struct rs_sim *sim, struct rs_dev *dev, struct stream *s,
+static void ensure_ahead(struct rs_sim *sim, struct rs_dev *dev, struct pc_stream *s,
 			 uint32_t req_blk)
 {
 	struct page_cache *c = dev->priv;
@@ -322,8 +323,8 @@ static void ensure_ahead(struct rs_sim *sim, struct rs_dev *dev, struct stream *
 		s->lo = s->valid = from;
 	s->hi = from + n;
 	struct rs_io *f = rs_io_new(sim, RS_READ, from, (uint32_t)n, fetch_done, dev);
-	f->layer = s;
-	f->aux = req_blk;
+	f->up.page_cache = s;
+	s->fetch_req_blk = req_blk;
 	s->fetching = true;
 	c->c.read_ahead_ios++;
 	rs_dev_submit(sim, dev->members[0], f);
@@ -333,11 +334,11 @@ static void read_in(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct page_cache *c = dev->priv;
 	uint64_t end = io->lba + io->nblk;
-	struct stream *s = find_stream(c, io->lba);
+	struct pc_stream *s = find_stream(c, io->lba);
 	if (!s) {
 		s = new_stream(c);
 		if (s) {
-			*s = (struct stream){ .used = true };
+			*s = (struct pc_stream){ .used = true };
 			s->next = s->lo = s->valid = s->hi = end;
 			s->last_use = ++c->use_clock;
 		}

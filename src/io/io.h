@@ -56,6 +56,7 @@ struct rs_dev;
 struct mop;
 struct cmd;
 struct rs_stage_back;
+struct pc_stream;
 typedef void rs_io_done_fn(struct rs_sim *sim, struct rs_io *io);
 
 enum rs_io_state { RS_IO_FREE = 0, RS_IO_LIVE, RS_IO_DONE };
@@ -101,6 +102,7 @@ struct rs_io {
 		struct cmd *iscsi;                   /* iSCSI adapter: the command */
 		const struct rs_stage_back *stage;   /* host stage: where it goes on */
 		uint32_t mp_path;                    /* multipath: the path taken */
+		struct pc_stream *page_cache;        /* page cache: the stream a fetch fills */
 	} up;
 	union rs_io_at {
 		uint32_t mp_tries;                   /* multipath: paths tried after the first */
@@ -109,12 +111,11 @@ struct rs_io {
 			uint32_t units_left;         /* units not yet sent to the host */
 			uint64_t unit;               /* next unit to buffer; a flush's mark */
 		} ssd;
+		struct {
+			uint32_t slot;               /* its command context + 1; 0: not held */
+			rs_time_t arrived;           /* when the drive took it */
+		} hdd;
 	} at;
-	/* Scratch of the layers that keep their own meanings here (the drive,
-	 * the page cache). */
-	uint64_t tag;
-	uint64_t aux;
-	void *layer;
 };
 
 static inline uint64_t rs_io_bytes(const struct rs_io *io)
