@@ -8,7 +8,6 @@
 #include "kernel/assert.h"
 
 struct port {
-	struct rs_dev *dev;
 	struct rs_dev *member;
 	struct rs_channel *ch;
 	struct rs_link *host_bus;
@@ -278,7 +277,7 @@ struct rs_dev *rs_port_wrap(struct rs_dev *member, struct rs_channel *ch,
 	dev->nmembers = 1;
 	dev->priv = pt;
 	rs_tavg_init(&dev->inflight, now, 0);
-	*pt = (struct port){ .dev = dev, .member = member, .ch = ch, .host_bus = host_bus };
+	*pt = (struct port){ .member = member, .ch = ch, .host_bus = host_bus };
 	if (ch->scsi) {
 		rs_link_add_priority(ch->bus, pt, RS_DIR_OUT, scsi_rank(SCSI_HOST_ID));
 		rs_link_add_priority(ch->bus, pt, RS_DIR_IN, rank);
