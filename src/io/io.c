@@ -36,7 +36,8 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim)
 	return &sim->io_counters;
 }
 
-static struct rs_io *io_get(struct rs_sim *sim)
+/* Inlined into both constructors: a call saved on every request. */
+static inline __attribute__((always_inline)) struct rs_io *io_get(struct rs_sim *sim)
 {
 	/* The requests' pool is sized here, by the module that owns the type. */
 	if (!sim->ios.obj_size)
