@@ -7,6 +7,7 @@
 #define RS_DEV_JOB_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kernel/sim.h"
 
@@ -29,7 +30,11 @@ static inline struct rs_job *rs_job_get(struct rs_sim *sim, rs_job_fn *fn, void 
 	/* The jobs' pool is sized here, by the module that owns the type. */
 	if (!sim->jobs.obj_size)
 		rs_sim_pool_register(sim, &sim->jobs, sizeof(struct rs_job), 256);
-	struct rs_job *j = (struct rs_job *)rs_pool_get(&sim->jobs);
+	/* Zeroed with a size known at compile time, which the compiler turns
+	 * into a few stores, instead of the pool's memset of a size it learns
+	 * at run time (a call into the C library for every job). */
+	struct rs_job *j = (struct rs_job *)rs_pool_get_raw(&sim->jobs);
+	memset(j, 0, sizeof(*j));
 	j->fn = fn;
 	j->obj = obj;
 	j->arg = arg;

@@ -26,8 +26,9 @@ void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s)
 }
 
 /* One transaction in a direction: at the host-to-device rate when it has
- * its own. */
-static rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
+ * its own.  Inlined: every transfer planned asks it once or twice. */
+static inline __attribute__((always_inline))
+rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
 {
 	if (dir != RS_DIR_OUT || l->rate_out_bytes_s <= 0)
 		return rs_link_transaction_ns(l, bytes);

@@ -2,7 +2,10 @@
 
 #include "kernel/assert.h"
 
-static rs_time_t mt(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
+/* Inlined into every caller: the memo's hit is a few instructions, and
+ * the stream-end search calls this two or three times a request. */
+static inline __attribute__((always_inline)) rs_time_t mt(const struct rs_hdd_mech *m,
+							  uint64_t lba, uint64_t n)
 {
 	/* The memo is not part of the mechanism's state (see memo_done). */
 	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media;

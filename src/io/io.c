@@ -1,5 +1,7 @@
 #include "io/io.h"
 
+#include <string.h>
+
 #include "kernel/assert.h"
 
 static const char *const op_names[] = {
@@ -34,15 +36,35 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim)
 	return &sim->io_counters;
 }
 
-static struct rs_io *io_get(struct rs_sim *sim)
+/* Inlined into both constructors: a call saved on every request. */
+static inline __attribute__((always_inline)) struct rs_io *io_get(struct rs_sim *sim)
 {
 	/* The requests' pool is sized here, by the module that owns the type. */
 	if (!sim->ios.obj_size)
 		rs_sim_pool_register(sim, &sim->ios, sizeof(struct rs_io), 256);
-	struct rs_io *io = rs_pool_get(&sim->ios);
+	/* Every field set here, none left as the pool put it back: the same
+	 * zeroed request as the pool's memset gave, in plain stores the
+	 * compiler pairs up (the memset of a size learnt at run time cost a
+	 * call into the C library, and a string store, per request). */
+	struct rs_io *io = rs_pool_get_raw(&sim->ios);
 	io->id = sim->io_counters.created++;
+	io->op = 0;
 	io->state = RS_IO_LIVE;
+	io->fua = false;
+	io->lba = 0;
+	io->nblk = 0;
+	io->status = 0;
 	io->t_submit = sim->now;
+	io->t_issue = 0;
+	io->t_done = 0;
+	io->parent = NULL;
+	io->pending = 0;
+	io->done = NULL;
+	io->done_ctx = NULL;
+	io->qnext = io->qprev = NULL;
+	io->dev = NULL;
+	memset(&io->up, 0, sizeof(io->up));
+	memset(&io->at, 0, sizeof(io->at));
 	return io;
 }
 
