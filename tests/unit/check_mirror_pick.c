@@ -10,7 +10,7 @@
 #include "raid/mirror_pick.h"
 
 /* Copy 1's head sits on the block read; copy 0's far away. */
-static const struct rs_mirror_copy idle_near1[2] = { { 1000000, 0 }, { 5000, 0 } };
+static const struct rs_mirror_copy idle_near1[2] = { { 1000000, 0, 0 }, { 5000, 0, 0 } };
 
 static size_t pick(int policy, const struct rs_mirror_copy *c, size_t n, uint32_t *turn)
 {
@@ -54,7 +54,7 @@ END_TEST
 START_TEST(alternate_nearest_busy_takes_nearest)
 {
 	/* Copy 1 is nearer but busier: the head decides, not the queue. */
-	const struct rs_mirror_copy c[2] = { { 1000000, 0 }, { 5000, 3 } };
+	const struct rs_mirror_copy c[2] = { { 1000000, 0, 0 }, { 5000, 3, 0 } };
 	uint32_t turn = 0;
 	for (int k = 0; k < 4; k++)
 		ck_assert_uint_eq(pick(READ_ALTERNATE_NEAREST, c, 2, &turn), 1);
@@ -72,9 +72,9 @@ END_TEST
 START_TEST(alternate_queue_busy_takes_shorter_then_nearer)
 {
 	/* Copy 1 is nearer but busier: the queue decides. */
-	const struct rs_mirror_copy busy1[2] = { { 1000000, 0 }, { 5000, 2 } };
+	const struct rs_mirror_copy busy1[2] = { { 1000000, 0, 0 }, { 5000, 2, 0 } };
 	/* Equal queues: the nearer head. */
-	const struct rs_mirror_copy tie[3] = { { 1000000, 2 }, { 4000, 2 }, { 5001, 2 } };
+	const struct rs_mirror_copy tie[3] = { { 1000000, 2, 0 }, { 4000, 2, 0 }, { 5001, 2, 0 } };
 	uint32_t turn = 0;
 	for (int k = 0; k < 3; k++) {
 		ck_assert_uint_eq(pick(READ_ALTERNATE_QUEUE, busy1, 2, &turn), 0);
@@ -116,7 +116,7 @@ END_TEST
 START_TEST(alternate_split_without_span_takes_nearest)
 {
 	/* No range known: the nearer head, as alternate-nearest. */
-	const struct rs_mirror_copy c[2] = { { 1000000, 1 }, { 5000, 3 } };
+	const struct rs_mirror_copy c[2] = { { 1000000, 1, 0 }, { 5000, 3, 0 } };
 	uint32_t turn = 0;
 	for (int k = 0; k < 3; k++)
 		ck_assert_uint_eq(pick(READ_ALTERNATE_SPLIT, c, 2, &turn), 1);
@@ -125,8 +125,8 @@ END_TEST
 
 START_TEST(shortest_queue_ties_in_turn)
 {
-	const struct rs_mirror_copy c[3] = { { 0, 1 }, { 0, 1 }, { 0, 1 } };
-	const struct rs_mirror_copy one_free[3] = { { 0, 1 }, { 0, 1 }, { 0, 0 } };
+	const struct rs_mirror_copy c[3] = { { 0, 1, 0 }, { 0, 1, 0 }, { 0, 1, 0 } };
+	const struct rs_mirror_copy one_free[3] = { { 0, 1, 0 }, { 0, 1, 0 }, { 0, 0, 0 } };
 	uint32_t turn = 0;
 	ck_assert_uint_eq(pick(READ_SHORTEST_QUEUE, c, 3, &turn), 0);
 	ck_assert_uint_eq(pick(READ_SHORTEST_QUEUE, c, 3, &turn), 1);
@@ -137,7 +137,7 @@ END_TEST
 
 START_TEST(single_copy)
 {
-	const struct rs_mirror_copy c[1] = { { 7, 9 } };
+	const struct rs_mirror_copy c[1] = { { 7, 9, 0 } };
 	for (int p = READ_PRIMARY; p <= READ_ALTERNATE_SPLIT; p++) {
 		uint32_t turn = 5;
 		ck_assert_uint_eq(pick(p, c, 1, &turn), 0);
