@@ -42,29 +42,12 @@ static inline __attribute__((always_inline)) struct rs_io *io_get(struct rs_sim 
 	/* The requests' pool is sized here, by the module that owns the type. */
 	if (!sim->ios.obj_size)
 		rs_sim_pool_register(sim, &sim->ios, sizeof(struct rs_io), 256);
-	/* Every field set here, none left as the pool put it back: the same
-	 * zeroed request as the pool's memset gave, in plain stores the
-	 * compiler pairs up (the memset of a size learnt at run time cost a
-	 * call into the C library, and a string store, per request). */
+	/* A compound literal of a size known at compile time: every field not
+	 * named is zero, in plain stores, where the pool's memset of a size it
+	 * learns at run time cost a call into the C library per request. */
 	struct rs_io *io = rs_pool_get_raw(&sim->ios);
-	io->id = sim->io_counters.created++;
-	io->op = 0;
-	io->state = RS_IO_LIVE;
-	io->fua = false;
-	io->lba = 0;
-	io->nblk = 0;
-	io->status = 0;
-	io->t_submit = sim->now;
-	io->t_issue = 0;
-	io->t_done = 0;
-	io->parent = NULL;
-	io->pending = 0;
-	io->done = NULL;
-	io->done_ctx = NULL;
-	io->qnext = io->qprev = NULL;
-	io->dev = NULL;
-	memset(&io->up, 0, sizeof(io->up));
-	memset(&io->at, 0, sizeof(io->at));
+	*io = (struct rs_io){ .id = sim->io_counters.created++, .state = RS_IO_LIVE,
+			      .t_submit = sim->now };
 	return io;
 }
 
