@@ -19,6 +19,8 @@ rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint
 
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
 				   rs_time_t *next);
+static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
+				 rs_time_t *next);
 
 /* rs_hdd_mech_stream_done, and in *next the media time from the origin to
  * the end of the sector after those done when the search met it on its
@@ -39,7 +41,8 @@ static uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t, rs_ti
 		*next = m->memo_done.next;
 		return m->memo_done.n;
 	}
-	uint64_t n = stream_done_search(m, t, hi, next);
+	uint64_t n = m->s_flat_spt ? stream_done_flat(m, t, hi, next)
+		: stream_done_search(m, t, hi, next);
 	mm->memo_done.ok = true;
 	mm->memo_done.t = t;
 	mm->memo_done.lba = m->s_lba;
@@ -107,6 +110,37 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
 	}
 	*next = up <= hi ? up_ns : -1;
 	return lo;
+}
+
+/* mt(m, m->s_lba, n) of a flat stream (s_flat_spt): the media time of n
+ * blocks on one run of a track, as rs_disk_media_time works it out (the
+ * run's end from its first sector, and one block's time in its zone, are
+ * both n sector times of a turn over spt, in that order of operations). */
+static inline rs_time_t flat_mt(const struct rs_hdd_mech *m, uint64_t n)
+{
+	return n ? rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) /
+				   m->s_flat_spt)
+		: 0;
+}
+
+/* stream_done_search for a flat stream: the largest n in [0, hi] with
+ * flat_mt(n) <= t - s_t0_ns, from the quotient and a step either way for
+ * the rounding (flat_mt is increasing in n), so the answer and *next are
+ * those of the search. */
+static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
+				 rs_time_t *next)
+{
+	rs_time_t target = t - m->s_t0_ns;
+	uint64_t n = (uint64_t)((double)target * m->s_flat_spt / rs_spindle_period_ns(m->sp));
+	if (n > hi)
+		n = hi;
+	while (n > 0 && flat_mt(m, n) > target)
+		n--;
+	rs_time_t up_ns = -1;
+	while (n < hi && (up_ns = flat_mt(m, n + 1)) <= target)
+		n++;
+	*next = n < hi ? up_ns : -1;
+	return n;
 }
 
 /* When lba (s_lba <= lba < capacity) starts passing under a streaming head. */
@@ -327,5 +361,12 @@ void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba)
 void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit)
 {
 	m->s_limit = limit;
-	m->s_end_ns = m->s_t0_ns + mt(m, m->s_lba, limit - m->s_lba);
+	uint64_t n = limit - m->s_lba;
+	m->s_end_ns = m->s_t0_ns + mt(m, m->s_lba, n);
+	/* The media time just asked for has put the stream's first run in
+	 * the memo (a length of two or more blocks walks from s_lba). */
+	const struct rs_track_run *r = &m->media.track[0].run;
+	m->s_flat_spt = n > 1 && m->media.ok && m->media.origin == m->s_lba &&
+		r->first == m->s_lba && r->last >= limit - 1 && r->straight >= limit - 1
+		? r->spt : 0;
 }

@@ -37,6 +37,11 @@ struct rs_hdd_mech {
 	rs_time_t s_t0_ns;            /* s_lba's first sector under the head */
 	uint64_t s_limit;             /* stream stops before this LBA */
 	rs_time_t s_end_ns;           /* when it gets there */
+	/* The sectors per track when [s_lba, s_limit) lies on consecutive
+	 * sectors of one track (the common read-ahead to a track's end), 0
+	 * otherwise: block n of the stream then ends n sector times after
+	 * s_t0_ns, and how far it got by a time is a division, not a search. */
+	uint32_t s_flat_spt;
 	uint64_t s_valid_from;        /* lowest LBA of the stream's segment */
 	/* Last answers of two pure functions, kept because the scheduler asks
 	 * the same question at the same instant for every queued command:

@@ -959,6 +959,139 @@ START_TEST(sched_lone_pick_reused)
 }
 END_TEST
 
+/* ---- the mechanism's stream against the media-time walk ---------------- */
+
+/* Two zones with skews, a slip on the first zone's second track (PBN 117:
+ * cylinder 0, head 1, sector 20), a spindle whose turn is no whole number
+ * of nanoseconds. */
+struct mech_rig {
+	struct rs_layout l;
+	struct rs_seek sk;
+	struct rs_spindle sp;
+};
+
+static void mech_rig_init(struct mech_rig *r)
+{
+	static const struct rs_zone z[] = {
+		{ .last_cyl = 499, .sectors_per_track = 97, .track_skew = 13, .cyl_skew = 21 },
+		{ .first_cyl = 500, .last_cyl = 999, .sectors_per_track = 61, .track_skew = 9,
+		  .cyl_skew = 15, .spare_sectors = 4 },
+	};
+	static const uint64_t slips[] = { 117 };
+	struct rs_layout_params lp = { .heads = 2, .cylinders = 1000, .zones = z, .nzones = 2,
+				       .slips = slips, .nslips = 1 };
+	struct rs_seek_params spp = { .cylinders = 1000 };
+	struct rs_seek_fit fit = { 800000, 8500000, 17500000 };
+	char err[200];
+	ck_assert_msg(rs_layout_init(&r->l, &lp, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(rs_seek_init_fit(&r->sk, &spp, &fit, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(rs_spindle_init(&r->sp, 10025, 0.3, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void mech_rig_destroy(struct mech_rig *r)
+{
+	rs_seek_destroy(&r->sk);
+	rs_layout_destroy(&r->l);
+}
+
+/* Blocks of a stream from lba, started at t0, fully read by t: the walk
+ * from scratch, block by block. */
+static uint64_t done_by_walk(const struct mech_rig *r, uint64_t lba, rs_time_t t0, uint64_t hi,
+			     rs_time_t t)
+{
+	uint64_t n = 0;
+	while (n < hi &&
+	       t0 + rs_disk_media_time(&r->l, &r->sk, &r->sp, lba, (uint32_t)(n + 1), 0) <= t)
+		n++;
+	return n;
+}
+
+/* How far a stream got by an instant, and where the head may leave it
+ * (which needs the end of the sector under the head), are those of the
+ * walk: for a stream on one run of a track (worked out by division) and
+ * for one across tracks or past a slip (searched), at every block's end
+ * and a nanosecond either side of it. */
+START_TEST(mech_stream_done_matches_walk)
+{
+	static const struct { uint64_t lba, limit; bool flat; } cases[] = {
+		{ 10, 97, true },         /* to its track's end */
+		{ 10, 150, false },       /* across a head switch */
+		{ 100, 110, true },       /* before the slip */
+		{ 100, 130, false },      /* past it */
+		{ 50000, 50061, false },  /* the second zone, onto the next track */
+		{ 50000, 50020, true },
+		{ 96, 98, false },        /* the last block of a track and the first of the next */
+	};
+	struct mech_rig r;
+	mech_rig_init(&r);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rs_hdd_mech m = { .l = &r.l, .s = &r.sk, .sp = &r.sp, .finish_sector = true,
+					 .stop_on_command = true };
+		rs_time_t t0 = 1000003;
+		m.streaming = true;
+		m.s_lba = m.s_valid_from = cases[i].lba;
+		m.s_t0_ns = t0;
+		rs_hdd_mech_set_limit(&m, cases[i].limit);
+		ck_assert_msg((m.s_flat_spt != 0) == cases[i].flat, "case %zu", i);
+		uint64_t hi = cases[i].limit - cases[i].lba;
+		for (uint64_t n = 0; n <= hi; n++) {
+			rs_time_t end = t0 + (n ? rs_disk_media_time(&r.l, &r.sk, &r.sp, cases[i].lba,
+								     (uint32_t)n, 0) : 0);
+			for (rs_time_t t = end - 1; t <= end + 1; t++) {
+				ck_assert_uint_eq(rs_hdd_mech_stream_done(&m, t),
+						  done_by_walk(&r, cases[i].lba, t0, hi, t));
+				/* The head leaving for elsewhere: the same as from a
+				 * mechanism that searches (no division, no memo). */
+				struct rs_hdd_mech ref = m;
+				ref.s_flat_spt = 0;
+				ref.memo_done.ok = false;
+				struct rs_hdd_pos a, b;
+				rs_hdd_mech_position(&m, t, 0, 90000, 8, 0, &a);
+				rs_hdd_mech_position(&ref, t, 0, 90000, 8, 0, &b);
+				ck_assert_int_eq(a.free_ns, b.free_ns);
+				ck_assert_int_eq(a.start_ns, b.start_ns);
+			}
+		}
+	}
+	mech_rig_destroy(&r);
+}
+END_TEST
+
+/* A command positioned and then timed on the media through the
+ * mechanism's memos takes the times worked out from scratch. */
+START_TEST(mech_position_and_media_time_match)
+{
+	struct mech_rig r;
+	mech_rig_init(&r);
+	struct rs_hdd_mech m = { .l = &r.l, .s = &r.sk, .sp = &r.sp };
+	static const uint64_t lbas[] = { 0, 10, 96, 100, 116, 117, 150, 50000, 50059, 90000, 10 };
+	rs_time_t now = 12345;
+	for (size_t i = 0; i < sizeof(lbas) / sizeof(lbas[0]); i++) {
+		for (uint32_t n = 1; n <= 200; n += 37) {
+			struct rs_hdd_pos got;
+			struct rs_position want;
+			rs_hdd_mech_position(&m, now, 0, lbas[i], n, 0, &got);
+			struct rs_head_state from = m.head;
+			if (from.free_at_ns < now)
+				from.free_at_ns = now;
+			rs_disk_position_time(&r.l, &r.sk, &r.sp, &from, lbas[i], 0, &want);
+			ck_assert_int_eq(got.free_ns, from.free_at_ns);
+			ck_assert_int_eq(got.pos.seek_ns, want.seek_ns);
+			ck_assert_int_eq(got.pos.rot_ns, want.rot_ns);
+			ck_assert_uint_eq(got.pos.target.cyl, want.target.cyl);
+			ck_assert_uint_eq(got.pos.target.head, want.target.head);
+			ck_assert_uint_eq(got.pos.target.sector, want.target.sector);
+			ck_assert_int_eq(rs_hdd_mech_media_time(&m, lbas[i], n),
+					 rs_disk_media_time(&r.l, &r.sk, &r.sp, lbas[i], n, 0));
+			m.head = (struct rs_head_state){ want.target.cyl, want.target.head,
+							 from.free_at_ns + want.total_ns };
+			now += 777777;
+		}
+	}
+	mech_rig_destroy(&r);
+}
+END_TEST
+
 /* Buffer lookup: the lowest segment that holds the range, the live one by
  * its running end trimmed to a segment's worth. */
 START_TEST(buffer_lookup_segments)
@@ -1032,6 +1165,8 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, spindle_phase_from_seed);
 	tcase_add_loop_test(th, bad_models, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	tcase_add_test(th, sched_lone_pick_reused);
+	tcase_add_test(th, mech_stream_done_matches_walk);
+	tcase_add_test(th, mech_position_and_media_time_match);
 	tcase_add_test(th, buffer_lookup_segments);
 	tcase_add_test(th, buffer_claim_lru);
 	TCase *tf = tcase_create("firmware");
