@@ -12,8 +12,23 @@ static inline __attribute__((always_inline)) rs_time_t mt(const struct rs_hdd_me
 	return n ? rs_disk_media_time_memo(m->l, m->s, m->sp, memo, lba, (uint32_t)n) : 0;
 }
 
+static struct rs_hdd_phys_memo *phys_memo_slot(const struct rs_hdd_mech *m, uint64_t lba)
+{
+	size_t i = (size_t)((lba * 0x9E3779B97F4A7C15ull) >> 58) % RS_HDD_PHYS_MEMO;
+	return &((struct rs_hdd_mech *)m)->memo_phys[i]; /* memo only */
+}
+
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
+	/* A command's media access starts where it was just positioned: the
+	 * walk from a new origin starts from the run the positioning mapped
+	 * (the one rs_layout_run_at gives it). */
+	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
+	if (n > 1 && (!memo->ok || memo->origin != lba)) {
+		const struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
+		if (e->ok && e->lba == lba)
+			rs_media_memo_start(memo, &e->run);
+	}
 	return mt(m, lba, n);
 }
 
@@ -201,11 +216,12 @@ void rs_hdd_mech_head_at(const struct rs_hdd_mech *m, rs_time_t now, struct rs_h
 /* rs_layout_lba_to_phys and rs_layout_angle_of of lba, through the memo. */
 static const struct rs_hdd_phys_memo *phys_of(const struct rs_hdd_mech *m, uint64_t lba)
 {
-	size_t i = (size_t)((lba * 0x9E3779B97F4A7C15ull) >> 58) % RS_HDD_PHYS_MEMO;
-	struct rs_hdd_phys_memo *e = &((struct rs_hdd_mech *)m)->memo_phys[i]; /* memo only */
+	struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
 	if (!e->ok || e->lba != lba) {
-		rs_layout_lba_to_phys(m->l, lba, &e->p);
-		e->angle = rs_layout_angle_of(m->l, &e->p);
+		rs_layout_run_at(m->l, lba, &e->run);
+		/* rs_layout_angle_of(run.p): the run's base is its track's
+		 * sector 0 modulo spt. */
+		e->angle = (double)((e->run.base + e->run.p.sector) % e->run.spt) / e->run.spt;
 		e->lba = lba;
 		e->ok = true;
 	}
@@ -220,7 +236,7 @@ static void position_time(const struct rs_hdd_mech *m, const struct rs_head_stat
 			  uint64_t lba, int is_write, struct rs_position *out)
 {
 	const struct rs_hdd_phys_memo *e = phys_of(m, lba);
-	out->target = e->p;
+	out->target = e->run.p;
 	out->seek_ns = rs_seek_reposition_time(m->s, distance(from->cyl, out->target.cyl),
 					       from->head != out->target.head, is_write);
 	out->rot_ns = rs_spindle_wait(m->sp, from->free_at_ns + out->seek_ns, e->angle);
@@ -277,7 +293,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		out->cont = true;
 		out->free_ns = ready;
 		out->pos = (struct rs_position){ 0 };
-		out->pos.target = phys_of(m, lba)->p;
+		out->pos.target = phys_of(m, lba)->run.p;
 		out->pos.rot_ns = t > ready ? t - ready : 0;
 		out->pos.total_ns = out->pos.rot_ns;
 		out->start_ns = ready + out->pos.total_ns;

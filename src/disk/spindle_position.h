@@ -68,6 +68,16 @@ struct rs_media_memo {
 	rs_time_t one_ns;
 };
 
+/* Start memo from a new origin with the run rs_layout_run_at(l, origin)
+ * gives, which the caller has at hand (the walk would map it again). */
+static inline void rs_media_memo_start(struct rs_media_memo *memo, const struct rs_track_run *r)
+{
+	memo->ok = true;
+	memo->origin = r->first;
+	memo->n = 1;
+	memo->track[0].run = *r;
+	memo->track[0].t_ns = 0;
+}
 /* rs_disk_media_time(l, s, sp, lba, nblk, 0), through memo (zeroed before
  * first use, and only ever used with the same l, s and sp). */
 rs_time_t rs_disk_media_time_memo_walk(const struct rs_layout *l, const struct rs_seek *s,
