@@ -166,6 +166,8 @@ static rs_time_t rs_hdd_mech_stream_time(const struct rs_hdd_mech *m, uint64_t l
 	/* The end of lba's own sector, less that sector's time: its start,
 	 * including any switch and skew wait before it. */
 	uint64_t n = lba - m->s_lba + 1;
+	if (m->s_flat_spt && lba < m->s_limit)
+		return m->s_t0_ns + flat_mt(m, n) - flat_mt(m, 1);
 	return m->s_t0_ns + mt(m, m->s_lba, n) - mt(m, lba, 1);
 }
 
@@ -183,6 +185,13 @@ static void stream_park(const struct rs_hdd_mech *m, rs_time_t t, struct rs_head
 static void stream_park_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
 			     struct rs_head_state *hs)
 {
+	hs->free_at_ns = t;
+	if (m->s_flat_spt) {
+		/* Every block of a flat stream is on its track. */
+		hs->cyl = m->s_flat_cyl;
+		hs->head = m->s_flat_head;
+		return;
+	}
 	uint64_t at = done ? m->s_lba + done - 1 : m->s_lba;
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
 	if (!m->memo_park.ok || m->memo_park.lba != at) {
@@ -195,7 +204,6 @@ static void stream_park_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t 
 	}
 	hs->cyl = m->memo_park.cyl;
 	hs->head = m->memo_park.head;
-	hs->free_at_ns = t;
 }
 
 static rs_time_t stop_time(const struct rs_hdd_mech *m, rs_time_t now)
@@ -263,6 +271,9 @@ static bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uin
  * free from free_at: with finish_sector, read-ahead still running then
  * first reads the sector under the head to its end (between sectors, in a
  * switch or skew, it stops at once). */
+static rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+				rs_time_t next);
+
 static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_time_t ready)
 {
 	rs_time_t t = free_at < ready ? ready : free_at;
@@ -270,14 +281,24 @@ static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_ti
 		return t;
 	rs_time_t next;
 	uint64_t done = stream_done_next(m, t, &next);
+	return head_free_done(m, t, done, next);
+}
+
+/* The same, for a streaming head at t (t < s_end_ns) with the blocks done
+ * by t and stream_done_next's end of the next sector known. */
+static rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+				rs_time_t next)
+{
 	uint64_t at = m->s_lba + done;
 	if (at >= m->s_limit)
 		return t;
 	/* rs_hdd_mech_stream_time(m, at), with the end of at's sector from
-	 * the search when it met it. */
+	 * the search when it met it; on a flat stream at's sector is one of
+	 * the run's. */
 	if (next < 0)
 		next = mt(m, m->s_lba, done + 1);
-	rs_time_t at_start = done ? m->s_t0_ns + next - mt(m, at, 1) : m->s_t0_ns;
+	rs_time_t one = m->s_flat_spt ? flat_mt(m, 1) : mt(m, at, 1);
+	rs_time_t at_start = done ? m->s_t0_ns + next - one : m->s_t0_ns;
 	if (at_start < t)
 		return m->s_t0_ns + next;
 	return t;
@@ -300,8 +321,22 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		return out->start_ns;
 	}
 	struct rs_head_state hs;
-	rs_hdd_mech_head_at(m, now, &hs);
-	hs.free_at_ns = head_free(m, hs.free_at_ns, ready);
+	if (m->streaming) {
+		/* rs_hdd_mech_head_at and head_free, with the stream asked once
+		 * when the head stops no earlier than the command is ready (the
+		 * common case: it stops on the command). */
+		rs_time_t ts = stop_time(m, now);
+		rs_time_t next;
+		uint64_t done = stream_done_next(m, ts, &next);
+		stream_park_done(m, ts, done, &hs);
+		if (ready <= ts && m->finish_sector && ts < m->s_end_ns)
+			hs.free_at_ns = head_free_done(m, ts, done, next);
+		else
+			hs.free_at_ns = head_free(m, ts, ready);
+	} else {
+		hs = m->head;
+		hs.free_at_ns = head_free(m, hs.free_at_ns, ready);
+	}
 	out->cont = false;
 	out->free_ns = hs.free_at_ns;
 	position_time(m, &hs, lba, is_write, &out->pos);
@@ -385,4 +420,6 @@ void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit)
 	m->s_flat_spt = n > 1 && m->media.ok && m->media.origin == m->s_lba &&
 		r->first == m->s_lba && r->last >= limit - 1 && r->straight >= limit - 1
 		? r->spt : 0;
+	m->s_flat_cyl = r->p.cyl;
+	m->s_flat_head = r->p.head;
 }

@@ -42,6 +42,7 @@ struct rs_hdd_mech {
 	 * otherwise: block n of the stream then ends n sector times after
 	 * s_t0_ns, and how far it got by a time is a division, not a search. */
 	uint32_t s_flat_spt;
+	uint32_t s_flat_cyl, s_flat_head;  /* that track, where a flat stream parks */
 	uint64_t s_valid_from;        /* lowest LBA of the stream's segment */
 	/* Last answers of two pure functions, kept because the scheduler asks
 	 * the same question at the same instant for every queued command:
