@@ -482,12 +482,15 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 /* Read any free blocks: what of the read's track passed under the head
  * while it waited for the first sector, as far as the segment has room. */
 static uint64_t free_behind(const struct hdd *h, uint64_t lba, uint64_t limit,
-			    const struct rs_hdd_pos *pos)
+			    const struct rs_hdd_pos *pos, struct rs_hdd_fw_at *at)
 {
 	if (!h->fwr.read_any_free || pos->pos.rot_ns <= 0 || limit - lba >= h->buf.seg_blk)
 		return 0;
-	return rs_hdd_fw_free_behind(&h->g.layout, rs_spindle_period_ns(&h->g.spindle), lba,
-				     pos->pos.rot_ns, h->buf.seg_blk - (limit - lba));
+	double period_ns = rs_spindle_period_ns(&h->g.spindle);
+	uint64_t room = h->buf.seg_blk - (limit - lba);
+	if (at)
+		return rs_hdd_fw_free_behind_at(&h->g.layout, period_ns, at, pos->pos.rot_ns, room);
+	return rs_hdd_fw_free_behind(&h->g.layout, period_ns, lba, pos->pos.rot_ns, room);
 }
 
 /* When a read's data may start over the interface: as the media delivers
@@ -553,9 +556,21 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			}
 		} else {
 			struct rs_hdd_mech *m = &h->mech;
-			uint64_t limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, io->lba, io->lba,
-							    io->nblk, h->cap_blk, h->buf.seg_blk);
-			uint64_t from = io->lba - free_behind(h, io->lba, limit, &pos);
+			/* The firmware's rules look at the track of the read's
+			 * first block, which the positioning has just mapped. */
+			const struct rs_track_run *run = rs_hdd_mech_run_of(m, io->lba);
+			struct rs_hdd_fw_at at;
+			uint64_t limit;
+			if (run) {
+				rs_hdd_fw_at_init(&at, run);
+				limit = rs_hdd_fw_ra_limit_at(&h->fwr, &h->g.layout, &at, io->lba,
+							      io->nblk, h->cap_blk, h->buf.seg_blk);
+			} else {
+				limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, io->lba, io->lba,
+							   io->nblk, h->cap_blk, h->buf.seg_blk);
+			}
+			uint64_t from = io->lba - free_behind(h, io->lba, limit, &pos,
+							      run ? &at : NULL);
 			h->live_seg = (int)rs_hdd_buffer_claim(&h->buf);
 			rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from, from);
 			m->streaming = true;

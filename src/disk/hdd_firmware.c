@@ -156,14 +156,54 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 	return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
 }
 
+/* Blocks that pass in a wait of rot_ns, at most `behind` and `room`. */
+static uint64_t free_in(double period_ns, uint32_t spt, rs_time_t rot_ns, uint64_t behind,
+			uint64_t room)
+{
+	double sector_ns = period_ns / spt;
+	uint64_t passed = (uint64_t)((double)rot_ns / sector_ns);
+	return min_u64(min_u64(passed, behind), room);
+}
+
 uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint64_t lba,
 			       rs_time_t rot_ns, uint64_t room)
 {
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
-	uint32_t spt = l->zones[p.zone].spt;
-	double sector_ns = period_ns / spt;
-	uint64_t passed = (uint64_t)((double)rot_ns / sector_ns);
-	uint64_t behind = lba - track_first(l, lba, &p);
-	return min_u64(min_u64(passed, behind), room);
+	return free_in(period_ns, l->zones[p.zone].spt, rot_ns, lba - track_first(l, lba, &p),
+		       room);
+}
+
+/* The first LBA of at's track, worked out on first use. */
+static uint64_t at_track_first(const struct rs_layout *l, struct rs_hdd_fw_at *at)
+{
+	if (at->track_first == UINT64_MAX)
+		at->track_first = track_first(l, at->run->first, &at->run->p);
+	return at->track_first;
+}
+
+uint64_t rs_hdd_fw_free_behind_at(const struct rs_layout *l, double period_ns,
+				  struct rs_hdd_fw_at *at, rs_time_t rot_ns, uint64_t room)
+{
+	return free_in(period_ns, at->run->spt, rot_ns, at->run->first - at_track_first(l, at),
+		       room);
+}
+
+uint64_t rs_hdd_fw_ra_limit_at(const struct rs_hdd_fw *fw, const struct rs_layout *l,
+			       struct rs_hdd_fw_at *at, uint64_t seg_from, uint32_t nblk,
+			       uint64_t cap, uint64_t seg_blk)
+{
+	const struct rs_track_run *r = at->run;
+	uint64_t lba = r->first, end = lba + nblk;
+	/* The rule of the next track, for a request whose next block lies on
+	 * the run's straight part (on its track, no slip between): that
+	 * track's end is the run's, and its first LBA is lba's -- track_first
+	 * starts from the same candidate, end - its sector being lba - its
+	 * own, and compares it with lba or end, both on the track. */
+	if (fw->prefetch != RS_PREFETCH_NEXT_TRACK || end >= cap || end > r->straight)
+		return rs_hdd_fw_ra_limit(fw, l, seg_from, lba, nblk, cap, seg_blk);
+	uint64_t limit = r->last + 1;
+	if (seg_from < at_track_first(l, at))
+		limit += r->spt;
+	return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
 }

@@ -76,10 +76,32 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 			    uint64_t seg_from, uint64_t lba, uint32_t nblk, uint64_t cap,
 			    uint64_t seg_blk);
 
+/* A read's first block as the mechanism has already mapped it: its run
+ * (rs_layout_run_at(lba), so run->first is lba) and, once asked for, the
+ * first LBA of its track (UINT64_MAX until then).  Both rules below then
+ * take what they need of its track from it instead of mapping again. */
+struct rs_hdd_fw_at {
+	const struct rs_track_run *run;
+	uint64_t track_first;
+};
+static inline void rs_hdd_fw_at_init(struct rs_hdd_fw_at *at, const struct rs_track_run *run)
+{
+	at->run = run;
+	at->track_first = UINT64_MAX;
+}
+/* rs_hdd_fw_ra_limit(fw, l, seg_from, at->run->first, nblk, cap, seg_blk),
+ * the same answer. */
+uint64_t rs_hdd_fw_ra_limit_at(const struct rs_hdd_fw *fw, const struct rs_layout *l,
+			       struct rs_hdd_fw_at *at, uint64_t seg_from, uint32_t nblk,
+			       uint64_t cap, uint64_t seg_blk);
+
 /* Read any free blocks: how many blocks just below lba, on lba's own track,
  * pass under the head during a rotational wait of rot_ns (the whole
  * sectors that pass fully), at most `room`. */
 uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint64_t lba,
 			       rs_time_t rot_ns, uint64_t room);
+/* The same for at->run->first, the same answer. */
+uint64_t rs_hdd_fw_free_behind_at(const struct rs_layout *l, double period_ns,
+				  struct rs_hdd_fw_at *at, rs_time_t rot_ns, uint64_t room);
 
 #endif

@@ -18,6 +18,12 @@ static struct rs_hdd_phys_memo *phys_memo_slot(const struct rs_hdd_mech *m, uint
 	return &((struct rs_hdd_mech *)m)->memo_phys[i]; /* memo only */
 }
 
+const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint64_t lba)
+{
+	const struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
+	return e->ok && e->lba == lba ? &e->run : NULL;
+}
+
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
 	/* A command's media access starts where it was just positioned: the

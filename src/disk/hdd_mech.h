@@ -128,6 +128,10 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
  * up instead of walked again. */
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n);
 
+/* The run from lba to its track's end (rs_layout_run_at) when the
+ * mechanism has it at hand (lba has just been positioned), else NULL. */
+const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint64_t lba);
+
 /* Blocks past s_lba fully read by time t (capped at the limit). */
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t);
 /* The head's state for work that starts after `now`: where streaming has

@@ -1092,6 +1092,48 @@ START_TEST(mech_position_and_media_time_match)
 }
 END_TEST
 
+/* The firmware's rules from a read's run (the positioning's mapping) give
+ * the answers of the rules that map the read afresh: every prefetch mode,
+ * requests that end inside their track's straight part, on a slip, at the
+ * track's end and past it, segments reaching back before the track or
+ * not, on a layout with skews, a slip and two zones. */
+START_TEST(fw_rules_from_run_match)
+{
+	struct mech_rig r;
+	mech_rig_init(&r);
+	uint64_t cap = rs_layout_capacity_blk(&r.l);
+	double period = rs_spindle_period_ns(&r.sp);
+	static const uint64_t lbas[] = { 0, 10, 90, 96, 97, 100, 110, 116, 117, 150, 193,
+					 50000, 50055, 50060 };
+	static const uint32_t nblks[] = { 1, 4, 8, 20, 200 };
+	for (int mode = RS_PREFETCH_FIXED; mode <= RS_PREFETCH_NEXT_TRACK; mode++) {
+		struct rs_hdd_fw fw = { .prefetch = mode, .ra_fixed_blk = 30, .ra_max_blk = 150,
+					.keep_request = mode % 2 };
+		for (size_t i = 0; i < sizeof(lbas) / sizeof(lbas[0]); i++) {
+			for (size_t j = 0; j < sizeof(nblks) / sizeof(nblks[0]); j++) {
+				struct rs_track_run run;
+				rs_layout_run_at(&r.l, lbas[i], &run);
+				struct rs_hdd_fw_at at;
+				rs_hdd_fw_at_init(&at, &run);
+				for (uint64_t back = 0; back <= 120; back += 40) {
+					uint64_t from = lbas[i] > back ? lbas[i] - back : 0;
+					ck_assert_uint_eq(
+						rs_hdd_fw_ra_limit_at(&fw, &r.l, &at, from, nblks[j],
+								      cap, 300),
+						rs_hdd_fw_ra_limit(&fw, &r.l, from, lbas[i], nblks[j],
+								   cap, 300));
+				}
+				for (rs_time_t rot = 0; rot < 7000000; rot += 999999)
+					ck_assert_uint_eq(
+						rs_hdd_fw_free_behind_at(&r.l, period, &at, rot, 50),
+						rs_hdd_fw_free_behind(&r.l, period, lbas[i], rot, 50));
+			}
+		}
+	}
+	mech_rig_destroy(&r);
+}
+END_TEST
+
 /* Buffer lookup: the lowest segment that holds the range, the live one by
  * its running end trimmed to a segment's worth. */
 START_TEST(buffer_lookup_segments)
@@ -1172,6 +1214,7 @@ static Suite *hdd_suite(void)
 	TCase *tf = tcase_create("firmware");
 	tcase_add_test(tf, fw_prefetch_limits);
 	tcase_add_test(tf, fw_free_behind);
+	tcase_add_test(tf, fw_rules_from_run_match);
 	tcase_add_test(tf, fw_overheads_by_previous);
 	tcase_add_loop_test(tf, fw_bad_models, 0,
 			    (int)(sizeof(fw_bad_cases) / sizeof(fw_bad_cases[0])));
