@@ -477,8 +477,11 @@ static void stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uin
 	uint64_t t1 = min_u64(min_u64(t0 + z->spt, cyl_start + z->data_per_cyl), z->data_sectors);
 	if (next > z->slip_begin && l->slip_idx[next - 1] + 1 > t0)
 		t0 = l->slip_idx[next - 1] + 1;
-	if (next < z->slip_end && l->slip_idx[next] < t1)
+	bool to_track_end = true;
+	if (next < z->slip_end && l->slip_idx[next] < t1) {
 		t1 = l->slip_idx[next];
+		to_track_end = false;
+	}
 	uint64_t first = lba - (c - t0), last = lba + (t1 - 1 - c);
 	if (first < z->first_lba)
 		first = z->first_lba;
@@ -490,7 +493,11 @@ static void stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uin
 	st->p.head = (uint32_t)(w / z->spt);
 	st->p.sector = (uint32_t)(w % z->spt);
 	st->p.zone = zi;
-	st->track_last = UINT64_MAX;
+	/* A stretch that no slip cuts short runs to its track's last data
+	 * sector: its last LBA, capped as rs_layout_track_last_lba_of caps
+	 * it, is the track's (no slip lies between c and that sector, so the
+	 * candidates before it are c's plus the sectors in between). */
+	st->track_last = to_track_end ? last : UINT64_MAX;
 }
 
 static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struct rs_phys *out)
@@ -516,7 +523,10 @@ void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
 	} else {
 		size_t next = slip_after_k(l, z, k);
 		c = k + (next - z->slip_begin);
-		stretch_of(l, zi, lba, c, next, stretch_victim(l));
+		struct rs_layout_stretch *fresh = stretch_victim(l);
+		stretch_of(l, zi, lba, c, next, fresh);
+		stretch_phys(fresh, lba, out);
+		return;
 	}
 	uint64_t within = c % z->data_per_cyl;
 	out->cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
