@@ -24,16 +24,28 @@ const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint6
 	return e->ok && e->lba == lba ? &e->run : NULL;
 }
 
+/* The media time of n >= 1 blocks on consecutive sectors of one track
+ * with spt sectors, from the first one's start: what rs_disk_media_time
+ * gives for them (the run's end, or one block's time in its zone), in the
+ * same operations. */
+static inline rs_time_t run_mt(const struct rs_hdd_mech *m, uint32_t spt, uint64_t n)
+{
+	return rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) / spt);
+}
+
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
-	/* A command's media access starts where it was just positioned: the
-	 * walk from a new origin starts from the run the positioning mapped
-	 * (the one rs_layout_run_at gives it). */
+	/* A command's media access starts where it was just positioned: from
+	 * the run the positioning mapped (the one rs_layout_run_at gives), a
+	 * transfer on its straight part is a division, and a longer one walks
+	 * on from it. */
 	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
-	if (n > 1 && (!memo->ok || memo->origin != lba)) {
-		const struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
-		if (e->ok && e->lba == lba)
-			rs_media_memo_start(memo, &e->run);
+	if (n > 0 && (!memo->ok || memo->origin != lba)) {
+		const struct rs_track_run *r = rs_hdd_mech_run_of(m, lba);
+		if (r && lba + n - 1 <= r->straight)
+			return run_mt(m, r->spt, n);
+		if (r && n > 1)
+			rs_media_memo_start(memo, r);
 	}
 	return mt(m, lba, n);
 }
@@ -139,9 +151,7 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
  * both n sector times of a turn over spt, in that order of operations). */
 static inline rs_time_t flat_mt(const struct rs_hdd_mech *m, uint64_t n)
 {
-	return n ? rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) /
-				   m->s_flat_spt)
-		: 0;
+	return n ? run_mt(m, m->s_flat_spt, n) : 0;
 }
 
 /* stream_done_search for a flat stream: the largest n in [0, hi] with
@@ -419,6 +429,15 @@ void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit)
 {
 	m->s_limit = limit;
 	uint64_t n = limit - m->s_lba;
+	/* A stream from a block just positioned: its run is at hand. */
+	const struct rs_track_run *r0 = rs_hdd_mech_run_of(m, m->s_lba);
+	if (n > 1 && r0 && limit - 1 <= r0->straight) {
+		m->s_flat_spt = r0->spt;
+		m->s_flat_cyl = r0->p.cyl;
+		m->s_flat_head = r0->p.head;
+		m->s_end_ns = m->s_t0_ns + run_mt(m, r0->spt, n);
+		return;
+	}
 	m->s_end_ns = m->s_t0_ns + mt(m, m->s_lba, n);
 	/* The media time just asked for has put the stream's first run in
 	 * the memo (a length of two or more blocks walks from s_lba). */

@@ -1024,10 +1024,18 @@ START_TEST(mech_stream_done_matches_walk)
 	};
 	struct mech_rig r;
 	mech_rig_init(&r);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t k = 0; k < 2 * sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t i = k / 2;
 		struct rs_hdd_mech m = { .l = &r.l, .s = &r.sk, .sp = &r.sp, .finish_sector = true,
 					 .stop_on_command = true };
 		rs_time_t t0 = 1000003;
+		/* Every other time the stream starts from a block just
+		 * positioned, as after a read miss: its run is at hand. */
+		if (k % 2) {
+			struct rs_hdd_pos pos;
+			rs_hdd_mech_position(&m, 0, 0, cases[i].lba, 1, 0, &pos);
+			ck_assert_ptr_nonnull(rs_hdd_mech_run_of(&m, cases[i].lba));
+		}
 		m.streaming = true;
 		m.s_lba = m.s_valid_from = cases[i].lba;
 		m.s_t0_ns = t0;
