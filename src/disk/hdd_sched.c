@@ -151,8 +151,8 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		struct rs_hdd_cand c = { io->lba, io->nblk, w, io->at.hdd.arrived,
 					 s->overhead_ns[w] };
 		if (lone) {
-			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w, &pos);
-			s->predicted = pos;
+			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w,
+					     &s->predicted);
 			s->predicted_exact = true;
 			s->predicted_io = io;
 			s->predicted_at = now;
