@@ -661,16 +661,25 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 {
 	rs_layout_lba_to_phys(l, lba, &r->p);
 	r->first = lba;
-	r->last = rs_layout_track_last_lba_at(l, lba, &r->p);
+	/* The stretch the mapping answered from or built (none in a zone with
+	 * spare groups) gives the track's end, once known, and how far the
+	 * sectors run on without a slip. */
+	struct rs_layout_stretch *st = stretch_find(l, lba);
+	if (st && st->track_last != UINT64_MAX) {
+		r->last = st->track_last;
+	} else {
+		r->last = rs_layout_track_last_lba_of(l, &r->p);
+		if (st)
+			st->track_last = r->last;
+	}
 	run_fill(l, r);
 	/* Slips break the track into stretches: the mapping found lba's (in
 	 * a zone with spare groups it does not, and the sectors past lba are
 	 * mapped one by one). */
 	const struct rs_layout_zone *z = &l->zones[r->p.zone];
-	const struct rs_layout_stretch *st;
 	if (z->slip_begin == z->slip_end)
 		r->straight = r->last;
-	else if ((st = stretch_find(l, lba)) != NULL)
+	else if (st)
 		r->straight = st->first + st->span;
 	else
 		r->straight = lba;
