@@ -129,6 +129,30 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	return best;
 }
 
+/* A job for a transfer through c: the channel's own when free. */
+static inline struct rs_job *job_get(struct rs_sim *sim, struct rs_link_channel *c,
+				     rs_job_fn *fn, void *obj, void *arg)
+{
+	if (c->own_taken)
+		return rs_job_get(sim, fn, obj, arg);
+	c->own_taken = true;
+	c->own = (struct rs_job){ .fn = fn, .obj = obj, .arg = arg };
+	return &c->own;
+}
+
+/* rs_job_finish for a job of c's: the channel's own is free again before
+ * the callback, which may start the next transfer with it. */
+static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
+			      struct rs_job *j, int status)
+{
+	if (j != &c->own) {
+		rs_job_finish(sim, j, status);
+		return;
+	}
+	c->own_taken = false;
+	j->fn(sim, j->obj, j->arg, status);
+}
+
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_link *l = obj;
@@ -144,7 +168,7 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
 	start_next(sim, l, c);
 	if (j->left == 0)
-		rs_job_finish(sim, j, 0);
+		job_finish(sim, c, j, 0);
 }
 
 /* Plan the head transfer.  A transfer alone on the channel is planned as
@@ -204,17 +228,18 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
 		  rs_job_fn *fn, void *obj, void *arg)
 {
-	struct rs_job *j = rs_job_get(sim, fn, obj, arg);
-	j->left = bytes;
-	j->dir = (uint8_t)dir;
 	if (!l->up) {
 		/* Fail from the event loop, never re-entering the caller. */
+		struct rs_job *j = rs_job_get(sim, fn, obj, arg);
 		l->failed++;
 		rs_sched(sim, 0, fail_later, j, NULL);
 		return;
 	}
 	/* A zero-byte transfer still costs one transaction's overhead. */
 	struct rs_link_channel *c = channel(l, dir);
+	struct rs_job *j = job_get(sim, c, fn, obj, arg);
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
 	rs_jobq_push(&c->waiting, j);
 	if (c->cur)
 		split_batch(sim, l, c);
@@ -248,7 +273,7 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 		struct rs_job *j;
 		while ((j = rs_jobq_pop(&dead))) {
 			l->failed++;
-			rs_job_finish(sim, j, -RS_ERR_ELINKDOWN);
+			job_finish(sim, c, j, -RS_ERR_ELINKDOWN);
 		}
 	}
 }
