@@ -158,7 +158,9 @@ static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 			array_degraded_read(sim, a, io, &e[i]);
 			continue;
 		}
-		uint32_t m = array_pick_copy(a, &e[i]);
+		/* A level without copies has one place to read: the streams
+		 * the choice among copies remembers are then never read. */
+		uint32_t m = rs_raid_is_mirrored(&a->g) ? array_pick_copy(a, &e[i]) : e[i].member;
 		array_issue(sim, a, io, NULL, m, RS_ARRAY_READ, e[i].member_lba, e[i].nblk);
 	}
 }
