@@ -80,7 +80,8 @@ void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io)
 
 struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q)
 {
-	RS_ASSERT(q->len > 0 && (q->tags == 0 || q->busy < q->tags));
+	/* rs_ioq_dispatch, its only caller, has seen a free tag and a
+	 * waiting request (rs_ioq_unlink asserts the latter again). */
 	struct rs_io *io = q->policy->pick(sim, q, q->policy_ctx);
 	RS_ASSERT(io != NULL);
 	rs_ioq_unlink(q, io);

@@ -40,7 +40,7 @@ struct rs_ioq {
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
 		 void *policy_ctx, rs_time_t now);
 void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io);
-/* rs_ioq_dispatch once a tag is free and a request waits. */
+/* rs_ioq_dispatch once a tag is free and a request waits (for it alone). */
 struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q);
 /* Next request to dispatch, if a tag is free and one is waiting; takes a
  * tag.  The test is inline: a dispatch loop ends with it, on nearly every
