@@ -468,6 +468,46 @@ START_TEST(server_k_fifo)
 }
 END_TEST
 
+/* A job submitted from the callback of the one before finds the server's
+ * own job free again (the pool is not used); one submitted while it is
+ * taken gets a pooled job; both orders and times are those of any job. */
+static struct rs_server *chained_server;
+
+static void chain_job_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	job_done(sim, obj, arg, status);
+	uint64_t live = sim->jobs.live;
+	if ((intptr_t)arg < 3)
+		rs_server_submit(sim, chained_server, 50, chain_job_done, obj,
+				 (void *)((intptr_t)arg + 1));
+	ck_assert_uint_eq(sim->jobs.live, live);
+}
+
+START_TEST(server_own_job_reused)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_server s;
+	rs_server_init(&s, "cpu", 1, 0);
+	chained_server = &s;
+	struct job_log jl = { 0 };
+	rs_server_submit(sim, &s, 0, chain_job_done, &jl, (void *)0);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_server_submit(sim, &s, 10, job_done, &jl, (void *)9);
+	ck_assert_uint_eq(sim->jobs.live, 1);
+	rs_sim_run(sim, RS_TIME_MAX);
+	const int order[5] = { 0, 9, 1, 2, 3 };
+	const rs_time_t when[5] = { 0, 10, 60, 110, 160 };
+	ck_assert_int_eq(jl.n, 5);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(jl.order[i], order[i]);
+		ck_assert_int_eq(jl.when[i], when[i]);
+	}
+	ck_assert_uint_eq(s.jobs_done, 5);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
 /* Jobs arrive every `gap` ns, each needs `service` ns. */
 struct feeder {
 	struct rs_server *s;
@@ -1199,6 +1239,7 @@ static Suite *dev_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
+	tcase_add_test(tc, server_own_job_reused);
 	tcase_add_test(tc, server_saturation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ioq");
