@@ -5,10 +5,12 @@
 # repeatable, but some 50 times slower, so shorter runs), else skipped.
 # Each path runs twice, SMALL and LARGE requests; the difference divided
 # by LARGE - SMALL leaves out building the device and loading the models.
+# `hold` is the event kernel alone (the hold model of 1,000 pending
+# events): its figure is per event fired, not per request.
 #
 #   sh bench/instructions.sh ./bench/rs-bench
 bench=${1:-./bench/rs-bench}
-paths="atlas10k-qd1 atlas10k-raid0-qd16"
+paths="hold atlas10k-qd1 atlas10k-raid0-qd16"
 
 count_perf() {
 	perf stat -x, -e instructions:u -- "$bench" only "$1" "$2" 2>&1 >/dev/null |

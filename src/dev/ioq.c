@@ -78,10 +78,10 @@ void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io)
 	q->len--;
 }
 
-struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q)
+struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q)
 {
-	if (q->len == 0 || (q->tags && q->busy >= q->tags))
-		return NULL;
+	/* rs_ioq_dispatch, its only caller, has seen a free tag and a
+	 * waiting request (rs_ioq_unlink asserts the latter again). */
 	struct rs_io *io = q->policy->pick(sim, q, q->policy_ctx);
 	RS_ASSERT(io != NULL);
 	rs_ioq_unlink(q, io);

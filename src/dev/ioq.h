@@ -40,8 +40,17 @@ struct rs_ioq {
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
 		 void *policy_ctx, rs_time_t now);
 void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io);
-/* Next request to dispatch, if a tag is free and one is waiting; takes a tag. */
-struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q);
+/* rs_ioq_dispatch once a tag is free and a request waits (for it alone). */
+struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q);
+/* Next request to dispatch, if a tag is free and one is waiting; takes a
+ * tag.  The test is inline: a dispatch loop ends with it, on nearly every
+ * request, and then calls nothing. */
+static inline struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q)
+{
+	if (q->len == 0 || (q->tags && q->busy >= q->tags))
+		return NULL;
+	return rs_ioq_take(sim, q);
+}
 /* A dispatched request finished: give its tag back. */
 void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q);
 /* Unlink a waiting request (for policies; the depth average still counts

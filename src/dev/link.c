@@ -36,6 +36,33 @@ rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t byte
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
+/* The same as dir_transaction_ns(l, dir, 0), which is the overhead alone
+ * (no bytes take no time at any rate): a SCSI command or status phase, on
+ * every request, skips the floating-point path. */
+static inline rs_time_t dir_transaction_or_empty_ns(const struct rs_link *l, uint8_t dir,
+						    uint64_t bytes)
+{
+	return bytes == 0 ? l->p.overhead_ns : dir_transaction_ns(l, dir, bytes);
+}
+
+/* The channel's busy level is 0 or 1 and changes only here, so its time
+ * average is kept with the very operations rs_tavg_set would do, less the
+ * ones that cannot change it: idle, the area grows by 0 * dt (adding +0.0
+ * leaves a non-negative sum as it is); busy, by 1 * dt, which is dt. */
+static inline void busy_begin(struct rs_link_channel *c, rs_time_t now)
+{
+	RS_ASSERT(c->busy.level == 0);
+	c->busy.t_last = now;
+	c->busy.level = 1;
+}
+
+static inline void busy_end(struct rs_link_channel *c, rs_time_t now)
+{
+	c->busy.area += (double)(now - c->busy.t_last);
+	c->busy.t_last = now;
+	c->busy.level = 0;
+}
+
 static uint64_t burst_of(const struct rs_link *l, uint64_t left)
 {
 	uint64_t b = l->p.burst_bytes;
@@ -102,6 +129,30 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	return best;
 }
 
+/* A job for a transfer through c: the channel's own when free. */
+static inline struct rs_job *job_get(struct rs_sim *sim, struct rs_link_channel *c,
+				     rs_job_fn *fn, void *obj, void *arg)
+{
+	if (c->own_taken)
+		return rs_job_get(sim, fn, obj, arg);
+	c->own_taken = true;
+	c->own = (struct rs_job){ .fn = fn, .obj = obj, .arg = arg };
+	return &c->own;
+}
+
+/* rs_job_finish for a job of c's: the channel's own is free again before
+ * the callback, which may start the next transfer with it. */
+static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
+			      struct rs_job *j, int status)
+{
+	if (j != &c->own) {
+		rs_job_finish(sim, j, status);
+		return;
+	}
+	c->own_taken = false;
+	j->fn(sim, j->obj, j->arg, status);
+}
+
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_link *l = obj;
@@ -112,12 +163,12 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	j->left -= c->cur_bytes;
 	c->bytes_moved += c->cur_bytes;
 	c->transactions += c->batch_bursts;
-	rs_tavg_set(&c->busy, sim->now, 0);
+	busy_end(c, sim->now);
 	if (j->left > 0)
 		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
 	start_next(sim, l, c);
 	if (j->left == 0)
-		rs_job_finish(sim, j, 0);
+		job_finish(sim, c, j, 0);
 }
 
 /* Plan the head transfer.  A transfer alone on the channel is planned as
@@ -141,10 +192,10 @@ static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_cha
 	} else {
 		c->cur_bytes = burst_of(l, j->left);
 		c->batch_bursts = 1;
-		t = dir_transaction_ns(l, j->dir, c->cur_bytes);
+		t = dir_transaction_or_empty_ns(l, j->dir, c->cur_bytes);
 	}
 	c->batch_start = sim->now;
-	rs_tavg_set(&c->busy, sim->now, 1);
+	busy_begin(c, sim->now);
 	c->ev = rs_sched(sim, t, transaction_done, l, c);
 }
 
@@ -177,17 +228,18 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
 		  rs_job_fn *fn, void *obj, void *arg)
 {
-	struct rs_job *j = rs_job_get(sim, fn, obj, arg);
-	j->left = bytes;
-	j->dir = (uint8_t)dir;
 	if (!l->up) {
 		/* Fail from the event loop, never re-entering the caller. */
+		struct rs_job *j = rs_job_get(sim, fn, obj, arg);
 		l->failed++;
 		rs_sched(sim, 0, fail_later, j, NULL);
 		return;
 	}
 	/* A zero-byte transfer still costs one transaction's overhead. */
 	struct rs_link_channel *c = channel(l, dir);
+	struct rs_job *j = job_get(sim, c, fn, obj, arg);
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
 	rs_jobq_push(&c->waiting, j);
 	if (c->cur)
 		split_batch(sim, l, c);
@@ -216,12 +268,12 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 			if (!dead.tail)
 				dead.tail = j;
 			dead.len++;
-			rs_tavg_set(&c->busy, sim->now, 0);
+			busy_end(c, sim->now);
 		}
 		struct rs_job *j;
 		while ((j = rs_jobq_pop(&dead))) {
 			l->failed++;
-			rs_job_finish(sim, j, -RS_ERR_ELINKDOWN);
+			job_finish(sim, c, j, -RS_ERR_ELINKDOWN);
 		}
 	}
 }

@@ -36,14 +36,21 @@ void rs_pool_grow(struct rs_pool *pool);
 /* Returns memory as the object was last put back (zeroed the first time),
  * but for its first word, which held the free-list link: for callers that
  * set every field anyway, or keep some across lives (the event kernel). */
-static inline void *rs_pool_get_raw(struct rs_pool *pool)
+/* rs_pool_get_raw for a caller that has seen the free list non-empty: no
+ * call to grow it, so the caller may need no saved registers. */
+static inline void *rs_pool_take_free(struct rs_pool *pool)
 {
-	if (!pool->free_list)
-		rs_pool_grow(pool);
 	void *obj = pool->free_list;
 	pool->free_list = *(void **)obj;
 	pool->live++;
 	return obj;
+}
+
+static inline void *rs_pool_get_raw(struct rs_pool *pool)
+{
+	if (!pool->free_list)
+		rs_pool_grow(pool);
+	return rs_pool_take_free(pool);
 }
 
 /* Returns zeroed memory. */

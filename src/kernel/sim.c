@@ -111,11 +111,16 @@ static void sift_down(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
 
 /* In this form the events' heap_index is not kept: a cancel (rare) finds
  * its slot among the few, and the heap sets them all when it takes over. */
-static void small_insert(struct rs_sim *sim, struct rs_heap_slot s)
+static inline __attribute__((always_inline)) void small_insert(struct rs_sim *sim,
+							   struct rs_heap_slot s)
 {
+	/* s is the newest event (the highest sequence number), so of the
+	 * events at its time every one fires first: the times alone decide,
+	 * which saves reading the sequence from the event on a tie. */
+	RS_ASSERT(s.ev->seq + 1 == sim->seq);
 	struct rs_heap_slot *h = sim->heap;
 	uint32_t i = sim->heap_len++;
-	while (i > 0 && slot_less(&h[i - 1], &s)) {
+	while (i > 0 && h[i - 1].time <= s.time) {
 		h[i] = h[i - 1];
 		i--;
 	}
@@ -225,9 +230,10 @@ static inline void release(struct rs_sim *sim, struct rs_event *ev)
 	rs_pool_put(&sim->events, ev);
 }
 
-/* rs_sched_at's heap side, out of line: the sorted insert of few events
- * then keeps a short entry and exit. */
-static __attribute__((noinline)) void heap_insert(struct rs_sim *sim, struct rs_heap_slot s)
+/* rs_sched_at's heap side, in sched_slow (out of line): the sorted insert
+ * of few events then keeps a short entry and exit. */
+static inline __attribute__((always_inline)) void heap_insert(struct rs_sim *sim,
+							      struct rs_heap_slot s)
 {
 	if (sim->root_vacant) {
 		/* The event being fired is the minimum and at most s's time:
@@ -243,15 +249,14 @@ static __attribute__((noinline)) void heap_insert(struct rs_sim *sim, struct rs_
 	sift_up(sim, sim->heap_len++, s);
 }
 
-struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-				   void *obj, void *arg)
+/* Fill a fresh event and put it in the set. */
+static inline __attribute__((always_inline)) struct rs_event_handle
+sched_into(struct rs_sim *sim, struct rs_event *ev, rs_time_t when, rs_event_fn *fn,
+	   void *obj, void *arg)
 {
-	RS_ASSERT(when >= sim->now);
-	RS_ASSERT(fn != NULL);
 	/* Every field is set here (heap_index by place(), in the heap form)
 	 * but the generation, which the pool keeps (its chunks start zeroed):
 	 * no zeroing. */
-	struct rs_event *ev = rs_pool_get_raw(&sim->events);
 	ev->time = when;
 	ev->seq = sim->seq++;
 	ev->fn = fn;
@@ -263,6 +268,44 @@ struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_
 	else
 		heap_insert(sim, s);
 	return (struct rs_event_handle){ ev, ev->gen };
+}
+
+/* The schedules that call out (the heap, a pool that must grow). */
+static __attribute__((noinline)) struct rs_event_handle
+sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
+{
+	RS_ASSERT(when >= sim->now);
+	RS_ASSERT(fn != NULL);
+	struct rs_event *ev = rs_pool_get_raw(&sim->events);
+	return sched_into(sim, ev, when, fn, obj, arg);
+}
+
+/* The common one: few events pending and a free event at hand.  It calls
+ * nothing, so it saves only the registers of its insertion. */
+static __attribute__((noinline)) struct rs_event_handle
+sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
+{
+	RS_ASSERT(when >= sim->now);
+	RS_ASSERT(fn != NULL);
+	struct rs_event *ev = rs_pool_take_free(&sim->events);
+	ev->time = when;
+	ev->seq = sim->seq++;
+	ev->fn = fn;
+	ev->obj = obj;
+	ev->arg = arg;
+	small_insert(sim, (struct rs_heap_slot){ when, ev });
+	return (struct rs_event_handle){ ev, ev->gen };
+}
+
+/* Only chooses: each form's work is in a function of its own, entered by
+ * a jump, so neither pays for saving the registers the other needs (and
+ * the checks of the arguments are there, so this one calls nothing). */
+struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+				   void *obj, void *arg)
+{
+	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list)
+		return sched_small(sim, when, fn, obj, arg);
+	return sched_slow(sim, when, fn, obj, arg);
 }
 
 struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,

@@ -114,17 +114,15 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 		    uint8_t flags, uint32_t recon_of)
 {
 	RS_ASSERT(member < a->g.nmembers);
-	struct mop *mo = rs_pool_get(&a->mops);
-	mo->a = a;
-	mo->st = st;
-	mo->member = member;
-	mo->kind = (uint8_t)kind;
-	/* A reissued operation (a reconstruction's next source) is a new
-	 * command: it is slowed and holds its drive afresh. */
-	mo->flags = flags & (uint8_t) ~(MOP_SLOWED | MOP_HELD);
-	mo->recon_of = recon_of;
 	struct slot_state *ss = &a->slot[member];
-	mo->epoch = ss->epoch;
+	/* Every field at once, the rest zero, in stores of a size known at
+	 * compile time (the pool's zeroing is a memset call of its run-time
+	 * size).  A reissued operation (a reconstruction's next source) is a
+	 * new command: it is slowed and holds its drive afresh. */
+	struct mop *mo = rs_pool_get_raw(&a->mops);
+	*mo = (struct mop){ .a = a, .st = st, .member = member, .kind = (uint8_t)kind,
+			    .flags = flags & (uint8_t) ~(MOP_SLOWED | MOP_HELD),
+			    .epoch = ss->epoch, .recon_of = recon_of };
 	enum rs_op op = kind_op(kind);
 	struct rs_io *child = rs_io_child(sim, parent, op, member_lba, nblk, mop_done, NULL);
 	child->up.raid = mo;
@@ -158,7 +156,9 @@ static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 			array_degraded_read(sim, a, io, &e[i]);
 			continue;
 		}
-		uint32_t m = array_pick_copy(a, &e[i]);
+		/* A level without copies has one place to read: the streams
+		 * the choice among copies remembers are then never read. */
+		uint32_t m = rs_raid_is_mirrored(&a->g) ? array_pick_copy(a, &e[i]) : e[i].member;
 		array_issue(sim, a, io, NULL, m, RS_ARRAY_READ, e[i].member_lba, e[i].nblk);
 	}
 }

@@ -12,12 +12,22 @@ void rs_iostat_merge(struct rs_iostat *dst, const struct rs_iostat *src)
 {
 	if (src->t_start < dst->t_start)
 		dst->t_start = src->t_start;
-	for (int c = 0; c < RS_ST_COUNT; c++) {
+	for (int c = 0; c < RS_ST_ALL; c++)
 		rs_hist_merge(&dst->lat[c], &src->lat[c]);
+	dst->lat_sum_all += src->lat_sum_all;
+	for (int c = 0; c < RS_ST_COUNT; c++) {
 		dst->ops[c] += src->ops[c];
 		dst->bytes[c] += src->bytes[c];
 	}
 	dst->errors += src->errors;
+}
+
+void rs_iostat_all(const struct rs_iostat *s, struct rs_hist *out)
+{
+	rs_hist_reset(out);
+	for (int c = 0; c < RS_ST_ALL; c++)
+		rs_hist_merge(out, &s->lat[c]);
+	out->sum = s->lat_sum_all;
 }
 
 static double ms(int64_t ns)
@@ -33,7 +43,9 @@ static double rate(uint64_t n, double seconds)
 void rs_iostat_summarize(const struct rs_iostat *s, rs_time_t now,
 			 struct rs_iostat_summary *out)
 {
-	const struct rs_hist *all = &s->lat[RS_ST_ALL];
+	struct rs_hist all_hist;      /* 37 KiB, once per window */
+	const struct rs_hist *all = &all_hist;
+	rs_iostat_all(s, &all_hist);
 	const struct rs_hist *rd = &s->lat[RS_ST_READ];
 	const struct rs_hist *wr = &s->lat[RS_ST_WRITE];
 	double sec = now > s->t_start ? (double)(now - s->t_start) / 1e9 : 0.0;

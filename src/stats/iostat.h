@@ -2,7 +2,13 @@
  *
  * Latency histograms and counters per op class, plus an ALL class so the
  * combined percentiles come from the combined distribution (percentiles of
- * reads and writes cannot be averaged).  Recording is allocation-free. */
+ * reads and writes cannot be averaged).  Recording is allocation-free.
+ *
+ * The ALL histogram is not recorded: its buckets, count and extremes are
+ * those of reads and writes together, summed when asked for
+ * (rs_iostat_all), which saves a bucket search per request.  Only its sum
+ * is kept per request, because a sum of doubles depends on the order of
+ * its terms and the mean must not move. */
 #ifndef RS_STATS_IOSTAT_H
 #define RS_STATS_IOSTAT_H
 
@@ -15,7 +21,8 @@ enum { RS_ST_READ = 0, RS_ST_WRITE = 1, RS_ST_ALL = 2, RS_ST_COUNT = 3 };
 
 struct rs_iostat {
 	rs_time_t t_start;            /* start of the measuring window */
-	struct rs_hist lat[RS_ST_COUNT];
+	struct rs_hist lat[RS_ST_ALL];   /* READ and WRITE: see rs_iostat_all */
+	double lat_sum_all;             /* latencies of both, in completion order */
 	uint64_t ops[RS_ST_COUNT];
 	uint64_t bytes[RS_ST_COUNT];
 	uint64_t errors;
@@ -40,8 +47,11 @@ static inline void rs_iostat_record(struct rs_iostat *s, int is_write,
 	s->bytes[c] += bytes;
 	s->bytes[RS_ST_ALL] += bytes;
 	rs_hist_add(&s->lat[c], latency_ns);
-	rs_hist_add(&s->lat[RS_ST_ALL], latency_ns);
+	s->lat_sum_all += (double)latency_ns;
 }
+/* The latency histogram of reads and writes together, as if each request
+ * had been recorded into it too. */
+void rs_iostat_all(const struct rs_iostat *s, struct rs_hist *out);
 
 /* dst += src; the window starts at the earlier of the two starts. */
 void rs_iostat_merge(struct rs_iostat *dst, const struct rs_iostat *src);

@@ -322,6 +322,58 @@ static void fail_and_retry(struct rs_sim *sim, void *obj, void *arg, int status)
 		rs_link_xfer(sim, l, RS_DIR_OUT, 100, xfer_done, &retry_x, NULL);
 }
 
+/* The busy time a channel reports is the time average a plain rs_tavg
+ * would give for the same changes of level, to the bit: over idle gaps,
+ * with a window restarted in the middle of a transfer, for transfers of
+ * no bytes (the overhead alone), and for one started from the callback of
+ * the one before (which finds the channel's own job free again: the pool
+ * is never used). */
+static void chain_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	xfer_done(sim, obj, NULL, status);
+	struct rs_link *l = arg;
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_link_xfer(sim, l, RS_DIR_OUT, 3000, xfer_done, (struct xfer *)obj + 1, NULL);
+}
+
+START_TEST(link_busy_time_exact)
+{
+	const struct rs_link_params p = { 3e8, 700, 0, false };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	struct rs_tavg ref;
+	rs_link_init(&l, "bus", &p, 0);
+	rs_tavg_init(&ref, 0, 0);
+	struct xfer x[2] = { { 0 } };
+	rs_time_t t1 = rs_link_transaction_ns(&l, 5000), t0 = rs_link_transaction_ns(&l, 0);
+	ck_assert_int_eq(t0, 700);
+	/* Busy [1000, 1000 + t1) and, chained, up to 1000 + t1 + t(3000). */
+	rs_sim_run(sim, 1000);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 5000, chain_done, &x[0], &l);
+	rs_tavg_set(&ref, 1000, 1);
+	rs_sim_run(sim, 1000 + t1 / 2);
+	rs_link_restart_stats(&l, 1000 + t1 / 2);
+	rs_tavg_restart(&ref, 1000 + t1 / 2);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(x[0].done, 1000 + t1);
+	ck_assert_int_eq(x[1].done, 1000 + t1 + rs_link_transaction_ns(&l, 3000));
+	rs_tavg_set(&ref, x[1].done, 0);
+	/* Idle, then a transfer of no bytes. */
+	rs_sim_run(sim, x[1].done + 12345);
+	struct xfer z = { 0 };
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 0, xfer_done, &z, NULL);
+	rs_tavg_set(&ref, rs_now(sim), 1);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(z.done, x[1].done + 12345 + 700);
+	rs_tavg_set(&ref, z.done, 0);
+	for (rs_time_t at = z.done; at < z.done + 3; at++)
+		ck_assert(rs_link_utilisation(&l, RS_DIR_OUT, at) == rs_tavg_mean(&ref, at));
+	ck_assert(rs_link_utilisation(&l, RS_DIR_IN, 2 * z.done) == rs_tavg_mean(&ref, 2 * z.done));
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(link_down_and_up)
 {
 	const struct rs_link_params p = { 1e8, 500, 4096, true };
@@ -411,6 +463,46 @@ START_TEST(server_k_fifo)
 	ck_assert_uint_eq(s.jobs_done, 7);
 	/* 2 busy for 300 ns, 1 for 100: (600 + 100) / (2 * 400). */
 	tu_assert_rel(rs_server_utilisation(&s, 400), 700.0 / 800.0, 1e-12);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* A job submitted from the callback of the one before finds the server's
+ * own job free again (the pool is not used); one submitted while it is
+ * taken gets a pooled job; both orders and times are those of any job. */
+static struct rs_server *chained_server;
+
+static void chain_job_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	job_done(sim, obj, arg, status);
+	uint64_t live = sim->jobs.live;
+	if ((intptr_t)arg < 3)
+		rs_server_submit(sim, chained_server, 50, chain_job_done, obj,
+				 (void *)((intptr_t)arg + 1));
+	ck_assert_uint_eq(sim->jobs.live, live);
+}
+
+START_TEST(server_own_job_reused)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_server s;
+	rs_server_init(&s, "cpu", 1, 0);
+	chained_server = &s;
+	struct job_log jl = { 0 };
+	rs_server_submit(sim, &s, 0, chain_job_done, &jl, (void *)0);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_server_submit(sim, &s, 10, job_done, &jl, (void *)9);
+	ck_assert_uint_eq(sim->jobs.live, 1);
+	rs_sim_run(sim, RS_TIME_MAX);
+	const int order[5] = { 0, 9, 1, 2, 3 };
+	const rs_time_t when[5] = { 0, 10, 60, 110, 160 };
+	ck_assert_int_eq(jl.n, 5);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(jl.order[i], order[i]);
+		ck_assert_int_eq(jl.when[i], when[i]);
+	}
+	ck_assert_uint_eq(s.jobs_done, 5);
 	ck_assert_uint_eq(sim->jobs.live, 0);
 	rs_sim_free(sim);
 }
@@ -1143,9 +1235,11 @@ static Suite *dev_suite(void)
 	tcase_add_test(tc, link_full_duplex_overlaps);
 	tcase_add_test(tc, link_four_users_capped);
 	tcase_add_test(tc, link_down_and_up);
+	tcase_add_test(tc, link_busy_time_exact);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
+	tcase_add_test(tc, server_own_job_reused);
 	tcase_add_test(tc, server_saturation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ioq");

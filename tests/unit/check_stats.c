@@ -325,7 +325,14 @@ START_TEST(iostat_summary)
 	ck_assert_uint_eq(u->ops[RS_ST_WRITE], 101);
 	ck_assert_uint_eq(u->bytes[RS_ST_WRITE], 100000512);
 	ck_assert_uint_eq(u->errors, 8);
-	ck_assert_uint_eq(u->lat[RS_ST_ALL].count, 401);
+	struct rs_hist *all = malloc(sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	rs_iostat_all(u, all);
+	ck_assert_uint_eq(all->count, 401);
+	ck_assert_int_eq(all->min, RS_MS);
+	ck_assert_int_eq(all->max, 10 * RS_MS);
+	ck_assert(all->sum == 3.0 * RS_MS + 300.0 * RS_MS + 100 * 10.0 * RS_MS);
+	free(all);
 	ck_assert_int_eq(u->lat[RS_ST_WRITE].min, 3 * RS_MS);
 	free(s);
 	free(u);
