@@ -22,3 +22,6 @@ tests_unit_check_nvme_CFLAGS = $(UNIT_CFLAGS)
 
 UNIT_TESTS += tests/unit/check_ssd_tail
 tests_unit_check_ssd_tail_CFLAGS = $(UNIT_CFLAGS)
+
+UNIT_TESTS += tests/unit/check_ssd_merge
+tests_unit_check_ssd_merge_CFLAGS = $(UNIT_CFLAGS)

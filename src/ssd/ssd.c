@@ -96,8 +96,14 @@ static void unit_through_controller(struct rs_sim *sim, void *obj, void *arg, in
 		unit_sent(sim, s, op, 0);
 }
 
+static void merge_done(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
+
 void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
 {
+	if (!op->io) {
+		merge_done(sim, s, op);
+		return;
+	}
 	if (s->ns_per_byte > 0)
 		rs_server_submit(sim, &s->ctrl, (rs_time_t)(s->ns_per_byte * op->bytes),
 				 unit_through_controller, s, op);
@@ -144,6 +150,11 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	io->at.ssd.units_left = 1;
 	for (uint32_t u = first_unit(io), end = end_unit(io); u < end; u++) {
 		uint32_t e = ftl_map_get(&s->ftl, u);
+		/* A buffered unit still merging has the rest of its data on
+		 * flash: read there (the model does not join the merge's read). */
+		if (e != FTL_NONE && (e & FTL_BUF) &&
+		    wbuf_merge_from(&s->buf, e & ~FTL_BUF) != WBUF_NOT_MERGING)
+			e = wbuf_merge_from(&s->buf, e & ~FTL_BUF);
 		struct flash_op *op = rs_pool_get_raw(&s->ops);
 		op->io = io;
 		op->ppn = e;
@@ -165,6 +176,39 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 
 /* ---- writes --------------------------------------------------------------- */
 
+/* The map holds whole 4 KiB units.  A write covering only part of a unit
+ * whose data is on flash leaves the rest of the unit there: the drive
+ * reads the unit and merges it (read-modify-write).  The write is safe
+ * once its part is in the power-loss-protected buffer, so it completes
+ * as any other; the unit waits for the read before it can be programmed,
+ * and later writes to it merge in the buffer.  A unit in the buffer or
+ * never written has nothing to read. */
+static bool covers_part(const struct rs_io *io, uint32_t u)
+{
+	uint64_t per = RS_SSD_UNIT_BYTES / RS_BLOCK_BYTES;
+	uint64_t a = (uint64_t)u * per;
+	return io->lba > a || io->lba + io->nblk < a + per;
+}
+
+static void start_merge(struct rs_sim *sim, struct ssd *s, uint32_t ppn, uint32_t slot)
+{
+	struct flash_op *op = rs_pool_get_raw(&s->ops);
+	op->io = NULL;
+	op->ppn = ppn;
+	op->bytes = RS_SSD_UNIT_BYTES;
+	op->slot = slot;
+	wbuf_mark_merging(&s->buf, slot, ppn);
+	s->c.merge_reads++;
+	ssd_read_unit(sim, s, op);
+}
+
+static void merge_done(struct rs_sim *sim, struct ssd *s, struct flash_op *op)
+{
+	wbuf_merged(&s->buf, op->slot);
+	rs_pool_put(&s->ops, op);
+	ssd_kick_idle(sim, s);
+}
+
 /* Put the write's units into the buffer from io->at.ssd.unit on, as far
  * as there is room; true when all are in. */
 static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
@@ -181,8 +225,11 @@ static bool buffer_units(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 				return false;
 			}
 			ftl_invalidate(f, u);
-			ftl_map_set(f, u, FTL_BUF | wbuf_push(&s->buf, u));
+			uint32_t slot = wbuf_push(&s->buf, u);
+			ftl_map_set(f, u, FTL_BUF | slot);
 			s->units_pushed++;
+			if (s->p.merge_partial && ftl_is_flash(e) && covers_part(io, u))
+				start_merge(sim, s, e, slot);
 		}
 		s->c.host_units_written++;
 	}
@@ -453,6 +500,7 @@ static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 	s->win_gc_units = s->ftl.gc_units;
 	s->win_read_retries = s->c.read_retries;
 	s->win_wl_moves = s->c.wl_moves;
+	s->win_merge_reads = s->c.merge_reads;
 }
 
 /* The write amplification since the last restart_stats (flash units
@@ -466,8 +514,8 @@ static double rs_ssd_window_write_amp(const struct rs_dev *dev)
 	return host ? (double)(host + gc) / (double)host : 1.0;
 }
 
-/* The wear mechanisms' counts over the window, as columns of their own
- * for the drives whose model has them. */
+/* The wear mechanisms' and the partial-unit merges' counts over the
+ * window, as columns of their own for the drives whose model has them. */
 static void report_wear(const struct ssd *s, struct rs_dev_report *r)
 {
 	bool live = !s->check_only;
@@ -477,6 +525,9 @@ static void report_wear(const struct ssd *s, struct rs_dev_report *r)
 	if (s->p.wl_spread)
 		rs_dev_report_extra(r, "wl_moves",
 				    live ? (double)(s->c.wl_moves - s->win_wl_moves) : 0);
+	if (s->p.merge_partial)
+		rs_dev_report_extra(r, "merge_reads",
+				    live ? (double)(s->c.merge_reads - s->win_merge_reads) : 0);
 }
 
 static void ssd_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)

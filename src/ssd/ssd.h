@@ -48,6 +48,7 @@ struct rs_ssd_counters {
 	uint64_t units_read_buffer;   /* ...from the write buffer */
 	uint64_t units_read_unmapped; /* ...never written: no flash work */
 	uint64_t stalls;              /* writes that waited for buffer room */
+	uint64_t merge_reads;         /* flash reads of units a partial write merged into */
 	uint64_t gc_victims;
 	uint64_t gc_copies;           /* GC page copies (each through the controller) */
 	uint64_t gc_copies_deferred;  /* ...done in idle time that waited for an idle controller */

@@ -67,6 +67,11 @@ const struct rs_opt rs_ssd_opts[] = {
 	  "the write buffer survives a power loss (capacitors): a flush or FUA write need not "
 	  "wait for flash; without it, a flush waits until the buffered data is programmed "
 	  "and a FUA write is written through" },
+	{ "merge_partial_writes", RS_OPT_BOOL, P(merge_partial), "false", 0, 0, 0, NULL,
+	  "the FTL maps whole 4 KiB units: a write covering only part of a unit whose data is "
+	  "on flash makes the drive read that unit and merge it before the unit can be "
+	  "programmed (read-modify-write; the write itself completes in the buffer); false: "
+	  "partial units cost nothing more than whole ones" },
 	{ "write_buffer", RS_OPT_SIZE, P(write_buffer_bytes), "4MiB", RANGE, 65536,
 	  1ull << 31, NULL,
 	  "DRAM holding written data until it is programmed (a write completes there)" },

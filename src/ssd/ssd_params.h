@@ -44,6 +44,8 @@ struct rs_ssd_params {
 	rs_time_t interrupt_ns;       /* a completion's way out: entry write and interrupt */
 	rs_time_t write_commit_ns;    /* from a write's data in the buffer to its acknowledgement */
 	bool plp;                     /* power-loss protection: the write buffer is safe */
+	bool merge_partial;           /* a write into part of a 4 KiB unit on flash reads the
+				       * unit first (read-modify-write) */
 	uint64_t write_buffer_bytes;
 	uint64_t gc_low, gc_high;     /* free blocks per die: GC first below low, takes turns with
 				       * host programs below high, runs when idle below high */

@@ -23,6 +23,7 @@ struct flash_op {
 	uint32_t ppn;
 	uint32_t bytes;               /* of the request inside this unit */
 	uint32_t retries;             /* read retries still to do (ssd_sched.c) */
+	uint32_t slot;                /* a merge read (io NULL): the buffer slot it completes */
 };
 
 #define SSD_MAX_UNITS_PER_PAGE 128u
@@ -54,7 +55,7 @@ struct ssd {
 	double ns_per_byte;
 	uint32_t busy_dies, max_busy_dies;
 	uint64_t win_host_units, win_gc_units;  /* ftl counters at restart_stats */
-	uint64_t win_read_retries, win_wl_moves;/* ...and the device's */
+	uint64_t win_read_retries, win_wl_moves, win_merge_reads;/* ...and the device's */
 	gsl_rng *retry_rng;           /* read retries' draws; NULL when the model has none */
 	uint32_t scratch_lpn[SSD_MAX_UNITS_PER_PAGE], scratch_ppn[SSD_MAX_UNITS_PER_PAGE];
 	struct rs_ssd_counters c;
@@ -69,7 +70,8 @@ void ssd_read_unit(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd_sched.c: the retries a read of the page holding ppn takes (a draw;
  * s->retry_rng must be set). */
 uint32_t ssd_draw_retries(struct ssd *s, uint32_t ppn);
-/* ssd.c: the unit's data is in the controller; on to the host. */
+/* ssd.c: the unit's data is in the controller; on to the host (a read's)
+ * or into the partial write waiting for it (a merge's). */
 void ssd_unit_ready(struct rs_sim *sim, struct ssd *s, struct flash_op *op);
 /* ssd.c: buffer room was freed. */
 void ssd_admit_stalled(struct rs_sim *sim, struct ssd *s);

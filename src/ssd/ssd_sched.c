@@ -109,7 +109,7 @@ static void program_done(struct rs_sim *sim, void *obj, void *arg)
 static bool start_program(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 {
 	uint32_t upp = s->g.units_per_page;
-	if (s->buf.count < ssd_program_min(s) || !ftl_host_can_write(&s->ftl, die->index))
+	if (wbuf_ready(&s->buf) < ssd_program_min(s) || !ftl_host_can_write(&s->ftl, die->index))
 		return false;
 	uint32_t ppn = ftl_next_page(&s->ftl, die->index, false);
 	RS_ASSERT(ppn != FTL_NONE);
@@ -192,7 +192,7 @@ void ssd_die_kick(struct rs_sim *sim, struct ssd *s, struct flash_die *die)
 void ssd_kick_idle(struct rs_sim *sim, struct ssd *s)
 {
 	uint32_t n = s->fa.ndies;
-	for (uint32_t i = 0; i < n && s->buf.count >= ssd_program_min(s); i++) {
+	for (uint32_t i = 0; i < n && wbuf_ready(&s->buf) >= ssd_program_min(s); i++) {
 		struct flash_die *die = &s->fa.die[(s->next_die + i) % n];
 		if (die->busy || die->held)
 			continue;
