@@ -50,6 +50,9 @@ static void heap_alloc(struct rs_sim *sim, uint32_t cap)
 	sim->heap_mem = mem;
 	sim->heap = heap;
 	sim->heap_cap = cap;
+	/* The sentinel of the sorted form's insertion (see sched_small), in
+	 * the slot before the first, which the heap never touches. */
+	heap[-1] = (struct rs_heap_slot){ RS_TIME_MAX, NULL };
 }
 
 static inline void place(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
@@ -281,8 +284,10 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 	return sched_into(sim, ev, when, fn, obj, arg);
 }
 
-/* The common one: few events pending and a free event at hand.  It calls
- * nothing, so it saves only the registers of its insertion. */
+/* The common one: few events pending, a free event at hand, a time before
+ * RS_TIME_MAX.  It calls nothing, so it saves only the registers of its
+ * insertion, whose scan needs no bound: the sentinel before the first slot
+ * (heap[-1], at RS_TIME_MAX) is later than the new event and stops it. */
 static __attribute__((noinline)) struct rs_event_handle
 sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
 {
@@ -294,7 +299,13 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;
-	small_insert(sim, (struct rs_heap_slot){ when, ev });
+	RS_ASSERT(ev->seq + 1 == sim->seq && sim->heap[-1].time == RS_TIME_MAX);
+	struct rs_heap_slot *p = sim->heap + sim->heap_len++;
+	while (p[-1].time <= when) {
+		p[0] = p[-1];
+		p--;
+	}
+	*p = (struct rs_heap_slot){ when, ev };
 	return (struct rs_event_handle){ ev, ev->gen };
 }
 
@@ -304,7 +315,8 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg)
 {
-	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list)
+	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list &&
+	    when < RS_TIME_MAX)
 		return sched_small(sim, when, fn, obj, arg);
 	return sched_slow(sim, when, fn, obj, arg);
 }

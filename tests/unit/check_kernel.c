@@ -832,6 +832,26 @@ START_TEST(tail_call_backstop)
 }
 END_TEST
 
+/* The few-events form's insertion stops at a sentinel at RS_TIME_MAX
+ * before its first slot; events at that very time take the bounded scan,
+ * and still fire in the order they were scheduled, after every other. */
+START_TEST(order_at_time_max)
+{
+	char log[16] = "";
+	struct rs_sim *sim = rs_sim_new(1);
+	rs_sched_at(sim, RS_TIME_MAX, tail_log, log, (void *)'c');
+	rs_sched_at(sim, RS_TIME_MAX - 1, tail_log, log, (void *)'b');
+	rs_sched_at(sim, RS_TIME_MAX, tail_log, log, (void *)'d');
+	rs_sched_at(sim, 5, tail_log, log, (void *)'a');
+	rs_sched_at(sim, RS_TIME_MAX, tail_log, log, (void *)'e');
+	rs_sched_at(sim, 0, tail_log, log, (void *)'0');
+	ck_assert(sim->small);
+	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 6);
+	ck_assert_str_eq(log, "0abcde");
+	rs_sim_free(sim);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("kernel");
@@ -853,6 +873,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, random_against_model_few);
 	tcase_add_test(tc, tail_call_fires_as_scheduled);
 	tcase_add_test(tc, tail_call_waits_for_pending_at_now);
+	tcase_add_test(tc, order_at_time_max);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
 	tcase_set_timeout(tc, 60);
