@@ -31,6 +31,11 @@ static inline bool slot_less(const struct rs_heap_slot *a, const struct rs_heap_
 	return a->ev->seq < b->ev->seq;
 }
 
+/* The time in the slot before heap[0]: compared as unsigned (times are
+ * never negative, so the order among them is the same), it lies beyond
+ * every time, RS_TIME_MAX included. */
+#define SENTINEL_TIME ((rs_time_t)-1)
+
 /* The heap array is placed so that slot 1 starts a cache line: the four
  * children 4i+1..4i+4 of any node then share one line, and choosing the
  * smallest costs one miss at most. */
@@ -52,7 +57,7 @@ static void heap_alloc(struct rs_sim *sim, uint32_t cap)
 	sim->heap_cap = cap;
 	/* The sentinel of the sorted form's insertion (see sched_small), in
 	 * the slot before the first, which the heap never touches. */
-	heap[-1] = (struct rs_heap_slot){ RS_TIME_MAX, NULL };
+	heap[-1] = (struct rs_heap_slot){ SENTINEL_TIME, NULL };
 }
 
 static inline void place(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
@@ -284,10 +289,10 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 	return sched_into(sim, ev, when, fn, obj, arg);
 }
 
-/* The common one: few events pending, a free event at hand, a time before
- * RS_TIME_MAX.  It calls nothing, so it saves only the registers of its
- * insertion, whose scan needs no bound: the sentinel before the first slot
- * (heap[-1], at RS_TIME_MAX) is later than the new event and stops it. */
+/* The common one: few events pending and a free event at hand.  It calls
+ * nothing, so it saves only the registers of its insertion, whose scan
+ * needs no bound: the sentinel before the first slot (heap[-1]), compared
+ * as unsigned, is later than any new event and stops it. */
 static __attribute__((noinline)) struct rs_event_handle
 sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
 {
@@ -299,9 +304,9 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;
-	RS_ASSERT(ev->seq + 1 == sim->seq && sim->heap[-1].time == RS_TIME_MAX);
+	RS_ASSERT(ev->seq + 1 == sim->seq && sim->heap[-1].time == SENTINEL_TIME);
 	struct rs_heap_slot *p = sim->heap + sim->heap_len++;
-	while (p[-1].time <= when) {
+	while ((uint64_t)p[-1].time <= (uint64_t)when) {
 		p[0] = p[-1];
 		p--;
 	}
@@ -315,8 +320,7 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg)
 {
-	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list &&
-	    when < RS_TIME_MAX)
+	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list)
 		return sched_small(sim, when, fn, obj, arg);
 	return sched_slow(sim, when, fn, obj, arg);
 }

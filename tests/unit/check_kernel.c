@@ -832,9 +832,9 @@ START_TEST(tail_call_backstop)
 }
 END_TEST
 
-/* The few-events form's insertion stops at a sentinel at RS_TIME_MAX
- * before its first slot; events at that very time take the bounded scan,
- * and still fire in the order they were scheduled, after every other. */
+/* The few-events form's insertion stops at a sentinel before its first
+ * slot, later than every time: events at RS_TIME_MAX itself still fire in
+ * the order they were scheduled, after every other. */
 START_TEST(order_at_time_max)
 {
 	char log[16] = "";
