@@ -350,6 +350,54 @@ END_TEST
  * leak until it does. */
 static void keep(struct rs_sim *sim, struct rs_io *io) {}
 
+/* A request taken again from the pool starts clean: every field its
+ * constructor does not set is zero, whatever the last user left there. */
+START_TEST(reused_request_is_clean)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_io *parent = rs_io_new(sim, RS_WRITE, 7, 8, keep, NULL);
+	parent->fua = true;
+	struct rs_io *io = rs_io_new_child(sim, parent, RS_WRITE, 1, 2, keep, NULL);
+	ck_assert(io->fua);
+	struct rs_io *first = io;
+	io->t_issue = 123;
+	io->qnext = io->qprev = io;
+	io->dev = (struct rs_dev *)io;
+	io->up.mp_path = 5;
+	io->at.hdd.slot = 9;
+	io->at.hdd.arrived = 77;
+	io->status = -1;
+	rs_io_complete(sim, io, 0);
+	rs_io_child_detach(sim, io);
+	io = rs_io_new_child(sim, parent, RS_READ, 3, 4, keep, sim);
+	ck_assert_ptr_eq(io, first);
+	ck_assert_int_eq(io->op, RS_READ);
+	ck_assert_int_eq(io->state, RS_IO_LIVE);
+	ck_assert_uint_eq(io->lba, 3);
+	ck_assert_uint_eq(io->nblk, 4);
+	ck_assert_int_eq(io->status, 0);
+	ck_assert_int_eq(io->t_submit, 0);
+	ck_assert_int_eq(io->t_issue, 0);
+	ck_assert_int_eq(io->t_done, 0);
+	ck_assert_ptr_eq(io->parent, parent);
+	ck_assert_uint_eq(io->pending, 0);
+	ck_assert_ptr_eq(io->done_ctx, sim);
+	ck_assert_ptr_null(io->qnext);
+	ck_assert_ptr_null(io->qprev);
+	ck_assert_ptr_null(io->dev);
+	ck_assert_ptr_null(io->up.raid);
+	ck_assert_uint_eq(io->at.hdd.slot, 0);
+	ck_assert_int_eq(io->at.hdd.arrived, 0);
+	ck_assert(!io->fua);
+	rs_io_complete(sim, io, 0);
+	rs_io_child_detach(sim, io);
+	rs_io_complete(sim, parent, 0);
+	rs_io_free(sim, parent);
+	rs_sim_free(sim);
+}
+END_TEST
+
+
 START_TEST(counters_show_leak)
 {
 	struct rs_sim *sim = rs_sim_new(1);
@@ -430,6 +478,7 @@ static Suite *io_suite(void)
 	tc = tcase_create("accounting");
 	tcase_add_test(tc, counters_and_bytes);
 	tcase_add_test(tc, counters_show_leak);
+	tcase_add_test(tc, reused_request_is_clean);
 	tcase_add_test_raise_signal(tc, complete_twice_aborts, SIGABRT);
 	tcase_add_test_raise_signal(tc, complete_parent_early_aborts, SIGABRT);
 	tcase_add_test_raise_signal(tc, free_live_aborts, SIGABRT);
