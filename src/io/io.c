@@ -36,69 +36,30 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim)
 	return &sim->io_counters;
 }
 
-/* A fresh request in obj, from the pool: every field not set here is
- * zero, whatever fields rs_io gains.  A copy of a zero request of a size
- * known at compile time, where the pool's memset of a size it learns at
- * run time cost a call into the C library per request; a copy and not a
- * compound literal, which the compiler zeroes with `rep stos` (a string
- * instruction slow to start, for 17 words) where it copies in vector
- * stores.  Inlined into every constructor. */
-static inline __attribute__((always_inline)) struct rs_io *
-io_init(struct rs_sim *sim, struct rs_io *io, enum rs_op op, uint64_t lba, uint32_t nblk,
-	struct rs_io *parent, rs_io_done_fn *done, void *done_ctx)
-{
-	static const struct rs_io zero;
-	*io = zero;
-	io->id = sim->io_counters.created++;
-	io->state = RS_IO_LIVE;
-	io->t_submit = sim->now;
-	io->op = op;
-	io->lba = lba;
-	io->nblk = nblk;
-	io->parent = parent;
-	io->fua = parent && parent->fua && op == RS_WRITE;
-	io->done = done;
-	io->done_ctx = done_ctx;
-	return io;
-}
+const struct rs_io rs_io_zero;
 
 /* A request from a pool that may have to be sized or grown first: out of
  * line, so the constructors, which take from a non-empty free list
  * nearly always, call nothing and save no registers. */
-static __attribute__((noinline)) struct rs_io *
-io_new_slow(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
-	    struct rs_io *parent, rs_io_done_fn *done, void *done_ctx)
+struct rs_io *rs_io_new_slow(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
+			     struct rs_io *parent, rs_io_done_fn *done, void *done_ctx)
 {
 	/* The requests' pool is sized here, by the module that owns the type. */
 	if (!sim->ios.obj_size)
 		rs_sim_pool_register(sim, &sim->ios, sizeof(struct rs_io), 256);
-	return io_init(sim, rs_pool_get_raw(&sim->ios), op, lba, nblk, parent, done, done_ctx);
-}
-
-static inline __attribute__((always_inline)) struct rs_io *
-io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk, struct rs_io *parent,
-       rs_io_done_fn *done, void *done_ctx)
-{
-	/* A pool not yet sized has an empty free list too. */
-	if (!sim->ios.free_list)
-		return io_new_slow(sim, op, lba, nblk, parent, done, done_ctx);
-	return io_init(sim, rs_pool_take_free(&sim->ios), op, lba, nblk, parent, done,
-		       done_ctx);
+	return rs_io_init(sim, rs_pool_get_raw(&sim->ios), op, lba, nblk, parent, done,
+			  done_ctx);
 }
 
 struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
 			rs_io_done_fn *done, void *done_ctx)
 {
 	sim->io_counters.bytes_created += (uint64_t)nblk * RS_BLOCK_BYTES;
-	return io_new(sim, op, lba, nblk, NULL, done, done_ctx);
-}
-
-struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *parent, enum rs_op op,
-			      uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *done_ctx)
-{
-	RS_ASSERT(parent && parent->state == RS_IO_LIVE && done);
-	parent->pending++;
-	return io_new(sim, op, lba, nblk, parent, done, done_ctx);
+	/* A pool not yet sized has an empty free list too. */
+	if (!sim->ios.free_list)
+		return rs_io_new_slow(sim, op, lba, nblk, NULL, done, done_ctx);
+	return rs_io_init(sim, rs_pool_take_free(&sim->ios), op, lba, nblk, NULL, done,
+			  done_ctx);
 }
 
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
