@@ -184,7 +184,6 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	RS_ASSERT(sim != NULL);
 	sim->seed = seed;
 	sim->same_instant_max = RS_SIM_SAME_INSTANT_MAX;
-	sim->tail_depth = RS_TAIL_DEPTH;
 	sim->small = true;
 	heap_alloc(sim, 1024);
 	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
@@ -396,11 +395,6 @@ static inline bool may_fire(struct rs_sim *sim, rs_time_t t, rs_time_t until)
 uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 {
 	uint64_t fired = 0;
-	/* Direct calls of rs_sched_now_tail count themselves in events_fired
-	 * as they happen; the count returned includes them. */
-	uint64_t fired_before = sim->events_fired;
-	uint32_t tail_depth = sim->tail_depth;
-	sim->tail_depth = 0;
 	sim->stopping = sim->failed;
 	/* One loop per form of the pending set, so neither pays for the
 	 * other's test on every event; a callback may switch the form (a
@@ -443,9 +437,8 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 out:
 	if (sim->heap_len == 0 && until != RS_TIME_MAX && !sim->stopping && sim->now < until)
 		sim->now = until;
-	sim->tail_depth = tail_depth;
 	sim->events_fired += fired;
-	return sim->events_fired - fired_before;
+	return fired;
 }
 
 void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }

@@ -103,10 +103,6 @@ struct rs_sim {
 	 * and how many may fire before the run fails. */
 	uint64_t same_instant;
 	uint64_t same_instant_max;
-	/* Direct calls of rs_sched_now_tail under way, nested; RS_TAIL_DEPTH
-	 * outside rs_sim_run, where no callback is running and so no call can
-	 * be in the tail of one. */
-	uint32_t tail_depth;
 
 	struct rs_heap_slot *heap;    /* 4-ary min-heap on (time, seq), or sorted (small) */
 	void *heap_mem;               /* allocation heap points into */
@@ -179,41 +175,6 @@ static inline struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t dela
 		return rs_sched_overflow(sim, delay, fn, obj, arg);
 	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
 }
-/* How deep direct calls of rs_sched_now_tail may nest (a chain of zero-
- * delay handlers each calling the next) before it schedules instead: the
- * stack stays bounded whatever a model chains. */
-#define RS_TAIL_DEPTH 4
-
-/* rs_sched(sim, 0, fn, obj, arg) for a call in the tail of an event's
- * handler: nothing of the handler runs after it, through every caller up
- * to the handler the event loop called (the caller's promise, argued at
- * its site).  When no other event is pending at this instant, the event
- * would fire next, right after the handler returns, so it is called here
- * instead: the same order of every event, the same clock, counted as a
- * fired event (events_fired, rs_sim_run's count, the backstop against a
- * zero-time loop).  It takes no sequence number, which only ever orders
- * events against each other: every later one still follows every earlier
- * one.  No handle: the event is never pending, so there is nothing to
- * cancel.  Scheduled as usual outside a run, once the run is stopping,
- * past RS_TAIL_DEPTH nested calls, in the heap form (many events pending:
- * no cheap look at the next time), or when the backstop would fail the
- * run at this event. */
-static inline void rs_sched_now_tail(struct rs_sim *sim, rs_event_fn *fn, void *obj,
-				     void *arg)
-{
-	if (sim->small && sim->tail_depth < RS_TAIL_DEPTH && !sim->stopping &&
-	    (sim->heap_len == 0 || sim->heap[sim->heap_len - 1].time > sim->now) &&
-	    sim->same_instant < sim->same_instant_max) {
-		sim->same_instant++;
-		sim->events_fired++;
-		sim->tail_depth++;
-		fn(sim, obj, arg);
-		sim->tail_depth--;
-		return;
-	}
-	rs_sched_at(sim, sim->now, fn, obj, arg);
-}
-
 /* Remove a pending event; returns false for RS_NO_EVENT.  A stale handle
  * (rs_event_stale) is a bug of the caller's: asserted. */
 bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h);

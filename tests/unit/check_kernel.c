@@ -2,8 +2,7 @@
  * cancellation anywhere in the heap, run-until and stop, a long random
  * schedule/cancel/fire sequence checked against a sorted-array model, pool
  * reuse (memory bounded by the peak in flight, not the run length) and the
- * random-stream derivation; rs_sched_now_tail against plain schedules;
- * the run failures (time that does not
+ * random-stream derivation; the run failures (time that does not
  * advance, a clock overflow) that end a run instead of hanging it. */
 #include <check.h>
 #include <signal.h>
@@ -644,193 +643,13 @@ START_TEST(ns_from_double)
 }
 END_TEST
 
-/* ---- rs_sched_now_tail: a direct call that fires exactly as the event
- * would.  One world of handlers driven by their own random numbers runs
- * twice, its zero-delay events in tail position scheduled the one time and
- * given to rs_sched_now_tail the other: the firings (handler, time), the
- * counts and the clock must agree.  The handlers also schedule events at
- * the same instant before the tail (the fallback: another event pending
- * now), chain zero-delay tails (the fallback past RS_TAIL_DEPTH), burst
- * past the few-events form (the heap form's fallback), and stop the run
- * (the fallback once it is stopping), which is then resumed. */
-#define TAIL_LOG 20000
-
-struct tail_world {
-	bool use_tail;
-	uint64_t rng;
-	uint32_t next_id;
-	uint32_t n;
-	uint32_t deepest;             /* the deepest nesting of direct calls seen */
-	rs_time_t at[TAIL_LOG];
-	uint32_t id[TAIL_LOG];
-};
-
-static uint32_t tail_rand(struct tail_world *w, uint32_t n)
-{
-	w->rng = w->rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(w->rng >> 33) % n;
-}
-
-static void tail_ev(struct rs_sim *sim, void *obj, void *arg)
-{
-	struct tail_world *w = obj;
-	if (w->n == TAIL_LOG)
-		return;
-	w->at[w->n] = rs_now(sim);
-	w->id[w->n++] = (uint32_t)(uintptr_t)arg;
-	if (sim->tail_depth > w->deepest)
-		w->deepest = sim->tail_depth;
-	static const rs_time_t delays[] = { 0, 1, 7, 100, 100, 2500 };
-	uint32_t r = tail_rand(w, 100);
-	uint32_t others = r < 4 ? 20 : r < 25 ? 1 : r < 35 ? 2 : 0;
-	/* A world that only grows would stay in the heap form. */
-	if (rs_sim_pending(sim) > 12)
-		others = 0;
-	for (uint32_t i = 0; i < others; i++)
-		rs_sched(sim, delays[tail_rand(w, 6)], tail_ev, w,
-			 (void *)(uintptr_t)w->next_id++);
-	if (tail_rand(w, 200) == 0)
-		rs_sim_stop(sim);
-	/* Keep the world alive: a handler with nothing pending after it
-	 * always hands on. */
-	if (tail_rand(w, 100) < 80 || rs_sim_pending(sim) == 0) {
-		void *id = (void *)(uintptr_t)w->next_id++;
-		if (w->use_tail)
-			rs_sched_now_tail(sim, tail_ev, w, id);
-		else
-			rs_sched(sim, 0, tail_ev, w, id);
-	}
-}
-
-struct tail_run {
-	uint64_t returned, fired, same_instant;
-	rs_time_t now;
-	size_t pending;
-};
-
-/* Runs in steps (an `until` every 3 us) and resumes after each stop. */
-static struct tail_run run_tail_world(struct tail_world *w, bool use_tail, uint64_t seed)
-{
-	memset(w, 0, sizeof(*w));
-	w->use_tail = use_tail;
-	w->rng = seed;
-	struct rs_sim *sim = rs_sim_new(1);
-	for (uint32_t i = 0; i < 3; i++)
-		rs_sched(sim, i * 3, tail_ev, w, (void *)(uintptr_t)w->next_id++);
-	/* Outside a run a tail call is a schedule: nothing fires yet. */
-	rs_sched_now_tail(sim, tail_ev, w, (void *)(uintptr_t)w->next_id++);
-	ck_assert_uint_eq(w->n, 0);
-	ck_assert_uint_eq(rs_sim_pending(sim), 4);
-	struct tail_run out = { 0 };
-	rs_time_t until = 0;
-	while (rs_sim_pending(sim) > 0 && w->n < TAIL_LOG) {
-		until += 3000;
-		out.returned += rs_sim_run(sim, until);
-	}
-	out.fired = sim->events_fired;
-	out.same_instant = sim->same_instant;
-	out.now = rs_now(sim);
-	out.pending = rs_sim_pending(sim);
-	ck_assert_uint_eq(sim->tail_depth, RS_TAIL_DEPTH);
-	rs_sim_free(sim);
-	return out;
-}
-
-START_TEST(tail_call_fires_as_scheduled)
-{
-	static struct tail_world sched, tail;
-	for (uint64_t seed = 1; seed <= 4; seed++) {
-		struct tail_run a = run_tail_world(&sched, false, seed);
-		struct tail_run b = run_tail_world(&tail, true, seed);
-		ck_assert_uint_eq(sched.n, TAIL_LOG);
-		ck_assert_uint_eq(tail.n, sched.n);
-		for (uint32_t i = 0; i < sched.n; i++) {
-			ck_assert_msg(sched.id[i] == tail.id[i] && sched.at[i] == tail.at[i],
-				      "seed %llu firing %u: event %u at %lld scheduled, "
-				      "%u at %lld by tail call", (unsigned long long)seed, i,
-				      sched.id[i], (long long)sched.at[i], tail.id[i],
-				      (long long)tail.at[i]);
-		}
-		ck_assert_uint_eq(a.returned, b.returned);
-		ck_assert_uint_eq(a.fired, b.fired);
-		ck_assert_uint_eq(a.same_instant, b.same_instant);
-		ck_assert_int_eq(a.now, b.now);
-		ck_assert_uint_eq(a.pending, b.pending);
-		/* The direct calls happened, nested to the limit and beyond it
-		 * (the fallback), and never in the scheduled world. */
-		ck_assert_uint_eq(sched.deepest, 0);
-		ck_assert_uint_eq(tail.deepest, RS_TAIL_DEPTH);
-	}
-}
-END_TEST
-
-/* Where the tail's event would not fire next, it is scheduled: another
- * event pending at this instant fires first. */
-static void tail_log(struct rs_sim *sim, void *obj, void *arg)
+static void order_log(struct rs_sim *sim, void *obj, void *arg)
 {
 	char *log = obj;
 	size_t n = strlen(log);
 	log[n] = (char)(uintptr_t)arg;
 	log[n + 1] = '\0';
 }
-
-static void tail_after_other(struct rs_sim *sim, void *obj, void *arg)
-{
-	tail_log(sim, obj, arg);
-	rs_sched(sim, 0, tail_log, obj, (void *)'b');
-	rs_sched_now_tail(sim, tail_log, obj, (void *)'c');
-}
-
-static void tail_alone(struct rs_sim *sim, void *obj, void *arg)
-{
-	tail_log(sim, obj, arg);
-	rs_sched(sim, 1, tail_log, obj, (void *)'e');
-	rs_sched_now_tail(sim, tail_log, obj, (void *)'d');
-	/* Called already: nothing pending at this instant. */
-	ck_assert_uint_eq(strlen(obj), 2);
-}
-
-START_TEST(tail_call_waits_for_pending_at_now)
-{
-	char log[16] = "";
-	struct rs_sim *sim = rs_sim_new(1);
-	rs_sched(sim, 5, tail_after_other, log, (void *)'a');
-	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 3);
-	ck_assert_str_eq(log, "abc");
-	ck_assert_uint_eq(sim->events_fired, 3);
-	log[0] = '\0';
-	rs_sched(sim, 5, tail_alone, log, (void *)'a');
-	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 3);
-	ck_assert_str_eq(log, "ade");
-	ck_assert_uint_eq(sim->events_fired, 6);
-	rs_sim_free(sim);
-}
-END_TEST
-
-/* A zero-time loop of tail calls fails the run at the very event a loop
- * of schedules does. */
-static void ev_spin_tail(struct rs_sim *sim, void *obj, void *arg)
-{
-	uint64_t *fired = obj;
-	++*fired;
-	rs_sched_now_tail(sim, ev_spin_tail, obj, arg);
-}
-
-START_TEST(tail_call_backstop)
-{
-	struct rs_sim *sim = rs_sim_new(1);
-	uint64_t fired = 0;
-	sim->same_instant_max = 10000;
-	rs_sched(sim, 5 * RS_MS, ev_spin_tail, &fired, NULL);
-	rs_sim_run(sim, RS_TIME_MAX);
-	ck_assert(sim->failed);
-	ck_assert_uint_eq(fired, 10001);
-	ck_assert_uint_eq(sim->events_fired, 10001);
-	ck_assert_msg(strstr(sim->failure, "simulated time does not advance: 10001 events at "
-					   "0.005000000 s"), "%s", sim->failure);
-	rs_sim_free(sim);
-}
-END_TEST
 
 /* The few-events form's insertion stops at a sentinel before its first
  * slot, later than every time: events at RS_TIME_MAX itself still fire in
@@ -839,12 +658,12 @@ START_TEST(order_at_time_max)
 {
 	char log[16] = "";
 	struct rs_sim *sim = rs_sim_new(1);
-	rs_sched_at(sim, RS_TIME_MAX, tail_log, log, (void *)'c');
-	rs_sched_at(sim, RS_TIME_MAX - 1, tail_log, log, (void *)'b');
-	rs_sched_at(sim, RS_TIME_MAX, tail_log, log, (void *)'d');
-	rs_sched_at(sim, 5, tail_log, log, (void *)'a');
-	rs_sched_at(sim, RS_TIME_MAX, tail_log, log, (void *)'e');
-	rs_sched_at(sim, 0, tail_log, log, (void *)'0');
+	rs_sched_at(sim, RS_TIME_MAX, order_log, log, (void *)'c');
+	rs_sched_at(sim, RS_TIME_MAX - 1, order_log, log, (void *)'b');
+	rs_sched_at(sim, RS_TIME_MAX, order_log, log, (void *)'d');
+	rs_sched_at(sim, 5, order_log, log, (void *)'a');
+	rs_sched_at(sim, RS_TIME_MAX, order_log, log, (void *)'e');
+	rs_sched_at(sim, 0, order_log, log, (void *)'0');
 	ck_assert(sim->small);
 	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 6);
 	ck_assert_str_eq(log, "0abcde");
@@ -871,8 +690,6 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, stop);
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, random_against_model_few);
-	tcase_add_test(tc, tail_call_fires_as_scheduled);
-	tcase_add_test(tc, tail_call_waits_for_pending_at_now);
 	tcase_add_test(tc, order_at_time_max);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
@@ -884,7 +701,6 @@ static Suite *kernel_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, same_instant_backstop);
 	tcase_add_test(tc, same_instant_resets_when_time_moves);
-	tcase_add_test(tc, tail_call_backstop);
 	tcase_add_test(tc, fail_keeps_first_message);
 	tcase_add_test(tc, clock_overflow_fails);
 	tcase_add_test(tc, ns_from_double);
