@@ -254,6 +254,22 @@ static const struct rs_hdd_phys_memo *phys_of(const struct rs_hdd_mech *m, uint6
 
 static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
+/* rs_spindle_angle_units(m->sp, t): the angle is linear in t modulo a
+ * turn, so from the reference instant it is rs_spindle_advance's exact
+ * step, as long as t lies no earlier and within its fast range (2^38 ns,
+ * some 4.5 minutes); any other t becomes the reference. */
+static int64_t angle_units_at(const struct rs_hdd_mech *m, rs_time_t t)
+{
+	rs_time_t dt = t - m->spin_ref.t;
+	if (m->spin_ref.ok && dt >= 0 && dt < (INT64_C(1) << 38))
+		return rs_spindle_advance(m->sp, m->spin_ref.angle, dt);
+	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
+	mm->spin_ref.ok = true;
+	mm->spin_ref.t = t;
+	mm->spin_ref.angle = rs_spindle_angle_units(m->sp, t);
+	return mm->spin_ref.angle;
+}
+
 /* rs_disk_position_time (disk/spindle_position.c) step for step, with the
  * target's place and angle from the memo. */
 static void position_time(const struct rs_hdd_mech *m, const struct rs_head_state *from,
@@ -263,7 +279,9 @@ static void position_time(const struct rs_hdd_mech *m, const struct rs_head_stat
 	out->target = e->run.p;
 	out->seek_ns = rs_seek_reposition_time(m->s, distance(from->cyl, out->target.cyl),
 					       from->head != out->target.head, is_write);
-	out->rot_ns = rs_spindle_wait(m->sp, from->free_at_ns + out->seek_ns, e->angle);
+	/* rs_spindle_wait, the angle under the heads from the reference. */
+	out->rot_ns = rs_spindle_wait_units(m->sp, angle_units_at(m, from->free_at_ns + out->seek_ns),
+					    rs_spindle_target_units(e->angle));
 	out->total_ns = out->seek_ns + out->rot_ns;
 }
 
@@ -387,7 +405,7 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 		v->at[k].ok = true;
 		v->at[k].overhead_ns = overhead_ns;
 		v->at[k].free_ns = free_ns;
-		v->at[k].angle = rs_spindle_angle_units(m->sp, free_ns);
+		v->at[k].angle = angle_units_at(m, free_ns);
 	}
 	/* position_time, with the spindle's angle carried forward from the
 	 * shared instant by the seek instead of computed afresh. */

@@ -60,6 +60,14 @@ struct rs_hdd_mech {
 		uint64_t lba;
 		uint32_t cyl, head;
 	} memo_park;
+	/* The spindle's angle (rs_spindle_angle_units) at an instant asked
+	 * about before: a later one's is this one's turned on by the time
+	 * between, one modulo instead of the four of the angle from t = 0. */
+	struct {
+		bool ok;
+		rs_time_t t;
+		int64_t angle;
+	} spin_ref;
 	/* Media times from the stream's origin (see rs_media_memo). */
 	struct rs_media_memo media;
 	/* Where an LBA is and its angle, for the commands in the queue (each is

@@ -1100,6 +1100,51 @@ START_TEST(mech_position_and_media_time_match)
 }
 END_TEST
 
+/* The positioning carries the spindle's angle on from an instant it asked
+ * about before: its rotational waits are those of the angle from t = 0,
+ * for instants a little later, far later (past the carried step's range),
+ * earlier, and the same again, from a parked and from a streaming head. */
+START_TEST(mech_spindle_reference_matches)
+{
+	struct mech_rig r;
+	mech_rig_init(&r);
+	struct rs_hdd_mech m = { .l = &r.l, .s = &r.sk, .sp = &r.sp };
+	static const uint64_t lbas[] = { 0, 96, 117, 50000, 90000 };
+	const size_t nlbas = sizeof(lbas) / sizeof(lbas[0]);
+	/* Instants scattered over four seconds either side of a base that
+	 * jumps on, now and then, past the carried step's range. */
+	rs_time_t base = INT64_C(1) << 39;
+	uint64_t x = 99;
+	for (uint32_t k = 0; k < 3000; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		if (k % 500 == 499)
+			base += (INT64_C(1) << 38) + (rs_time_t)(x >> 40);
+		rs_time_t now = base + (rs_time_t)((x >> 20) % INT64_C(8000000000)) -
+			INT64_C(4000000000);
+		uint64_t lba = lbas[k % nlbas] + k % 13;
+		m.streaming = false;
+		m.head = (struct rs_head_state){ k * 7 % 40, k % 4, now + k % 3 * 1000 };
+		struct rs_head_state from = m.head;
+		struct rs_hdd_pos got;
+		struct rs_position want;
+		rs_hdd_mech_position(&m, now, 0, lba, 1, (int)(k % 2), &got);
+		rs_disk_position_time(&r.l, &r.sk, &r.sp, &from, lba, (int)(k % 2), &want);
+		ck_assert_int_eq(got.pos.seek_ns, want.seek_ns);
+		ck_assert_int_eq(got.pos.rot_ns, want.rot_ns);
+		/* The view of a scheduling pass takes its angle the same way. */
+		struct rs_hdd_view v;
+		struct rs_hdd_target t;
+		struct rs_hdd_pos fast;
+		rs_hdd_mech_view_init(&v, now);
+		rs_hdd_mech_target(&m, lba, &t);
+		rs_hdd_mech_position_fast(&m, &v, 0, &t, 1, (int)(k % 2), &fast);
+		ck_assert_int_eq(fast.pos.rot_ns, want.rot_ns);
+		ck_assert_int_eq(fast.start_ns, got.start_ns);
+	}
+	mech_rig_destroy(&r);
+}
+END_TEST
+
 /* The firmware's rules from a read's run (the positioning's mapping) give
  * the answers of the rules that map the read afresh: every prefetch mode,
  * requests that end inside their track's straight part, on a slip, at the
@@ -1217,6 +1262,7 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, sched_lone_pick_reused);
 	tcase_add_test(th, mech_stream_done_matches_walk);
 	tcase_add_test(th, mech_position_and_media_time_match);
+	tcase_add_test(th, mech_spindle_reference_matches);
 	tcase_add_test(th, buffer_lookup_segments);
 	tcase_add_test(th, buffer_claim_lru);
 	TCase *tf = tcase_create("firmware");
