@@ -296,12 +296,19 @@ void rs_layout_destroy(struct rs_layout *l)
 /* The cached stretch holding lba, or NULL.  One comparison each: lba -
  * first wraps round to a huge value below first (an empty entry's first,
  * UINT64_MAX, is above every LBA). */
+static inline struct rs_layout_stretch *stretch_scan(const struct rs_layout *l, uint64_t lba);
 static inline struct rs_layout_stretch *stretch_find(const struct rs_layout *l, uint64_t lba)
+{
+	const struct rs_layout_stretch *st = &l->stretch[l->stretch_last];
+	if (lba - st->first <= st->span)
+		return (struct rs_layout_stretch *)st;  /* cache */
+	return stretch_scan(l, lba);
+}
+/* The same without trying the last one first (its caller has). */
+static inline struct rs_layout_stretch *stretch_scan(const struct rs_layout *l, uint64_t lba)
 {
 	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
 	struct rs_layout_stretch *st = ml->stretch;
-	if (lba - st[ml->stretch_last].first <= st[ml->stretch_last].span)
-		return &st[ml->stretch_last];
 	for (uint32_t i = 0; i < RS_LAYOUT_STRETCHES; i++)
 		if (lba - st[i].first <= st[i].span) {
 			ml->stretch_last = i;
@@ -506,14 +513,18 @@ static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struc
 	out->sector += (uint32_t)(lba - st->first);
 }
 
-void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
-				  struct rs_phys *out)
+/* rs_layout_lba_to_phys, returning the stretch it answered from or built
+ * (the last one now), or NULL in a zone with spare groups: what
+ * stretch_find would then find.  tried_last: lba is known not to be in
+ * the last one. */
+static inline __attribute__((always_inline)) struct rs_layout_stretch *
+map_lba_after(const struct rs_layout *l, uint64_t lba, struct rs_phys *out, bool tried_last)
 {
 	RS_ASSERT(lba < l->capacity_blk);
-	struct rs_layout_stretch *st = stretch_find(l, lba);
+	struct rs_layout_stretch *st = tried_last ? stretch_scan(l, lba) : stretch_find(l, lba);
 	if (st) {
 		stretch_phys(st, lba, out);
-		return;
+		return st;
 	}
 	uint32_t zi = zone_search(l, lba);  /* no stretch holds lba */
 	const struct rs_layout_zone *z = &l->zones[zi];
@@ -526,13 +537,25 @@ void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
 		struct rs_layout_stretch *fresh = stretch_victim(l);
 		stretch_of(l, zi, lba, c, next, fresh);
 		stretch_phys(fresh, lba, out);
-		return;
+		return fresh;
 	}
 	uint64_t within = c % z->data_per_cyl;
 	out->cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
 	out->head = (uint32_t)(within / z->spt);
 	out->sector = (uint32_t)(within % z->spt);
 	out->zone = zi;
+	return NULL;
+}
+void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
+				  struct rs_phys *out)
+{
+	/* rs_layout_lba_to_phys has tried the last stretch. */
+	map_lba_after(l, lba, out, true);
+}
+static struct rs_layout_stretch *map_lba(const struct rs_layout *l, uint64_t lba,
+					 struct rs_phys *out)
+{
+	return map_lba_after(l, lba, out, false);
 }
 
 int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys)
@@ -659,12 +682,11 @@ static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
 {
-	rs_layout_lba_to_phys(l, lba, &r->p);
-	r->first = lba;
 	/* The stretch the mapping answered from or built (none in a zone with
 	 * spare groups) gives the track's end, once known, and how far the
 	 * sectors run on without a slip. */
-	struct rs_layout_stretch *st = stretch_find(l, lba);
+	struct rs_layout_stretch *st = map_lba(l, lba, &r->p);
+	r->first = lba;
 	if (st && st->track_last != UINT64_MAX) {
 		r->last = st->track_last;
 	} else {

@@ -1063,6 +1063,22 @@ START_TEST(layout_cache_agrees)
 			warm.sector == cold.sector && warm.zone == cold.zone);
 		REQUIRE(last == rs_layout_track_last_lba_of(&l, &cold));
 		memcpy(l.stretch, keep, sizeof(keep));
+		/* The run from the block, which takes the stretch its mapping
+		 * answered from or built, as from an empty cache. */
+		struct rs_track_run warm_run, cold_run;
+		rs_layout_run_at(&l, lba, &warm_run);
+		memcpy(keep, l.stretch, sizeof(keep));
+		uint32_t keep_last = l.stretch_last, keep_next = l.stretch_next;
+		rs_layout_forget(&l);
+		rs_layout_run_at(&l, lba, &cold_run);
+		REQUIRE(warm_run.first == cold_run.first && warm_run.last == cold_run.last &&
+			warm_run.straight == cold_run.straight && warm_run.spt == cold_run.spt &&
+			warm_run.base == cold_run.base && warm_run.p.cyl == cold_run.p.cyl &&
+			warm_run.p.head == cold_run.p.head &&
+			warm_run.p.sector == cold_run.p.sector);
+		memcpy(l.stretch, keep, sizeof(keep));
+		l.stretch_last = keep_last;
+		l.stretch_next = keep_next;
 	}
 	gsl_rng_free(r);
 	rs_layout_destroy(&l);
