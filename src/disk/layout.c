@@ -330,7 +330,7 @@ static struct rs_layout_stretch *stretch_victim(const struct rs_layout *l)
 	return st;
 }
 
-static uint32_t zone_search(const struct rs_layout *l, uint64_t lba);
+static inline uint32_t zone_search(const struct rs_layout *l, uint64_t lba);
 
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 {
@@ -340,7 +340,9 @@ uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 	return zone_search(l, lba);
 }
 
-static uint32_t zone_search(const struct rs_layout *l, uint64_t lba)
+/* Inline: a random block's mapping calls it every time. */
+static inline __attribute__((always_inline)) uint32_t zone_search(const struct rs_layout *l,
+								   uint64_t lba)
 {
 	uint64_t b = lba >> l->zone_shift;
 	if (b < l->zone_buckets) {
@@ -478,8 +480,10 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
  * without spare groups: bounded by its track, the slips on either side
  * and the zone's and the disk's first and last LBAs.  `next` indexes the
  * first slip after c. */
-static void stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c,
-		       size_t next, struct rs_layout_stretch *st)
+/* Inline, as zone_search. */
+static inline __attribute__((always_inline)) void
+stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, size_t next,
+	   struct rs_layout_stretch *st)
 {
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t cyl_start = c / z->data_per_cyl * z->data_per_cyl;
