@@ -87,7 +87,7 @@ struct rs_hdd_fw_at {
 static inline void rs_hdd_fw_at_init(struct rs_hdd_fw_at *at, const struct rs_track_run *run)
 {
 	at->run = run;
-	at->track_first = UINT64_MAX;
+	at->track_first = run->track_first;  /* UINT64_MAX: worked out on first use */
 }
 /* rs_hdd_fw_ra_limit(fw, l, seg_from, at->run->first, nblk, cap, seg_blk),
  * the same answer. */

@@ -712,6 +712,11 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 		r->straight = st->first + st->span;
 	else
 		r->straight = lba;
+	/* The first LBA a track's first sectors could hold: when the stretch
+	 * (one track's) holds it, it is on the track, and it is the first
+	 * (what the firmware's track_first works out with a look-up). */
+	uint64_t cand = lba - (r->p.sector < lba ? r->p.sector : lba);
+	r->track_first = st && cand >= st->first ? cand : UINT64_MAX;
 }
 
 void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
@@ -739,6 +744,7 @@ void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
 	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	run_fill(l, r);
 	r->straight = r->last;
+	r->track_first = lba;  /* sector 0 holds it */
 }
 
 uint32_t rs_layout_run_sector_mapped(const struct rs_layout *l, const struct rs_track_run *r,
