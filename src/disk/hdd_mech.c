@@ -55,25 +55,16 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
 static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
 				 rs_time_t *next);
 
-/* rs_hdd_mech_stream_done, and in *next the media time from the origin to
- * the end of the sector after those done when the search met it on its
- * way (-1 when not known): what the head, stopping, still reads. */
-static uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t, rs_time_t *next)
+/* stream_done_next past its quick answers: the division or the search,
+ * kept in the memo.  Out of line, so that the quick answers need not save
+ * the registers the search uses. */
+static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd_mech *m,
+							      rs_time_t t, uint64_t hi,
+							      rs_time_t *next)
 {
-	uint64_t hi = m->s_limit - m->s_lba;
-	*next = -1;
-	if (t >= m->s_end_ns)
-		return hi;
-	if (t <= m->s_t0_ns)
-		return 0;
 	/* The memo is not part of the mechanism's state: writing it through a
 	 * const pointer to a non-const object changes no observable value. */
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;
-	if (m->memo_done.ok && m->memo_done.t == t && m->memo_done.lba == m->s_lba &&
-	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit) {
-		*next = m->memo_done.next;
-		return m->memo_done.n;
-	}
 	uint64_t n = m->s_flat_spt ? stream_done_flat(m, t, hi, next)
 		: stream_done_search(m, t, hi, next);
 	mm->memo_done.ok = true;
@@ -86,14 +77,36 @@ static uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t, rs_ti
 	return n;
 }
 
+/* rs_hdd_mech_stream_done, and in *next the media time from the origin to
+ * the end of the sector after those done when the search met it on its
+ * way (-1 when not known): what the head, stopping, still reads. */
+static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t,
+					rs_time_t *next)
+{
+	uint64_t hi = m->s_limit - m->s_lba;
+	*next = -1;
+	if (t >= m->s_end_ns)
+		return hi;
+	if (t <= m->s_t0_ns)
+		return 0;
+	if (m->memo_done.ok && m->memo_done.t == t && m->memo_done.lba == m->s_lba &&
+	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit) {
+		*next = m->memo_done.next;
+		return m->memo_done.n;
+	}
+	return stream_done_worked(m, t, hi, next);
+}
+
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
 {
 	rs_time_t next;
 	return stream_done_next(m, t, &next);
 }
 
-static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
-				   rs_time_t *next)
+/* Out of line: a flat stream, the common one, needs none of its registers. */
+static __attribute__((noinline)) uint64_t stream_done_search(const struct rs_hdd_mech *m,
+							      rs_time_t t, uint64_t hi,
+							      rs_time_t *next)
 {
 	/* Largest n in [0, hi] with s_t0 + mt(n) <= t; mt is increasing in n.
 	 * Bracket: the predicate holds at lo and fails at up (hi + 1 stands
