@@ -98,6 +98,8 @@ static void derive_zones(struct rs_layout *l, const struct rs_layout_params *p)
 		z->spt = src->sectors_per_track;
 		z->track_skew = src->track_skew;
 		z->cyl_skew = src->cyl_skew;
+		z->cyl_turn = (uint32_t)(((uint64_t)(p->heads - 1) * z->track_skew + z->cyl_skew) %
+					 z->spt);
 		z->data_per_cyl = p->heads * z->spt - p->spare_sect_per_cyl;
 		/* Data sectors lie before the first spare track t; its cylinder
 		 * contributes whole tracks up to t, but never more than its data. */
@@ -604,9 +606,7 @@ uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys)
 static uint64_t track_base(const struct rs_layout *l, const struct rs_layout_zone *z,
 			   const struct rs_phys *phys)
 {
-	/* Per cylinder: heads-1 head switches and one cylinder switch. */
-	uint64_t per_cyl = (uint64_t)(l->heads - 1) * z->track_skew + z->cyl_skew;
-	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * (per_cyl % z->spt) +
+	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * z->cyl_turn +
 		(uint64_t)phys->head * z->track_skew;
 	if (l->slip_skew != RS_SLIP_SKEW_NONE) {
 		/* Slips are held as data indices, which are positions in the zone

@@ -114,6 +114,9 @@ struct rs_layout_zone {
 	uint64_t group_data;              /* LBA candidates per whole group */
 	uint64_t empty_front;
 	uint32_t first_offset;
+	/* How far a cylinder's switches (heads - 1 head switches and one
+	 * cylinder switch) turn sector 0 on, modulo spt. */
+	uint32_t cyl_turn;
 };
 
 /* A stretch of consecutive LBAs on consecutive sectors of one track: no
