@@ -125,6 +125,22 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 {
 	struct rs_hdd_sched *s = ctx;
 	rs_time_t now = rs_now(sim);
+	s->predicted_exact = false;
+	/* A lone candidate (or FCFS without aging, which looks no further
+	 * than the head of the line) is positioned through the reference
+	 * path, so that start of service can take the result as it is; it
+	 * needs nothing the comparison of candidates does. */
+	if (q->head && (!q->head->qnext || s->window == 1 ||
+			(s->policy == RS_HDD_FCFS && s->aging_ns == 0))) {
+		struct rs_io *io = q->head;
+		bool w = io->op == RS_WRITE;
+		rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w,
+				     &s->predicted);
+		s->predicted_exact = true;
+		s->predicted_io = io;
+		s->predicted_at = now;
+		return io;
+	}
 	struct rs_io *best = NULL;
 	struct rs_hdd_key bk = { 0 }, k;
 	struct rs_hdd_pos pos;
@@ -135,12 +151,6 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 	struct rs_head_state hs = { 0 };
 	if (needs_head(s))
 		rs_hdd_mech_head_at(s->mech, now, &hs);
-	/* A lone candidate (or FCFS without aging, which looks no further
-	 * than the head of the line) is positioned through the reference
-	 * path, so that start of service can take the result as it is. */
-	bool lone = q->head && (!q->head->qnext || s->window == 1 ||
-				(s->policy == RS_HDD_FCFS && s->aging_ns == 0));
-	s->predicted_exact = false;
 	uint32_t seen = 0;
 	for (struct rs_io *io = q->head; io; io = io->qnext) {
 		/* A firmware that weighs only its oldest few commands (the
@@ -150,14 +160,6 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		bool w = io->op == RS_WRITE;
 		struct rs_hdd_cand c = { io->lba, io->nblk, w, io->at.hdd.arrived,
 					 s->overhead_ns[w] };
-		if (lone) {
-			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w,
-					     &s->predicted);
-			s->predicted_exact = true;
-			s->predicted_io = io;
-			s->predicted_at = now;
-			return io;
-		}
 		const struct rs_hdd_target *t = target_of(s, io);
 		if (t)
 			rs_hdd_mech_position_fast(s->mech, &v, c.overhead_ns, t, c.nblk, w, &pos);
@@ -169,9 +171,6 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 			bk = k;
 			s->predicted = pos;
 		}
-		/* FCFS without aging needs no more than the head of the line. */
-		if (s->policy == RS_HDD_FCFS && s->aging_ns == 0)
-			break;
 	}
 	return best;
 }

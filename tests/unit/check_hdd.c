@@ -952,6 +952,33 @@ START_TEST(sched_lone_pick_reused)
 	rs_hdd_mech_position(&m, 5000, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
 	expect_same_pos(&got, &fresh);
 
+	/* With more than one queued, FCFS without aging and a window of one
+	 * command take the head of the line the lone way; SPTF compares and
+	 * picks the nearer (a write whose overhead differs). */
+	struct rs_io io2 = { .op = RS_WRITE, .lba = 400, .nblk = 8 };
+	io.qnext = &io2;
+	q.tail = &io2;
+	q.len = 2;
+	m.head = (struct rs_head_state){ .cyl = 0, .head = 0, .free_at_ns = 0 };
+	for (int pass = 0; pass < 3; pass++) {
+		hs.policy = pass == 0 ? RS_HDD_FCFS : RS_HDD_SPTF;
+		hs.window = pass == 1 ? 1 : 0;
+		struct rs_io *want = &io;
+		if (pass == 2) {
+			struct rs_hdd_pos a, b;
+			rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &a);
+			rs_hdd_mech_position(&m, 0, hs.overhead_ns[1], io2.lba, io2.nblk, 1, &b);
+			want = b.start_ns < a.start_ns ? &io2 : &io;
+			ck_assert_ptr_eq(want, &io2);  /* the case means to compare */
+		}
+		ck_assert_ptr_eq(pol->pick(sim, &q, &hs), want);
+		ck_assert(hs.predicted_exact == (pass < 2));
+		int w = want == &io2;
+		rs_hdd_sched_position(&hs, 0, want, &got);
+		rs_hdd_mech_position(&m, 0, hs.overhead_ns[w], want->lba, want->nblk, w, &fresh);
+		expect_same_pos(&got, &fresh);
+	}
+
 	rs_sim_free(sim);
 	rs_hdd_sched_destroy(&hs);
 	rs_seek_destroy(&sk);
