@@ -35,13 +35,18 @@ static inline rs_time_t run_mt(const struct rs_hdd_mech *m, uint32_t spt, uint64
 
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
+	return rs_hdd_mech_media_time_run(m, rs_hdd_mech_run_of(m, lba), lba, n);
+}
+
+rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m, const struct rs_track_run *r,
+				     uint64_t lba, uint64_t n)
+{
 	/* A command's media access starts where it was just positioned: from
 	 * the run the positioning mapped (the one rs_layout_run_at gives), a
 	 * transfer on its straight part is a division, and a longer one walks
 	 * on from it. */
 	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
 	if (n > 0 && (!memo->ok || memo->origin != lba)) {
-		const struct rs_track_run *r = rs_hdd_mech_run_of(m, lba);
 		if (r && lba + n - 1 <= r->straight)
 			return run_mt(m, r->spt, n);
 		if (r && n > 1)
@@ -458,10 +463,15 @@ void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba)
 
 void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit)
 {
+	rs_hdd_mech_set_limit_run(m, rs_hdd_mech_run_of(m, m->s_lba), limit);
+}
+
+void rs_hdd_mech_set_limit_run(struct rs_hdd_mech *m, const struct rs_track_run *r0,
+			       uint64_t limit)
+{
 	m->s_limit = limit;
 	uint64_t n = limit - m->s_lba;
 	/* A stream from a block just positioned: its run is at hand. */
-	const struct rs_track_run *r0 = rs_hdd_mech_run_of(m, m->s_lba);
 	if (n > 1 && r0 && limit - 1 <= r0->straight) {
 		m->s_flat_spt = r0->spt;
 		m->s_flat_cyl = r0->p.cyl;

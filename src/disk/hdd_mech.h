@@ -135,6 +135,9 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
  * the stream's first block, or the access just positioned, is then looked
  * up instead of walked again. */
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n);
+/* The same, with r = rs_hdd_mech_run_of(m, lba) (NULL or not) at hand. */
+rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m, const struct rs_track_run *r,
+				     uint64_t lba, uint64_t n);
 
 /* The run from lba to its track's end (rs_layout_run_at) when the
  * mechanism has it at hand (lba has just been positioned), else NULL. */
@@ -161,5 +164,8 @@ uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now);
 void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba);
 /* Start or extend the stream's limit; recomputes s_end_ns. */
 void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit);
+/* The same, with r0 = rs_hdd_mech_run_of(m, m->s_lba) at hand. */
+void rs_hdd_mech_set_limit_run(struct rs_hdd_mech *m, const struct rs_track_run *r0,
+			       uint64_t limit);
 
 #endif

@@ -1066,7 +1066,12 @@ START_TEST(mech_stream_done_matches_walk)
 		m.streaming = true;
 		m.s_lba = m.s_valid_from = cases[i].lba;
 		m.s_t0_ns = t0;
-		rs_hdd_mech_set_limit(&m, cases[i].limit);
+		/* As start of service sets it, with the run handed over. */
+		if (k % 2)
+			rs_hdd_mech_set_limit_run(&m, rs_hdd_mech_run_of(&m, m.s_lba),
+						  cases[i].limit);
+		else
+			rs_hdd_mech_set_limit(&m, cases[i].limit);
 		ck_assert_msg((m.s_flat_spt != 0) == cases[i].flat, "case %zu", i);
 		uint64_t hi = cases[i].limit - cases[i].lba;
 		for (uint64_t n = 0; n <= hi; n++) {
@@ -1116,8 +1121,13 @@ START_TEST(mech_position_and_media_time_match)
 			ck_assert_uint_eq(got.pos.target.cyl, want.target.cyl);
 			ck_assert_uint_eq(got.pos.target.head, want.target.head);
 			ck_assert_uint_eq(got.pos.target.sector, want.target.sector);
-			ck_assert_int_eq(rs_hdd_mech_media_time(&m, lbas[i], n),
-					 rs_disk_media_time(&r.l, &r.sk, &r.sp, lbas[i], n, 0));
+			rs_time_t walked = rs_disk_media_time(&r.l, &r.sk, &r.sp, lbas[i], n, 0);
+			/* With the run at hand, and without it. */
+			ck_assert_int_eq(rs_hdd_mech_media_time_run(
+						 &m, rs_hdd_mech_run_of(&m, lbas[i]), lbas[i], n),
+					 walked);
+			ck_assert_int_eq(rs_hdd_mech_media_time_run(&m, NULL, lbas[i], n), walked);
+			ck_assert_int_eq(rs_hdd_mech_media_time(&m, lbas[i], n), walked);
 			m.head = (struct rs_head_state){ want.target.cyl, want.target.head,
 							 from.free_at_ns + want.total_ns };
 			now += 777777;
