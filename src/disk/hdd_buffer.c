@@ -73,40 +73,6 @@ int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t n
 	return holding(seg, at + 1, n, lba, end);
 }
 
-/* Moved to the most recent end of the order of use: the least recently
- * used segment is then the list's first, with no scan. */
-void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
-{
-	if (i == b->mru)
-		return;
-	struct rs_hdd_seg *s = b->seg;
-	if (i == b->lru)
-		b->lru = s[i].newer;
-	else
-		s[s[i].older].newer = s[i].newer;
-	s[s[i].newer].older = s[i].older;
-	s[i].older = b->mru;
-	s[b->mru].newer = i;
-	b->mru = i;
-}
-
-uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b)
-{
-	uint32_t v = b->lru;
-	b->seg[v].start = b->seg[v].end = 0;
-	rs_hdd_buffer_touch(b, v);
-	return v;
-}
-
-void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start, uint64_t end)
-{
-	RS_ASSERT(start <= end);
-	if (end - start > b->seg_blk)
-		start = end - b->seg_blk;
-	b->seg[i].start = start;
-	b->seg[i].end = end;
-}
-
 void rs_hdd_buffer_invalidate(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk, int keep)
 {
 	uint64_t wend = lba + nblk;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/assert.h"
 #include "kernel/sim.h"
 
 struct rs_hdd_seg {
@@ -51,11 +52,42 @@ void rs_hdd_buffer_destroy(struct rs_hdd_buffer *b);
  * its read-ahead is still running. */
 int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
 			 int live, uint64_t live_end);
-void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i);
+/* Inline, as the two below: every read miss claims a segment, sets it
+ * twice and touches it. */
+static inline void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
+{
+	/* Moved to the most recent end of the order of use: the least
+	 * recently used segment is then the list's first, with no scan. */
+	if (i == b->mru)
+		return;
+	struct rs_hdd_seg *s = b->seg;
+	if (i == b->lru)
+		b->lru = s[i].newer;
+	else
+		s[s[i].older].newer = s[i].newer;
+	s[s[i].newer].older = s[i].older;
+	s[i].older = b->mru;
+	s[b->mru].newer = i;
+	b->mru = i;
+}
 /* The least recently used segment, touched and emptied. */
-uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b);
+static inline uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b)
+{
+	uint32_t v = b->lru;
+	b->seg[v].start = b->seg[v].end = 0;
+	rs_hdd_buffer_touch(b, v);
+	return v;
+}
 /* Segment i now holds [start, end), trimmed to its last seg_blk blocks. */
-void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start, uint64_t end);
+static inline void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start,
+				     uint64_t end)
+{
+	RS_ASSERT(start <= end);
+	if (end - start > b->seg_blk)
+		start = end - b->seg_blk;
+	b->seg[i].start = start;
+	b->seg[i].end = end;
+}
 /* Drop [lba, lba+nblk) from every segment except `keep` (new data was
  * written there).  A segment keeps the part above the write if that is the
  * larger. */

@@ -87,26 +87,6 @@ void rs_hdd_sched_destroy(struct rs_hdd_sched *s)
 	s->ncmd = s->nfree = 0;
 }
 
-struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io)
-{
-	RS_ASSERT(s->nfree > 0);
-	uint32_t i = s->free_cmd[--s->nfree];
-	io->at.hdd.slot = i + 1;
-	struct rs_hdd_cmd *c = &s->cmd[i];
-	c->mapped = false;
-	c->step = 0;
-	c->read = 0;
-	c->kept_bus = false;
-	return c;
-}
-
-void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io)
-{
-	RS_ASSERT(io->at.hdd.slot > 0 && io->at.hdd.slot <= s->ncmd && s->nfree < s->ncmd);
-	s->free_cmd[s->nfree++] = io->at.hdd.slot - 1;
-	io->at.hdd.slot = 0;
-}
-
 /* io's target, mapped on its first pass; NULL for a command the drive does
  * not hold (a scheduler tried on its own). */
 static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, const struct rs_io *io)
@@ -173,19 +153,6 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		}
 	}
 	return best;
-}
-
-void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now, const struct rs_io *io,
-			   struct rs_hdd_pos *pos)
-{
-	bool w = io->op == RS_WRITE;
-	if (s->predicted_exact && s->predicted_io == io && s->predicted_at == now) {
-		s->predicted_exact = false;
-		*pos = s->predicted;
-		return;
-	}
-	s->predicted_exact = false;
-	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, pos);
 }
 
 static const struct rs_ioq_policy policies[] = {
