@@ -24,35 +24,14 @@ const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint6
 	return e->ok && e->lba == lba ? &e->run : NULL;
 }
 
-/* The media time of n >= 1 blocks on consecutive sectors of one track
- * with spt sectors, from the first one's start: what rs_disk_media_time
- * gives for them (the run's end, or one block's time in its zone), in the
- * same operations. */
 static inline rs_time_t run_mt(const struct rs_hdd_mech *m, uint32_t spt, uint64_t n)
 {
-	return rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) / spt);
+	return rs_hdd_mech_run_mt(m, spt, n);
 }
 
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
 	return rs_hdd_mech_media_time_run(m, rs_hdd_mech_run_of(m, lba), lba, n);
-}
-
-rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m, const struct rs_track_run *r,
-				     uint64_t lba, uint64_t n)
-{
-	/* A command's media access starts where it was just positioned: from
-	 * the run the positioning mapped (the one rs_layout_run_at gives), a
-	 * transfer on its straight part is a division, and a longer one walks
-	 * on from it. */
-	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
-	if (n > 0 && (!memo->ok || memo->origin != lba)) {
-		if (r && lba + n - 1 <= r->straight)
-			return run_mt(m, r->spt, n);
-		if (r && n > 1)
-			rs_media_memo_start(memo, r);
-	}
-	return mt(m, lba, n);
 }
 
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,

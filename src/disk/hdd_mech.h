@@ -135,9 +135,34 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
  * the stream's first block, or the access just positioned, is then looked
  * up instead of walked again. */
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n);
-/* The same, with r = rs_hdd_mech_run_of(m, lba) (NULL or not) at hand. */
-rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m, const struct rs_track_run *r,
-				     uint64_t lba, uint64_t n);
+/* The media time of n >= 1 blocks on consecutive sectors of one track
+ * with spt sectors, from the first one's start: what rs_disk_media_time
+ * gives for them (the run's end, or one block's time in its zone), in the
+ * same operations. */
+static inline rs_time_t rs_hdd_mech_run_mt(const struct rs_hdd_mech *m, uint32_t spt,
+					   uint64_t n)
+{
+	return rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) / spt);
+}
+/* The same, with r = rs_hdd_mech_run_of(m, lba) (NULL or not) at hand.
+ * Inline: start of service times every command. */
+static inline rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m,
+						   const struct rs_track_run *r, uint64_t lba,
+						   uint64_t n)
+{
+	/* A command's media access starts where it was just positioned: from
+	 * the run the positioning mapped (the one rs_layout_run_at gives), a
+	 * transfer on its straight part is a division, and a longer one walks
+	 * on from it. */
+	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
+	if (n > 0 && (!memo->ok || memo->origin != lba)) {
+		if (r && lba + n - 1 <= r->straight)
+			return rs_hdd_mech_run_mt(m, r->spt, n);
+		if (r && n > 1)
+			rs_media_memo_start(memo, r);
+	}
+	return n ? rs_disk_media_time_memo(m->l, m->s, m->sp, memo, lba, (uint32_t)n) : 0;
+}
 
 /* The run from lba to its track's end (rs_layout_run_at) when the
  * mechanism has it at hand (lba has just been positioned), else NULL. */
