@@ -445,19 +445,10 @@ void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit)
 	rs_hdd_mech_set_limit_run(m, rs_hdd_mech_run_of(m, m->s_lba), limit);
 }
 
-void rs_hdd_mech_set_limit_run(struct rs_hdd_mech *m, const struct rs_track_run *r0,
-			       uint64_t limit)
+void rs_hdd_mech_set_limit_walked(struct rs_hdd_mech *m, uint64_t limit)
 {
 	m->s_limit = limit;
 	uint64_t n = limit - m->s_lba;
-	/* A stream from a block just positioned: its run is at hand. */
-	if (n > 1 && r0 && limit - 1 <= r0->straight) {
-		m->s_flat_spt = r0->spt;
-		m->s_flat_cyl = r0->p.cyl;
-		m->s_flat_head = r0->p.head;
-		m->s_end_ns = m->s_t0_ns + run_mt(m, r0->spt, n);
-		return;
-	}
 	m->s_end_ns = m->s_t0_ns + mt(m, m->s_lba, n);
 	/* The media time just asked for has put the stream's first run in
 	 * the memo (a length of two or more blocks walks from s_lba). */

@@ -189,8 +189,24 @@ uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now);
 void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba);
 /* Start or extend the stream's limit; recomputes s_end_ns. */
 void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit);
-/* The same, with r0 = rs_hdd_mech_run_of(m, m->s_lba) at hand. */
-void rs_hdd_mech_set_limit_run(struct rs_hdd_mech *m, const struct rs_track_run *r0,
-			       uint64_t limit);
+/* rs_hdd_mech_set_limit for a stream that does not lie on the straight
+ * part of its first block's run at hand: the media time is walked. */
+void rs_hdd_mech_set_limit_walked(struct rs_hdd_mech *m, uint64_t limit);
+/* rs_hdd_mech_set_limit with r0 = rs_hdd_mech_run_of(m, m->s_lba) at hand.
+ * Inline: every read miss starts a stream, mostly on its run. */
+static inline void rs_hdd_mech_set_limit_run(struct rs_hdd_mech *m,
+					     const struct rs_track_run *r0, uint64_t limit)
+{
+	uint64_t n = limit - m->s_lba;
+	if (n > 1 && r0 && limit - 1 <= r0->straight) {
+		m->s_limit = limit;
+		m->s_flat_spt = r0->spt;
+		m->s_flat_cyl = r0->p.cyl;
+		m->s_flat_head = r0->p.head;
+		m->s_end_ns = m->s_t0_ns + rs_hdd_mech_run_mt(m, r0->spt, n);
+		return;
+	}
+	rs_hdd_mech_set_limit_walked(m, limit);
+}
 
 #endif
