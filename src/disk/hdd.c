@@ -543,7 +543,11 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			rs_hdd_buffer_touch(&h->buf, (uint32_t)h->live_seg);
 	} else {
 		stop_stream(sim, h);
-		media_end = pos.start_ns + rs_hdd_mech_media_time(&h->mech, io->lba, io->nblk);
+		/* The run the positioning has just mapped: the media time, and a
+		 * read's firmware rules and stream, start from it. */
+		const struct rs_track_run *run = rs_hdd_mech_run_of(&h->mech, io->lba);
+		media_end = pos.start_ns + rs_hdd_mech_media_time_run(&h->mech, run, io->lba,
+								      io->nblk);
 		if (w) {
 			park_after(h, end - 1, media_end);
 			if (wm_streams(h, io)) {
@@ -557,8 +561,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 		} else {
 			struct rs_hdd_mech *m = &h->mech;
 			/* The firmware's rules look at the track of the read's
-			 * first block, which the positioning has just mapped. */
-			const struct rs_track_run *run = rs_hdd_mech_run_of(m, io->lba);
+			 * first block. */
 			struct rs_hdd_fw_at at;
 			uint64_t limit;
 			if (run) {
@@ -577,7 +580,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			m->s_lba = io->lba;
 			m->s_valid_from = from;
 			m->s_t0_ns = pos.start_ns;
-			rs_hdd_mech_set_limit(m, limit);
+			rs_hdd_mech_set_limit_run(m, run, limit);  /* s_lba's run */
 		}
 	}
 	if (!w) {

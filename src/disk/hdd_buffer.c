@@ -28,83 +28,6 @@ void rs_hdd_buffer_destroy(struct rs_hdd_buffer *b)
 	b->ext = NULL;
 }
 
-/* Does the live segment, [start, live_end) trimmed to its last seg_blk
- * blocks, hold [lba, end)? */
-static bool live_holds(const struct rs_hdd_buffer *b, uint64_t start, uint64_t live_end,
-		       uint64_t lba, uint64_t end)
-{
-	if (live_end <= start)
-		return false;
-	if (live_end - start > b->seg_blk)
-		start = live_end - b->seg_blk;
-	return lba >= start && end <= live_end;
-}
-
-/* The first of segments [from, to) holding [lba, end), or -1. */
-static inline int holding(const struct rs_hdd_seg *seg, uint32_t from, uint32_t to,
-			  uint64_t lba, uint64_t end)
-{
-	for (uint32_t i = from; i < to; i++)
-		if (lba >= seg[i].start && end <= seg[i].end)
-			return (int)i;
-	return -1;
-}
-
-int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
-			 int live, uint64_t live_end)
-{
-	/* Nearly every random access misses: the loop is one pair of
-	 * comparisons per segment, the live segment's bounds are worked out
-	 * only for it, in its turn (the lowest index that holds the range
-	 * wins). */
-	uint64_t end = lba + nblk;
-	const struct rs_hdd_seg *seg = b->seg;
-	uint32_t n = b->nseg;
-	/* The segments before the live one, it, and those after: no test
-	 * for the live one inside the loops. */
-	uint32_t at = live >= 0 && (uint32_t)live < n ? (uint32_t)live : n;
-	int i = holding(seg, 0, at, lba, end);
-	if (i >= 0 || at == n)
-		return i;
-	if (live_holds(b, seg[at].start, live_end, lba, end))
-		return (int)at;
-	return holding(seg, at + 1, n, lba, end);
-}
-
-/* Moved to the most recent end of the order of use: the least recently
- * used segment is then the list's first, with no scan. */
-void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
-{
-	if (i == b->mru)
-		return;
-	struct rs_hdd_seg *s = b->seg;
-	if (i == b->lru)
-		b->lru = s[i].newer;
-	else
-		s[s[i].older].newer = s[i].newer;
-	s[s[i].newer].older = s[i].older;
-	s[i].older = b->mru;
-	s[b->mru].newer = i;
-	b->mru = i;
-}
-
-uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b)
-{
-	uint32_t v = b->lru;
-	b->seg[v].start = b->seg[v].end = 0;
-	rs_hdd_buffer_touch(b, v);
-	return v;
-}
-
-void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start, uint64_t end)
-{
-	RS_ASSERT(start <= end);
-	if (end - start > b->seg_blk)
-		start = end - b->seg_blk;
-	b->seg[i].start = start;
-	b->seg[i].end = end;
-}
-
 void rs_hdd_buffer_invalidate(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk, int keep)
 {
 	uint64_t wend = lba + nblk;
@@ -129,14 +52,6 @@ void rs_hdd_buffer_drop_through(struct rs_hdd_buffer *b, uint64_t lba, uint64_t 
 		if ((int)i != skip && s->start <= lba && lba < s->end && end <= s->end)
 			s->start = end;
 	}
-}
-
-bool rs_hdd_buffer_dirty_covers(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk)
-{
-	for (size_t i = 0; i < b->next; i++)
-		if (lba >= b->ext[i].lba && lba + nblk <= b->ext[i].end)
-			return true;
-	return false;
 }
 
 uint64_t rs_hdd_buffer_dirty_add(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/assert.h"
 #include "kernel/sim.h"
 
 struct rs_hdd_seg {
@@ -46,16 +47,87 @@ void rs_hdd_buffer_init(struct rs_hdd_buffer *b, uint32_t nseg, uint64_t seg_blk
 			size_t ext_cap);
 void rs_hdd_buffer_destroy(struct rs_hdd_buffer *b);
 
+/* Does the live segment, [start, live_end) trimmed to its last seg_blk
+ * blocks, hold [lba, end)? */
+static inline bool rs_hdd_buffer_live_holds(const struct rs_hdd_buffer *b, uint64_t start,
+					    uint64_t live_end, uint64_t lba, uint64_t end)
+{
+	if (live_end <= start)
+		return false;
+	if (live_end - start > b->seg_blk)
+		start = live_end - b->seg_blk;
+	return lba >= start && end <= live_end;
+}
+/* The first of segments [from, to) holding [lba, end), or -1. */
+static inline int rs_hdd_buffer_holding(const struct rs_hdd_seg *seg, uint32_t from,
+					uint32_t to, uint64_t lba, uint64_t end)
+{
+	/* A pointer alone walks the segments: a random block misses every
+	 * one, and a separate count was a seventh of the scan. */
+	for (const struct rs_hdd_seg *s = seg + from, *stop = seg + to; s < stop; s++)
+		if (lba >= s->start && end <= s->end)
+			return (int)(s - seg);
+	return -1;
+}
 /* Index of a segment whose valid range holds [lba, lba+nblk), or -1.  The
  * streaming segment `live` (or -1) has its end given as live_end, since
- * its read-ahead is still running. */
-int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
-			 int live, uint64_t live_end);
-void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i);
+ * its read-ahead is still running.  Inline: every read asks. */
+static inline int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba,
+				       uint32_t nblk, int live, uint64_t live_end)
+{
+	/* Nearly every random access misses: the loop is one pair of
+	 * comparisons per segment, the live segment's bounds are worked out
+	 * only for it, in its turn (the lowest index that holds the range
+	 * wins). */
+	uint64_t end = lba + nblk;
+	const struct rs_hdd_seg *seg = b->seg;
+	uint32_t n = b->nseg;
+	/* The segments before the live one, it, and those after: no test
+	 * for the live one inside the loops. */
+	uint32_t at = live >= 0 && (uint32_t)live < n ? (uint32_t)live : n;
+	int i = rs_hdd_buffer_holding(seg, 0, at, lba, end);
+	if (i >= 0 || at == n)
+		return i;
+	if (rs_hdd_buffer_live_holds(b, seg[at].start, live_end, lba, end))
+		return (int)at;
+	return rs_hdd_buffer_holding(seg, at + 1, n, lba, end);
+}
+/* Inline, as the two below: every read miss claims a segment, sets it
+ * twice and touches it. */
+static inline void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
+{
+	/* Moved to the most recent end of the order of use: the least
+	 * recently used segment is then the list's first, with no scan. */
+	if (i == b->mru)
+		return;
+	struct rs_hdd_seg *s = b->seg;
+	if (i == b->lru)
+		b->lru = s[i].newer;
+	else
+		s[s[i].older].newer = s[i].newer;
+	s[s[i].newer].older = s[i].older;
+	s[i].older = b->mru;
+	s[b->mru].newer = i;
+	b->mru = i;
+}
 /* The least recently used segment, touched and emptied. */
-uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b);
+static inline uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b)
+{
+	uint32_t v = b->lru;
+	b->seg[v].start = b->seg[v].end = 0;
+	rs_hdd_buffer_touch(b, v);
+	return v;
+}
 /* Segment i now holds [start, end), trimmed to its last seg_blk blocks. */
-void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start, uint64_t end);
+static inline void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64_t start,
+				     uint64_t end)
+{
+	RS_ASSERT(start <= end);
+	if (end - start > b->seg_blk)
+		start = end - b->seg_blk;
+	b->seg[i].start = start;
+	b->seg[i].end = end;
+}
 /* Drop [lba, lba+nblk) from every segment except `keep` (new data was
  * written there).  A segment keeps the part above the write if that is the
  * larger. */
@@ -65,8 +137,16 @@ void rs_hdd_buffer_invalidate(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nb
  * end: the data up to end has been used. */
 void rs_hdd_buffer_drop_through(struct rs_hdd_buffer *b, uint64_t lba, uint64_t end,
 				int skip);
-/* Is [lba, lba+nblk) inside one dirty extent? */
-bool rs_hdd_buffer_dirty_covers(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk);
+/* Is [lba, lba+nblk) inside one dirty extent?  Inline: a read miss asks
+ * with none, mostly. */
+static inline bool rs_hdd_buffer_dirty_covers(const struct rs_hdd_buffer *b, uint64_t lba,
+					      uint32_t nblk)
+{
+	for (size_t i = 0; i < b->next; i++)
+		if (lba >= b->ext[i].lba && lba + nblk <= b->ext[i].end)
+			return true;
+	return false;
+}
 /* Add dirty data, merging; returns how much dirty_blk grew (<= nblk). */
 uint64_t rs_hdd_buffer_dirty_add(struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
 				 rs_time_t now);

@@ -80,28 +80,7 @@ int rs_hdd_fw_init(struct rs_hdd_fw *fw, const struct rs_hdd_params *p, uint64_t
 	return 0;
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* The first LBA on lba's track. */
-static uint64_t track_first(const struct rs_layout *l, uint64_t lba, const struct rs_phys *p)
-{
-	uint64_t cand = lba - min_u64(p->sector, lba);
-	uint64_t last = rs_layout_track_last_lba(l, cand);
-	/* Slips on the track put cand on the track before: start after it. */
-	return last < lba ? last + 1 : cand;
-}
-
-/* How far a segment can take data: it fills like a ring behind the host, a
- * segment ahead of the request's end; when the requested blocks must stay,
- * a segment from the request's first block (never short of the request). */
-static uint64_t ring_end(const struct rs_hdd_fw *fw, uint64_t lba, uint64_t end,
-			 uint64_t seg_blk)
-{
-	if (!fw->keep_request)
-		return end + seg_blk;
-	return max_u64(lba + seg_blk, end);
-}
 
 uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *l,
 			    uint64_t seg_from, uint64_t lba, uint32_t nblk, uint64_t cap,
@@ -109,11 +88,11 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 {
 	uint64_t end = lba + nblk;
 	if (fw->prefetch == RS_PREFETCH_FIXED)
-		return min_u64(end + fw->ra_fixed_blk, cap);
+		return rs_hdd_fw_min(end + fw->ra_fixed_blk, cap);
 	uint64_t limit = end;
 	switch (fw->prefetch) {
 	case RS_PREFETCH_NONE:
-		return min_u64(end, cap);
+		return rs_hdd_fw_min(end, cap);
 	case RS_PREFETCH_TRACK:
 		limit = rs_layout_track_last_lba(l, end - 1) + 1;
 		break;
@@ -142,27 +121,19 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 		struct rs_phys p;
 		rs_layout_lba_to_phys(l, end, &p);
 		limit = rs_layout_track_last_lba_at(l, end, &p) + 1;
-		if (seg_from < track_first(l, end, &p))
+		if (seg_from < rs_hdd_fw_track_first(l, end, &p))
 			limit += rs_layout_spt_of_cyl(l, p.cyl);
 		/* DiskSim does not apply its minimum and maximum in this mode. */
-		return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
+		return rs_hdd_fw_min(rs_hdd_fw_min(limit, cap),
+				     rs_hdd_fw_ring_end(fw, lba, end, seg_blk));
 	}
 	default:
 		break;
 	}
-	limit = max_u64(limit, end + fw->ra_min_blk);
+	limit = rs_hdd_fw_max(limit, end + fw->ra_min_blk);
 	if (fw->ra_max_blk)
-		limit = min_u64(limit, end + fw->ra_max_blk);
-	return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
-}
-
-/* Blocks that pass in a wait of rot_ns, at most `behind` and `room`. */
-static uint64_t free_in(double period_ns, uint32_t spt, rs_time_t rot_ns, uint64_t behind,
-			uint64_t room)
-{
-	double sector_ns = period_ns / spt;
-	uint64_t passed = (uint64_t)((double)rot_ns / sector_ns);
-	return min_u64(min_u64(passed, behind), room);
+		limit = rs_hdd_fw_min(limit, end + fw->ra_max_blk);
+	return rs_hdd_fw_min(rs_hdd_fw_min(limit, cap), rs_hdd_fw_ring_end(fw, lba, end, seg_blk));
 }
 
 uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint64_t lba,
@@ -170,40 +141,6 @@ uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint
 {
 	struct rs_phys p;
 	rs_layout_lba_to_phys(l, lba, &p);
-	return free_in(period_ns, l->zones[p.zone].spt, rot_ns, lba - track_first(l, lba, &p),
-		       room);
-}
-
-/* The first LBA of at's track, worked out on first use. */
-static uint64_t at_track_first(const struct rs_layout *l, struct rs_hdd_fw_at *at)
-{
-	if (at->track_first == UINT64_MAX)
-		at->track_first = track_first(l, at->run->first, &at->run->p);
-	return at->track_first;
-}
-
-uint64_t rs_hdd_fw_free_behind_at(const struct rs_layout *l, double period_ns,
-				  struct rs_hdd_fw_at *at, rs_time_t rot_ns, uint64_t room)
-{
-	return free_in(period_ns, at->run->spt, rot_ns, at->run->first - at_track_first(l, at),
-		       room);
-}
-
-uint64_t rs_hdd_fw_ra_limit_at(const struct rs_hdd_fw *fw, const struct rs_layout *l,
-			       struct rs_hdd_fw_at *at, uint64_t seg_from, uint32_t nblk,
-			       uint64_t cap, uint64_t seg_blk)
-{
-	const struct rs_track_run *r = at->run;
-	uint64_t lba = r->first, end = lba + nblk;
-	/* The rule of the next track, for a request whose next block lies on
-	 * the run's straight part (on its track, no slip between): that
-	 * track's end is the run's, and its first LBA is lba's -- track_first
-	 * starts from the same candidate, end - its sector being lba - its
-	 * own, and compares it with lba or end, both on the track. */
-	if (fw->prefetch != RS_PREFETCH_NEXT_TRACK || end >= cap || end > r->straight)
-		return rs_hdd_fw_ra_limit(fw, l, seg_from, lba, nblk, cap, seg_blk);
-	uint64_t limit = r->last + 1;
-	if (seg_from < at_track_first(l, at))
-		limit += r->spt;
-	return min_u64(min_u64(limit, cap), ring_end(fw, lba, end, seg_blk));
+	return rs_hdd_fw_free_in(period_ns, l->zones[p.zone].spt, rot_ns,
+				 lba - rs_hdd_fw_track_first(l, lba, &p), room);
 }

@@ -76,6 +76,37 @@ uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *
 			    uint64_t seg_from, uint64_t lba, uint32_t nblk, uint64_t cap,
 			    uint64_t seg_blk);
 
+/* The helpers the rules share, inline for the rules from a run below. */
+static inline uint64_t rs_hdd_fw_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint64_t rs_hdd_fw_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+/* The first LBA on lba's track (at p). */
+static inline uint64_t rs_hdd_fw_track_first(const struct rs_layout *l, uint64_t lba,
+					     const struct rs_phys *p)
+{
+	uint64_t cand = lba - rs_hdd_fw_min(p->sector, lba);
+	uint64_t last = rs_layout_track_last_lba(l, cand);
+	/* Slips on the track put cand on the track before: start after it. */
+	return last < lba ? last + 1 : cand;
+}
+/* How far a segment can take data: it fills like a ring behind the host, a
+ * segment ahead of the request's end; when the requested blocks must stay,
+ * a segment from the request's first block (never short of the request). */
+static inline uint64_t rs_hdd_fw_ring_end(const struct rs_hdd_fw *fw, uint64_t lba,
+					  uint64_t end, uint64_t seg_blk)
+{
+	if (!fw->keep_request)
+		return end + seg_blk;
+	return rs_hdd_fw_max(lba + seg_blk, end);
+}
+/* Blocks that pass in a wait of rot_ns, at most `behind` and `room`. */
+static inline uint64_t rs_hdd_fw_free_in(double period_ns, uint32_t spt, rs_time_t rot_ns,
+					 uint64_t behind, uint64_t room)
+{
+	double sector_ns = period_ns / spt;
+	uint64_t passed = (uint64_t)((double)rot_ns / sector_ns);
+	return rs_hdd_fw_min(rs_hdd_fw_min(passed, behind), room);
+}
+
 /* A read's first block as the mechanism has already mapped it: its run
  * (rs_layout_run_at(lba), so run->first is lba) and, once asked for, the
  * first LBA of its track (UINT64_MAX until then).  Both rules below then
@@ -87,13 +118,37 @@ struct rs_hdd_fw_at {
 static inline void rs_hdd_fw_at_init(struct rs_hdd_fw_at *at, const struct rs_track_run *run)
 {
 	at->run = run;
-	at->track_first = UINT64_MAX;
+	at->track_first = run->track_first;  /* UINT64_MAX: worked out on first use */
+}
+/* The first LBA of at's track, worked out on first use. */
+static inline uint64_t rs_hdd_fw_at_track_first(const struct rs_layout *l,
+						struct rs_hdd_fw_at *at)
+{
+	if (at->track_first == UINT64_MAX)
+		at->track_first = rs_hdd_fw_track_first(l, at->run->first, &at->run->p);
+	return at->track_first;
 }
 /* rs_hdd_fw_ra_limit(fw, l, seg_from, at->run->first, nblk, cap, seg_blk),
- * the same answer. */
-uint64_t rs_hdd_fw_ra_limit_at(const struct rs_hdd_fw *fw, const struct rs_layout *l,
-			       struct rs_hdd_fw_at *at, uint64_t seg_from, uint32_t nblk,
-			       uint64_t cap, uint64_t seg_blk);
+ * the same answer.  Inline, as the next rule: every read miss asks both. */
+static inline uint64_t rs_hdd_fw_ra_limit_at(const struct rs_hdd_fw *fw,
+					     const struct rs_layout *l, struct rs_hdd_fw_at *at,
+					     uint64_t seg_from, uint32_t nblk, uint64_t cap,
+					     uint64_t seg_blk)
+{
+	const struct rs_track_run *r = at->run;
+	uint64_t lba = r->first, end = lba + nblk;
+	/* The rule of the next track, for a request whose next block lies on
+	 * the run's straight part (on its track, no slip between): that
+	 * track's end is the run's, and its first LBA is lba's -- track_first
+	 * starts from the same candidate, end - its sector being lba - its
+	 * own, and compares it with lba or end, both on the track. */
+	if (fw->prefetch != RS_PREFETCH_NEXT_TRACK || end >= cap || end > r->straight)
+		return rs_hdd_fw_ra_limit(fw, l, seg_from, lba, nblk, cap, seg_blk);
+	uint64_t limit = r->last + 1;
+	if (seg_from < rs_hdd_fw_at_track_first(l, at))
+		limit += r->spt;
+	return rs_hdd_fw_min(rs_hdd_fw_min(limit, cap), rs_hdd_fw_ring_end(fw, lba, end, seg_blk));
+}
 
 /* Read any free blocks: how many blocks just below lba, on lba's own track,
  * pass under the head during a rotational wait of rot_ns (the whole
@@ -101,7 +156,12 @@ uint64_t rs_hdd_fw_ra_limit_at(const struct rs_hdd_fw *fw, const struct rs_layou
 uint64_t rs_hdd_fw_free_behind(const struct rs_layout *l, double period_ns, uint64_t lba,
 			       rs_time_t rot_ns, uint64_t room);
 /* The same for at->run->first, the same answer. */
-uint64_t rs_hdd_fw_free_behind_at(const struct rs_layout *l, double period_ns,
-				  struct rs_hdd_fw_at *at, rs_time_t rot_ns, uint64_t room);
+static inline uint64_t rs_hdd_fw_free_behind_at(const struct rs_layout *l, double period_ns,
+						struct rs_hdd_fw_at *at, rs_time_t rot_ns,
+						uint64_t room)
+{
+	return rs_hdd_fw_free_in(period_ns, at->run->spt, rot_ns,
+				 at->run->first - rs_hdd_fw_at_track_first(l, at), room);
+}
 
 #endif

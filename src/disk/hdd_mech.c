@@ -24,30 +24,14 @@ const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint6
 	return e->ok && e->lba == lba ? &e->run : NULL;
 }
 
-/* The media time of n >= 1 blocks on consecutive sectors of one track
- * with spt sectors, from the first one's start: what rs_disk_media_time
- * gives for them (the run's end, or one block's time in its zone), in the
- * same operations. */
 static inline rs_time_t run_mt(const struct rs_hdd_mech *m, uint32_t spt, uint64_t n)
 {
-	return rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) / spt);
+	return rs_hdd_mech_run_mt(m, spt, n);
 }
 
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
-	/* A command's media access starts where it was just positioned: from
-	 * the run the positioning mapped (the one rs_layout_run_at gives), a
-	 * transfer on its straight part is a division, and a longer one walks
-	 * on from it. */
-	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
-	if (n > 0 && (!memo->ok || memo->origin != lba)) {
-		const struct rs_track_run *r = rs_hdd_mech_run_of(m, lba);
-		if (r && lba + n - 1 <= r->straight)
-			return run_mt(m, r->spt, n);
-		if (r && n > 1)
-			rs_media_memo_start(memo, r);
-	}
-	return mt(m, lba, n);
+	return rs_hdd_mech_media_time_run(m, rs_hdd_mech_run_of(m, lba), lba, n);
 }
 
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
@@ -55,25 +39,16 @@ static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uin
 static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
 				 rs_time_t *next);
 
-/* rs_hdd_mech_stream_done, and in *next the media time from the origin to
- * the end of the sector after those done when the search met it on its
- * way (-1 when not known): what the head, stopping, still reads. */
-static uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t, rs_time_t *next)
+/* stream_done_next past its quick answers: the division or the search,
+ * kept in the memo.  Out of line, so that the quick answers need not save
+ * the registers the search uses. */
+static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd_mech *m,
+							      rs_time_t t, uint64_t hi,
+							      rs_time_t *next)
 {
-	uint64_t hi = m->s_limit - m->s_lba;
-	*next = -1;
-	if (t >= m->s_end_ns)
-		return hi;
-	if (t <= m->s_t0_ns)
-		return 0;
 	/* The memo is not part of the mechanism's state: writing it through a
 	 * const pointer to a non-const object changes no observable value. */
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;
-	if (m->memo_done.ok && m->memo_done.t == t && m->memo_done.lba == m->s_lba &&
-	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit) {
-		*next = m->memo_done.next;
-		return m->memo_done.n;
-	}
 	uint64_t n = m->s_flat_spt ? stream_done_flat(m, t, hi, next)
 		: stream_done_search(m, t, hi, next);
 	mm->memo_done.ok = true;
@@ -86,14 +61,36 @@ static uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t, rs_ti
 	return n;
 }
 
+/* rs_hdd_mech_stream_done, and in *next the media time from the origin to
+ * the end of the sector after those done when the search met it on its
+ * way (-1 when not known): what the head, stopping, still reads. */
+static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t,
+					rs_time_t *next)
+{
+	uint64_t hi = m->s_limit - m->s_lba;
+	*next = -1;
+	if (t >= m->s_end_ns)
+		return hi;
+	if (t <= m->s_t0_ns)
+		return 0;
+	if (m->memo_done.ok && m->memo_done.t == t && m->memo_done.lba == m->s_lba &&
+	    m->memo_done.t0 == m->s_t0_ns && m->memo_done.limit == m->s_limit) {
+		*next = m->memo_done.next;
+		return m->memo_done.n;
+	}
+	return stream_done_worked(m, t, hi, next);
+}
+
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
 {
 	rs_time_t next;
 	return stream_done_next(m, t, &next);
 }
 
-static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
-				   rs_time_t *next)
+/* Out of line: a flat stream, the common one, needs none of its registers. */
+static __attribute__((noinline)) uint64_t stream_done_search(const struct rs_hdd_mech *m,
+							      rs_time_t t, uint64_t hi,
+							      rs_time_t *next)
 {
 	/* Largest n in [0, hi] with s_t0 + mt(n) <= t; mt is increasing in n.
 	 * Bracket: the predicate holds at lo and fails at up (hi + 1 stands
@@ -254,6 +251,22 @@ static const struct rs_hdd_phys_memo *phys_of(const struct rs_hdd_mech *m, uint6
 
 static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
+/* rs_spindle_angle_units(m->sp, t): the angle is linear in t modulo a
+ * turn, so from the reference instant it is rs_spindle_advance's exact
+ * step, as long as t lies no earlier and within its fast range (2^38 ns,
+ * some 4.5 minutes); any other t becomes the reference. */
+static int64_t angle_units_at(const struct rs_hdd_mech *m, rs_time_t t)
+{
+	rs_time_t dt = t - m->spin_ref.t;
+	if (m->spin_ref.ok && dt >= 0 && dt < (INT64_C(1) << 38))
+		return rs_spindle_advance(m->sp, m->spin_ref.angle, dt);
+	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
+	mm->spin_ref.ok = true;
+	mm->spin_ref.t = t;
+	mm->spin_ref.angle = rs_spindle_angle_units(m->sp, t);
+	return mm->spin_ref.angle;
+}
+
 /* rs_disk_position_time (disk/spindle_position.c) step for step, with the
  * target's place and angle from the memo. */
 static void position_time(const struct rs_hdd_mech *m, const struct rs_head_state *from,
@@ -263,7 +276,9 @@ static void position_time(const struct rs_hdd_mech *m, const struct rs_head_stat
 	out->target = e->run.p;
 	out->seek_ns = rs_seek_reposition_time(m->s, distance(from->cyl, out->target.cyl),
 					       from->head != out->target.head, is_write);
-	out->rot_ns = rs_spindle_wait(m->sp, from->free_at_ns + out->seek_ns, e->angle);
+	/* rs_spindle_wait, the angle under the heads from the reference. */
+	out->rot_ns = rs_spindle_wait_units(m->sp, angle_units_at(m, from->free_at_ns + out->seek_ns),
+					    rs_spindle_target_units(e->angle));
 	out->total_ns = out->seek_ns + out->rot_ns;
 }
 
@@ -387,7 +402,7 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 		v->at[k].ok = true;
 		v->at[k].overhead_ns = overhead_ns;
 		v->at[k].free_ns = free_ns;
-		v->at[k].angle = rs_spindle_angle_units(m->sp, free_ns);
+		v->at[k].angle = angle_units_at(m, free_ns);
 	}
 	/* position_time, with the spindle's angle carried forward from the
 	 * shared instant by the seek instead of computed afresh. */
@@ -427,17 +442,13 @@ void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba)
 
 void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit)
 {
+	rs_hdd_mech_set_limit_run(m, rs_hdd_mech_run_of(m, m->s_lba), limit);
+}
+
+void rs_hdd_mech_set_limit_walked(struct rs_hdd_mech *m, uint64_t limit)
+{
 	m->s_limit = limit;
 	uint64_t n = limit - m->s_lba;
-	/* A stream from a block just positioned: its run is at hand. */
-	const struct rs_track_run *r0 = rs_hdd_mech_run_of(m, m->s_lba);
-	if (n > 1 && r0 && limit - 1 <= r0->straight) {
-		m->s_flat_spt = r0->spt;
-		m->s_flat_cyl = r0->p.cyl;
-		m->s_flat_head = r0->p.head;
-		m->s_end_ns = m->s_t0_ns + run_mt(m, r0->spt, n);
-		return;
-	}
 	m->s_end_ns = m->s_t0_ns + mt(m, m->s_lba, n);
 	/* The media time just asked for has put the stream's first run in
 	 * the memo (a length of two or more blocks walks from s_lba). */

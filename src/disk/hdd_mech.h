@@ -60,6 +60,14 @@ struct rs_hdd_mech {
 		uint64_t lba;
 		uint32_t cyl, head;
 	} memo_park;
+	/* The spindle's angle (rs_spindle_angle_units) at an instant asked
+	 * about before: a later one's is this one's turned on by the time
+	 * between, one modulo instead of the four of the angle from t = 0. */
+	struct {
+		bool ok;
+		rs_time_t t;
+		int64_t angle;
+	} spin_ref;
 	/* Media times from the stream's origin (see rs_media_memo). */
 	struct rs_media_memo media;
 	/* Where an LBA is and its angle, for the commands in the queue (each is
@@ -127,6 +135,34 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
  * the stream's first block, or the access just positioned, is then looked
  * up instead of walked again. */
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n);
+/* The media time of n >= 1 blocks on consecutive sectors of one track
+ * with spt sectors, from the first one's start: what rs_disk_media_time
+ * gives for them (the run's end, or one block's time in its zone), in the
+ * same operations. */
+static inline rs_time_t rs_hdd_mech_run_mt(const struct rs_hdd_mech *m, uint32_t spt,
+					   uint64_t n)
+{
+	return rs_round_nonneg((double)(uint32_t)n * rs_spindle_period_ns(m->sp) / spt);
+}
+/* The same, with r = rs_hdd_mech_run_of(m, lba) (NULL or not) at hand.
+ * Inline: start of service times every command. */
+static inline rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m,
+						   const struct rs_track_run *r, uint64_t lba,
+						   uint64_t n)
+{
+	/* A command's media access starts where it was just positioned: from
+	 * the run the positioning mapped (the one rs_layout_run_at gives), a
+	 * transfer on its straight part is a division, and a longer one walks
+	 * on from it. */
+	struct rs_media_memo *memo = &((struct rs_hdd_mech *)m)->media; /* memo only */
+	if (n > 0 && (!memo->ok || memo->origin != lba)) {
+		if (r && lba + n - 1 <= r->straight)
+			return rs_hdd_mech_run_mt(m, r->spt, n);
+		if (r && n > 1)
+			rs_media_memo_start(memo, r);
+	}
+	return n ? rs_disk_media_time_memo(m->l, m->s, m->sp, memo, lba, (uint32_t)n) : 0;
+}
 
 /* The run from lba to its track's end (rs_layout_run_at) when the
  * mechanism has it at hand (lba has just been positioned), else NULL. */
@@ -153,5 +189,24 @@ uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now);
 void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba);
 /* Start or extend the stream's limit; recomputes s_end_ns. */
 void rs_hdd_mech_set_limit(struct rs_hdd_mech *m, uint64_t limit);
+/* rs_hdd_mech_set_limit for a stream that does not lie on the straight
+ * part of its first block's run at hand: the media time is walked. */
+void rs_hdd_mech_set_limit_walked(struct rs_hdd_mech *m, uint64_t limit);
+/* rs_hdd_mech_set_limit with r0 = rs_hdd_mech_run_of(m, m->s_lba) at hand.
+ * Inline: every read miss starts a stream, mostly on its run. */
+static inline void rs_hdd_mech_set_limit_run(struct rs_hdd_mech *m,
+					     const struct rs_track_run *r0, uint64_t limit)
+{
+	uint64_t n = limit - m->s_lba;
+	if (n > 1 && r0 && limit - 1 <= r0->straight) {
+		m->s_limit = limit;
+		m->s_flat_spt = r0->spt;
+		m->s_flat_cyl = r0->p.cyl;
+		m->s_flat_head = r0->p.head;
+		m->s_end_ns = m->s_t0_ns + rs_hdd_mech_run_mt(m, r0->spt, n);
+		return;
+	}
+	rs_hdd_mech_set_limit_walked(m, limit);
+}
 
 #endif

@@ -87,26 +87,6 @@ void rs_hdd_sched_destroy(struct rs_hdd_sched *s)
 	s->ncmd = s->nfree = 0;
 }
 
-struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io)
-{
-	RS_ASSERT(s->nfree > 0);
-	uint32_t i = s->free_cmd[--s->nfree];
-	io->at.hdd.slot = i + 1;
-	struct rs_hdd_cmd *c = &s->cmd[i];
-	c->mapped = false;
-	c->step = 0;
-	c->read = 0;
-	c->kept_bus = false;
-	return c;
-}
-
-void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io)
-{
-	RS_ASSERT(io->at.hdd.slot > 0 && io->at.hdd.slot <= s->ncmd && s->nfree < s->ncmd);
-	s->free_cmd[s->nfree++] = io->at.hdd.slot - 1;
-	io->at.hdd.slot = 0;
-}
-
 /* io's target, mapped on its first pass; NULL for a command the drive does
  * not hold (a scheduler tried on its own). */
 static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, const struct rs_io *io)
@@ -125,6 +105,22 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 {
 	struct rs_hdd_sched *s = ctx;
 	rs_time_t now = rs_now(sim);
+	s->predicted_exact = false;
+	/* A lone candidate (or FCFS without aging, which looks no further
+	 * than the head of the line) is positioned through the reference
+	 * path, so that start of service can take the result as it is; it
+	 * needs nothing the comparison of candidates does. */
+	if (q->head && (!q->head->qnext || s->window == 1 ||
+			(s->policy == RS_HDD_FCFS && s->aging_ns == 0))) {
+		struct rs_io *io = q->head;
+		bool w = io->op == RS_WRITE;
+		rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w,
+				     &s->predicted);
+		s->predicted_exact = true;
+		s->predicted_io = io;
+		s->predicted_at = now;
+		return io;
+	}
 	struct rs_io *best = NULL;
 	struct rs_hdd_key bk = { 0 }, k;
 	struct rs_hdd_pos pos;
@@ -135,12 +131,6 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 	struct rs_head_state hs = { 0 };
 	if (needs_head(s))
 		rs_hdd_mech_head_at(s->mech, now, &hs);
-	/* A lone candidate (or FCFS without aging, which looks no further
-	 * than the head of the line) is positioned through the reference
-	 * path, so that start of service can take the result as it is. */
-	bool lone = q->head && (!q->head->qnext || s->window == 1 ||
-				(s->policy == RS_HDD_FCFS && s->aging_ns == 0));
-	s->predicted_exact = false;
 	uint32_t seen = 0;
 	for (struct rs_io *io = q->head; io; io = io->qnext) {
 		/* A firmware that weighs only its oldest few commands (the
@@ -150,14 +140,6 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		bool w = io->op == RS_WRITE;
 		struct rs_hdd_cand c = { io->lba, io->nblk, w, io->at.hdd.arrived,
 					 s->overhead_ns[w] };
-		if (lone) {
-			rs_hdd_mech_position(s->mech, now, c.overhead_ns, c.lba, c.nblk, w,
-					     &s->predicted);
-			s->predicted_exact = true;
-			s->predicted_io = io;
-			s->predicted_at = now;
-			return io;
-		}
 		const struct rs_hdd_target *t = target_of(s, io);
 		if (t)
 			rs_hdd_mech_position_fast(s->mech, &v, c.overhead_ns, t, c.nblk, w, &pos);
@@ -169,24 +151,8 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 			bk = k;
 			s->predicted = pos;
 		}
-		/* FCFS without aging needs no more than the head of the line. */
-		if (s->policy == RS_HDD_FCFS && s->aging_ns == 0)
-			break;
 	}
 	return best;
-}
-
-void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now, const struct rs_io *io,
-			   struct rs_hdd_pos *pos)
-{
-	bool w = io->op == RS_WRITE;
-	if (s->predicted_exact && s->predicted_io == io && s->predicted_at == now) {
-		s->predicted_exact = false;
-		*pos = s->predicted;
-		return;
-	}
-	s->predicted_exact = false;
-	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, pos);
 }
 
 static const struct rs_ioq_policy policies[] = {

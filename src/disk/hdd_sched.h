@@ -21,6 +21,7 @@
 #include "dev/ioq.h"
 #include "disk/hdd_mech.h"
 #include "disk/hdd_params.h"
+#include "kernel/assert.h"
 
 /* What the drive keeps about one command it holds, each field with one
  * meaning.  The scheduler maps a queued command's first block once, on the
@@ -85,9 +86,25 @@ void rs_hdd_sched_init_cmds(struct rs_hdd_sched *s, uint32_t n);
 void rs_hdd_sched_destroy(struct rs_hdd_sched *s);
 /* The drive takes io in: io gets a slot (io->at.hdd.slot), its context
  * starts blank.  A slot must be free (the drive's tags bound what it holds). */
-struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io);
+static inline struct rs_hdd_cmd *rs_hdd_sched_hold(struct rs_hdd_sched *s, struct rs_io *io)
+{
+	RS_ASSERT(s->nfree > 0);
+	uint32_t i = s->free_cmd[--s->nfree];
+	io->at.hdd.slot = i + 1;
+	struct rs_hdd_cmd *c = &s->cmd[i];
+	c->mapped = false;
+	c->step = 0;
+	c->read = 0;
+	c->kept_bus = false;
+	return c;
+}
 /* io leaves the drive: its slot is free again and io->at.hdd.slot is 0. */
-void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io);
+static inline void rs_hdd_sched_drop(struct rs_hdd_sched *s, struct rs_io *io)
+{
+	RS_ASSERT(io->at.hdd.slot > 0 && io->at.hdd.slot <= s->ncmd && s->nfree < s->ncmd);
+	s->free_cmd[s->nfree++] = io->at.hdd.slot - 1;
+	io->at.hdd.slot = 0;
+}
 /* The context of a held command. */
 static inline struct rs_hdd_cmd *rs_hdd_sched_cmd(const struct rs_hdd_sched *s,
 						  const struct rs_io *io)
@@ -98,8 +115,19 @@ static inline struct rs_hdd_cmd *rs_hdd_sched_cmd(const struct rs_hdd_sched *s,
 /* io positioned at now, as rs_hdd_mech_position with the scheduler's
  * overhead for it: the pick's own result when the pick positioned io alone
  * at now (used once), else worked out afresh. */
-void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now, const struct rs_io *io,
-			   struct rs_hdd_pos *pos);
+static inline void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now,
+					 const struct rs_io *io, struct rs_hdd_pos *pos)
+{
+	/* Inline: start of service asks for every command. */
+	bool w = io->op == RS_WRITE;
+	if (s->predicted_exact && s->predicted_io == io && s->predicted_at == now) {
+		s->predicted_exact = false;
+		*pos = s->predicted;
+		return;
+	}
+	s->predicted_exact = false;
+	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, pos);
+}
 
 /* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The
  * request's drive arrival time is read from io->at.hdd.arrived. */

@@ -98,6 +98,8 @@ static void derive_zones(struct rs_layout *l, const struct rs_layout_params *p)
 		z->spt = src->sectors_per_track;
 		z->track_skew = src->track_skew;
 		z->cyl_skew = src->cyl_skew;
+		z->cyl_turn = (uint32_t)(((uint64_t)(p->heads - 1) * z->track_skew + z->cyl_skew) %
+					 z->spt);
 		z->data_per_cyl = p->heads * z->spt - p->spare_sect_per_cyl;
 		/* Data sectors lie before the first spare track t; its cylinder
 		 * contributes whole tracks up to t, but never more than its data. */
@@ -296,12 +298,22 @@ void rs_layout_destroy(struct rs_layout *l)
 /* The cached stretch holding lba, or NULL.  One comparison each: lba -
  * first wraps round to a huge value below first (an empty entry's first,
  * UINT64_MAX, is above every LBA). */
+static inline struct rs_layout_stretch *stretch_scan(const struct rs_layout *l, uint64_t lba);
 static inline struct rs_layout_stretch *stretch_find(const struct rs_layout *l, uint64_t lba)
+{
+	const struct rs_layout_stretch *st = &l->stretch[l->stretch_last];
+	if (lba - st->first <= st->span)
+		return (struct rs_layout_stretch *)st;  /* cache */
+	return stretch_scan(l, lba);
+}
+/* The same without trying the last one first (its caller has). */
+static inline struct rs_layout_stretch *stretch_scan(const struct rs_layout *l, uint64_t lba)
 {
 	struct rs_layout *ml = (struct rs_layout *)l;  /* cache */
 	struct rs_layout_stretch *st = ml->stretch;
-	if (lba - st[ml->stretch_last].first <= st[ml->stretch_last].span)
-		return &st[ml->stretch_last];
+	/* Unrolled: a random block misses every one, and the loop's own
+	 * count and step were half the scan. */
+#pragma GCC unroll 8
 	for (uint32_t i = 0; i < RS_LAYOUT_STRETCHES; i++)
 		if (lba - st[i].first <= st[i].span) {
 			ml->stretch_last = i;
@@ -320,7 +332,7 @@ static struct rs_layout_stretch *stretch_victim(const struct rs_layout *l)
 	return st;
 }
 
-static uint32_t zone_search(const struct rs_layout *l, uint64_t lba);
+static inline uint32_t zone_search(const struct rs_layout *l, uint64_t lba);
 
 uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 {
@@ -330,7 +342,9 @@ uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 	return zone_search(l, lba);
 }
 
-static uint32_t zone_search(const struct rs_layout *l, uint64_t lba)
+/* Inline: a random block's mapping calls it every time. */
+static inline __attribute__((always_inline)) uint32_t zone_search(const struct rs_layout *l,
+								   uint64_t lba)
 {
 	uint64_t b = lba >> l->zone_shift;
 	if (b < l->zone_buckets) {
@@ -468,8 +482,10 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
  * without spare groups: bounded by its track, the slips on either side
  * and the zone's and the disk's first and last LBAs.  `next` indexes the
  * first slip after c. */
-static void stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c,
-		       size_t next, struct rs_layout_stretch *st)
+/* Inline, as zone_search. */
+static inline __attribute__((always_inline)) void
+stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, size_t next,
+	   struct rs_layout_stretch *st)
 {
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t cyl_start = c / z->data_per_cyl * z->data_per_cyl;
@@ -506,14 +522,18 @@ static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struc
 	out->sector += (uint32_t)(lba - st->first);
 }
 
-void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
-				  struct rs_phys *out)
+/* rs_layout_lba_to_phys, returning the stretch it answered from or built
+ * (the last one now), or NULL in a zone with spare groups: what
+ * stretch_find would then find.  tried_last: lba is known not to be in
+ * the last one. */
+static inline __attribute__((always_inline)) struct rs_layout_stretch *
+map_lba_after(const struct rs_layout *l, uint64_t lba, struct rs_phys *out, bool tried_last)
 {
 	RS_ASSERT(lba < l->capacity_blk);
-	struct rs_layout_stretch *st = stretch_find(l, lba);
+	struct rs_layout_stretch *st = tried_last ? stretch_scan(l, lba) : stretch_find(l, lba);
 	if (st) {
 		stretch_phys(st, lba, out);
-		return;
+		return st;
 	}
 	uint32_t zi = zone_search(l, lba);  /* no stretch holds lba */
 	const struct rs_layout_zone *z = &l->zones[zi];
@@ -526,13 +546,25 @@ void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
 		struct rs_layout_stretch *fresh = stretch_victim(l);
 		stretch_of(l, zi, lba, c, next, fresh);
 		stretch_phys(fresh, lba, out);
-		return;
+		return fresh;
 	}
 	uint64_t within = c % z->data_per_cyl;
 	out->cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
 	out->head = (uint32_t)(within / z->spt);
 	out->sector = (uint32_t)(within % z->spt);
 	out->zone = zi;
+	return NULL;
+}
+void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
+				  struct rs_phys *out)
+{
+	/* rs_layout_lba_to_phys has tried the last stretch. */
+	map_lba_after(l, lba, out, true);
+}
+static struct rs_layout_stretch *map_lba(const struct rs_layout *l, uint64_t lba,
+					 struct rs_phys *out)
+{
+	return map_lba_after(l, lba, out, false);
 }
 
 int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys)
@@ -574,9 +606,7 @@ uint64_t rs_layout_pbn(const struct rs_layout *l, const struct rs_phys *phys)
 static uint64_t track_base(const struct rs_layout *l, const struct rs_layout_zone *z,
 			   const struct rs_phys *phys)
 {
-	/* Per cylinder: heads-1 head switches and one cylinder switch. */
-	uint64_t per_cyl = (uint64_t)(l->heads - 1) * z->track_skew + z->cyl_skew;
-	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * (per_cyl % z->spt) +
+	uint64_t skew = (uint64_t)(phys->cyl - z->first_cyl) % z->spt * z->cyl_turn +
 		(uint64_t)phys->head * z->track_skew;
 	if (l->slip_skew != RS_SLIP_SKEW_NONE) {
 		/* Slips are held as data indices, which are positions in the zone
@@ -659,12 +689,11 @@ static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
 {
-	rs_layout_lba_to_phys(l, lba, &r->p);
-	r->first = lba;
 	/* The stretch the mapping answered from or built (none in a zone with
 	 * spare groups) gives the track's end, once known, and how far the
 	 * sectors run on without a slip. */
-	struct rs_layout_stretch *st = stretch_find(l, lba);
+	struct rs_layout_stretch *st = map_lba(l, lba, &r->p);
+	r->first = lba;
 	if (st && st->track_last != UINT64_MAX) {
 		r->last = st->track_last;
 	} else {
@@ -683,6 +712,11 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 		r->straight = st->first + st->span;
 	else
 		r->straight = lba;
+	/* The first LBA a track's first sectors could hold: when the stretch
+	 * (one track's) holds it, it is on the track, and it is the first
+	 * (what the firmware's track_first works out with a look-up). */
+	uint64_t cand = lba - (r->p.sector < lba ? r->p.sector : lba);
+	r->track_first = st && cand >= st->first ? cand : UINT64_MAX;
 }
 
 void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
@@ -710,6 +744,7 @@ void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
 	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	run_fill(l, r);
 	r->straight = r->last;
+	r->track_first = lba;  /* sector 0 holds it */
 }
 
 uint32_t rs_layout_run_sector_mapped(const struct rs_layout *l, const struct rs_track_run *r,

@@ -114,6 +114,9 @@ struct rs_layout_zone {
 	uint64_t group_data;              /* LBA candidates per whole group */
 	uint64_t empty_front;
 	uint32_t first_offset;
+	/* How far a cylinder's switches (heads - 1 head switches and one
+	 * cylinder switch) turn sector 0 on, modulo spt. */
+	uint32_t cyl_turn;
 };
 
 /* A stretch of consecutive LBAs on consecutive sectors of one track: no
@@ -221,6 +224,9 @@ struct rs_track_run {
 	uint32_t spt;                     /* sectors on the track */
 	uint32_t base;                    /* angle of sector 0, in sectors */
 	uint64_t straight;                /* [first, straight] on consecutive sectors */
+	/* The track's first LBA, when the mapping knew it (the stretch it
+	 * answered from reaches back to it), else UINT64_MAX. */
+	uint64_t track_first;
 };
 /* The run from lba to the last LBA of its track. */
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r);

@@ -45,12 +45,6 @@ int64_t rs_spindle_angle_units(const struct rs_spindle *sp, rs_time_t t)
 	return (rs_spindle_turned_units(sp, t) + sp->phase_units) % RS_SPINDLE_UNITS;
 }
 
-int64_t rs_spindle_target_units(double target)
-{
-	RS_ASSERT(target >= 0 && target < 1);
-	return rs_round_nonneg(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
-}
-
 double rs_spindle_angle(const struct rs_spindle *sp, rs_time_t t)
 {
 	return (double)rs_spindle_angle_units(sp, t) / (double)RS_SPINDLE_UNITS;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/assert.h"
 #include "kernel/sim.h"
 
 #define RS_SPINDLE_UNITS INT64_C(60000000000000)
@@ -49,7 +50,12 @@ rs_time_t rs_spindle_wait(const struct rs_spindle *sp, rs_time_t t, double targe
  *   rs_spindle_wait_units(sp, rs_spindle_advance(sp, rs_spindle_angle_units(sp, t), dt),
  *                         rs_spindle_target_units(target)). */
 int64_t rs_spindle_angle_units(const struct rs_spindle *sp, rs_time_t t);
-int64_t rs_spindle_target_units(double target);
+/* Inline: every positioning converts its target's angle. */
+static inline int64_t rs_spindle_target_units(double target)
+{
+	RS_ASSERT(target >= 0 && target < 1);
+	return rs_round_nonneg(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
+}
 
 /* The angle dt >= 0 nanoseconds after angle a (both in units): the angle is
  * linear in t modulo UNITS, so this is exact. */

@@ -1042,6 +1042,16 @@ END_TEST
 
 /* Look-ups through the layout's cache of stretches agree with look-ups
  * from an empty cache, in an order that keeps hitting and replacing it. */
+/* The first LBA on lba's track (at p) as the firmware's rules look it up:
+ * the candidate sector 0 would hold, unless slips move it off the track. */
+static uint64_t track_first_looked_up(const struct rs_layout *l, uint64_t lba,
+				      const struct rs_phys *p)
+{
+	uint64_t cand = lba - (p->sector < lba ? p->sector : lba);
+	uint64_t last = rs_layout_track_last_lba(l, cand);
+	return last < lba ? last + 1 : cand;
+}
+
 START_TEST(layout_cache_agrees)
 {
 	struct rs_layout l;
@@ -1049,6 +1059,7 @@ START_TEST(layout_cache_agrees)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 5);
 	uint64_t cap = rs_layout_capacity_blk(&l), lba = 0;
+	int known = 0;
 	for (int i = 0; i < 200000; i++) {
 		/* Mostly a step or two on from the last, sometimes anywhere. */
 		lba = i % 7 == 0 ? rand_below(r, cap) : (lba + rand_below(r, 40)) % cap;
@@ -1063,7 +1074,38 @@ START_TEST(layout_cache_agrees)
 			warm.sector == cold.sector && warm.zone == cold.zone);
 		REQUIRE(last == rs_layout_track_last_lba_of(&l, &cold));
 		memcpy(l.stretch, keep, sizeof(keep));
+		/* The run from the block, which takes the stretch its mapping
+		 * answered from or built, as from an empty cache. */
+		struct rs_track_run warm_run, cold_run;
+		rs_layout_run_at(&l, lba, &warm_run);
+		memcpy(keep, l.stretch, sizeof(keep));
+		uint32_t keep_last = l.stretch_last, keep_next = l.stretch_next;
+		rs_layout_forget(&l);
+		rs_layout_run_at(&l, lba, &cold_run);
+		REQUIRE(warm_run.first == cold_run.first && warm_run.last == cold_run.last &&
+			warm_run.straight == cold_run.straight && warm_run.spt == cold_run.spt &&
+			warm_run.base == cold_run.base && warm_run.p.cyl == cold_run.p.cyl &&
+			warm_run.p.head == cold_run.p.head &&
+			warm_run.p.sector == cold_run.p.sector);
+		memcpy(l.stretch, keep, sizeof(keep));
+		l.stretch_last = keep_last;
+		l.stretch_next = keep_next;
+		/* A run's track's first LBA, when it knows it, and the next
+		 * run's, are what the firmware's look-up finds. */
+		REQUIRE(warm_run.track_first == UINT64_MAX ||
+			warm_run.track_first == track_first_looked_up(&l, lba, &warm_run.p));
+		REQUIRE(cold_run.track_first == UINT64_MAX ||
+			cold_run.track_first == track_first_looked_up(&l, lba, &cold_run.p));
+		known += warm_run.track_first != UINT64_MAX;
+		if (warm_run.last + 1 < cap) {
+			rs_layout_run_next(&l, &warm_run);
+			REQUIRE(warm_run.track_first == UINT64_MAX ||
+				warm_run.track_first ==
+				track_first_looked_up(&l, warm_run.first, &warm_run.p));
+		}
 	}
+	/* Most blocks' stretches reach back to their track's first. */
+	REQUIRE(known > 100000);
 	gsl_rng_free(r);
 	rs_layout_destroy(&l);
 }

@@ -952,6 +952,33 @@ START_TEST(sched_lone_pick_reused)
 	rs_hdd_mech_position(&m, 5000, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
 	expect_same_pos(&got, &fresh);
 
+	/* With more than one queued, FCFS without aging and a window of one
+	 * command take the head of the line the lone way; SPTF compares and
+	 * picks the nearer (a write whose overhead differs). */
+	struct rs_io io2 = { .op = RS_WRITE, .lba = 400, .nblk = 8 };
+	io.qnext = &io2;
+	q.tail = &io2;
+	q.len = 2;
+	m.head = (struct rs_head_state){ .cyl = 0, .head = 0, .free_at_ns = 0 };
+	for (int pass = 0; pass < 3; pass++) {
+		hs.policy = pass == 0 ? RS_HDD_FCFS : RS_HDD_SPTF;
+		hs.window = pass == 1 ? 1 : 0;
+		struct rs_io *want = &io;
+		if (pass == 2) {
+			struct rs_hdd_pos a, b;
+			rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &a);
+			rs_hdd_mech_position(&m, 0, hs.overhead_ns[1], io2.lba, io2.nblk, 1, &b);
+			want = b.start_ns < a.start_ns ? &io2 : &io;
+			ck_assert_ptr_eq(want, &io2);  /* the case means to compare */
+		}
+		ck_assert_ptr_eq(pol->pick(sim, &q, &hs), want);
+		ck_assert(hs.predicted_exact == (pass < 2));
+		int w = want == &io2;
+		rs_hdd_sched_position(&hs, 0, want, &got);
+		rs_hdd_mech_position(&m, 0, hs.overhead_ns[w], want->lba, want->nblk, w, &fresh);
+		expect_same_pos(&got, &fresh);
+	}
+
 	rs_sim_free(sim);
 	rs_hdd_sched_destroy(&hs);
 	rs_seek_destroy(&sk);
@@ -1039,7 +1066,12 @@ START_TEST(mech_stream_done_matches_walk)
 		m.streaming = true;
 		m.s_lba = m.s_valid_from = cases[i].lba;
 		m.s_t0_ns = t0;
-		rs_hdd_mech_set_limit(&m, cases[i].limit);
+		/* As start of service sets it, with the run handed over. */
+		if (k % 2)
+			rs_hdd_mech_set_limit_run(&m, rs_hdd_mech_run_of(&m, m.s_lba),
+						  cases[i].limit);
+		else
+			rs_hdd_mech_set_limit(&m, cases[i].limit);
 		ck_assert_msg((m.s_flat_spt != 0) == cases[i].flat, "case %zu", i);
 		uint64_t hi = cases[i].limit - cases[i].lba;
 		for (uint64_t n = 0; n <= hi; n++) {
@@ -1089,12 +1121,62 @@ START_TEST(mech_position_and_media_time_match)
 			ck_assert_uint_eq(got.pos.target.cyl, want.target.cyl);
 			ck_assert_uint_eq(got.pos.target.head, want.target.head);
 			ck_assert_uint_eq(got.pos.target.sector, want.target.sector);
-			ck_assert_int_eq(rs_hdd_mech_media_time(&m, lbas[i], n),
-					 rs_disk_media_time(&r.l, &r.sk, &r.sp, lbas[i], n, 0));
+			rs_time_t walked = rs_disk_media_time(&r.l, &r.sk, &r.sp, lbas[i], n, 0);
+			/* With the run at hand, and without it. */
+			ck_assert_int_eq(rs_hdd_mech_media_time_run(
+						 &m, rs_hdd_mech_run_of(&m, lbas[i]), lbas[i], n),
+					 walked);
+			ck_assert_int_eq(rs_hdd_mech_media_time_run(&m, NULL, lbas[i], n), walked);
+			ck_assert_int_eq(rs_hdd_mech_media_time(&m, lbas[i], n), walked);
 			m.head = (struct rs_head_state){ want.target.cyl, want.target.head,
 							 from.free_at_ns + want.total_ns };
 			now += 777777;
 		}
+	}
+	mech_rig_destroy(&r);
+}
+END_TEST
+
+/* The positioning carries the spindle's angle on from an instant it asked
+ * about before: its rotational waits are those of the angle from t = 0,
+ * for instants a little later, far later (past the carried step's range),
+ * earlier, and the same again, from a parked and from a streaming head. */
+START_TEST(mech_spindle_reference_matches)
+{
+	struct mech_rig r;
+	mech_rig_init(&r);
+	struct rs_hdd_mech m = { .l = &r.l, .s = &r.sk, .sp = &r.sp };
+	static const uint64_t lbas[] = { 0, 96, 117, 50000, 90000 };
+	const size_t nlbas = sizeof(lbas) / sizeof(lbas[0]);
+	/* Instants scattered over four seconds either side of a base that
+	 * jumps on, now and then, past the carried step's range. */
+	rs_time_t base = INT64_C(1) << 39;
+	uint64_t x = 99;
+	for (uint32_t k = 0; k < 3000; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		if (k % 500 == 499)
+			base += (INT64_C(1) << 38) + (rs_time_t)(x >> 40);
+		rs_time_t now = base + (rs_time_t)((x >> 20) % INT64_C(8000000000)) -
+			INT64_C(4000000000);
+		uint64_t lba = lbas[k % nlbas] + k % 13;
+		m.streaming = false;
+		m.head = (struct rs_head_state){ k * 7 % 40, k % 4, now + k % 3 * 1000 };
+		struct rs_head_state from = m.head;
+		struct rs_hdd_pos got;
+		struct rs_position want;
+		rs_hdd_mech_position(&m, now, 0, lba, 1, (int)(k % 2), &got);
+		rs_disk_position_time(&r.l, &r.sk, &r.sp, &from, lba, (int)(k % 2), &want);
+		ck_assert_int_eq(got.pos.seek_ns, want.seek_ns);
+		ck_assert_int_eq(got.pos.rot_ns, want.rot_ns);
+		/* The view of a scheduling pass takes its angle the same way. */
+		struct rs_hdd_view v;
+		struct rs_hdd_target t;
+		struct rs_hdd_pos fast;
+		rs_hdd_mech_view_init(&v, now);
+		rs_hdd_mech_target(&m, lba, &t);
+		rs_hdd_mech_position_fast(&m, &v, 0, &t, 1, (int)(k % 2), &fast);
+		ck_assert_int_eq(fast.pos.rot_ns, want.rot_ns);
+		ck_assert_int_eq(fast.start_ns, got.start_ns);
 	}
 	mech_rig_destroy(&r);
 }
@@ -1217,6 +1299,7 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, sched_lone_pick_reused);
 	tcase_add_test(th, mech_stream_done_matches_walk);
 	tcase_add_test(th, mech_position_and_media_time_match);
+	tcase_add_test(th, mech_spindle_reference_matches);
 	tcase_add_test(th, buffer_lookup_segments);
 	tcase_add_test(th, buffer_claim_lru);
 	TCase *tf = tcase_create("firmware");
