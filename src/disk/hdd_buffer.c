@@ -9,13 +9,14 @@ void rs_hdd_buffer_init(struct rs_hdd_buffer *b, uint32_t nseg, uint64_t seg_blk
 {
 	RS_ASSERT(nseg > 0 && seg_blk > 0 && ext_cap > 0);
 	*b = (struct rs_hdd_buffer){ .nseg = nseg, .seg_blk = seg_blk, .ext_cap = ext_cap };
-	b->seg = calloc(nseg, sizeof(*b->seg));
+	b->seg = calloc((size_t)nseg + 1, sizeof(*b->seg));
 	b->ext = calloc(ext_cap, sizeof(*b->ext));
 	RS_ASSERT(b->seg && b->ext);
 	for (uint32_t i = 0; i < nseg; i++) {
 		b->seg[i].older = i - 1;  /* wraps for the first, never read */
 		b->seg[i].newer = i + 1;
 	}
+	b->seg[nseg].end = UINT64_MAX;  /* the sentinel: holds every range */
 	b->lru = 0;
 	b->mru = nseg - 1;
 }

@@ -9,7 +9,9 @@
  * a new write merges with every extent it overlaps or touches, so
  * sequential writes coalesce and rewrites do not count twice.
  *
- * Everything is sized at init; nothing allocates afterwards. */
+ * Everything is sized at init; nothing allocates afterwards.  seg[nseg] is
+ * a sentinel for the look-up's walk: it holds [0, UINT64_MAX) and is never
+ * used, touched or claimed. */
 #ifndef RS_DISK_HDD_BUFFER_H
 #define RS_DISK_HDD_BUFFER_H
 
@@ -58,16 +60,17 @@ static inline bool rs_hdd_buffer_live_holds(const struct rs_hdd_buffer *b, uint6
 		start = live_end - b->seg_blk;
 	return lba >= start && end <= live_end;
 }
-/* The first of segments [from, to) holding [lba, end), or -1. */
-static inline int rs_hdd_buffer_holding(const struct rs_hdd_seg *seg, uint32_t from,
-					uint32_t to, uint64_t lba, uint64_t end)
+/* The first segment from `from` on holding [lba, end), or nseg.  The
+ * segments end with a sentinel (seg[nseg], holding every range), so the
+ * walk needs no bound of its own: a random block misses every segment,
+ * and the bound's test was a third of the scan. */
+static inline uint32_t rs_hdd_buffer_holding(const struct rs_hdd_seg *seg, uint32_t from,
+					     uint64_t lba, uint64_t end)
 {
-	/* A pointer alone walks the segments: a random block misses every
-	 * one, and a separate count was a seventh of the scan. */
-	for (const struct rs_hdd_seg *s = seg + from, *stop = seg + to; s < stop; s++)
-		if (lba >= s->start && end <= s->end)
-			return (int)(s - seg);
-	return -1;
+	const struct rs_hdd_seg *s = seg + from;
+	while (lba < s->start || end > s->end)
+		s++;
+	return (uint32_t)(s - seg);
 }
 /* Index of a segment whose valid range holds [lba, lba+nblk), or -1.  The
  * streaming segment `live` (or -1) has its end given as live_end, since
@@ -75,22 +78,24 @@ static inline int rs_hdd_buffer_holding(const struct rs_hdd_seg *seg, uint32_t f
 static inline int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba,
 				       uint32_t nblk, int live, uint64_t live_end)
 {
-	/* Nearly every random access misses: the loop is one pair of
-	 * comparisons per segment, the live segment's bounds are worked out
-	 * only for it, in its turn (the lowest index that holds the range
-	 * wins). */
+	/* One walk over every segment's stored range; the live one's bounds
+	 * are worked out only when nothing before it holds the range (the
+	 * lowest index that holds it wins). */
 	uint64_t end = lba + nblk;
 	const struct rs_hdd_seg *seg = b->seg;
 	uint32_t n = b->nseg;
-	/* The segments before the live one, it, and those after: no test
-	 * for the live one inside the loops. */
 	uint32_t at = live >= 0 && (uint32_t)live < n ? (uint32_t)live : n;
-	int i = rs_hdd_buffer_holding(seg, 0, at, lba, end);
-	if (i >= 0 || at == n)
-		return i;
+	uint32_t i = rs_hdd_buffer_holding(seg, 0, lba, end);
+	if (i < at)
+		return (int)i;
+	if (at == n)
+		return -1;
 	if (rs_hdd_buffer_live_holds(b, seg[at].start, live_end, lba, end))
 		return (int)at;
-	return rs_hdd_buffer_holding(seg, at + 1, n, lba, end);
+	/* The live segment's stored range is not what it holds. */
+	if (i == at)
+		i = rs_hdd_buffer_holding(seg, at + 1, lba, end);
+	return i < n ? (int)i : -1;
 }
 /* Inline, as the two below: every read miss claims a segment, sets it
  * twice and touches it. */

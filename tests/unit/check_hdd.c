@@ -1251,6 +1251,56 @@ START_TEST(buffer_lookup_segments)
 }
 END_TEST
 
+/* The look-up's walk (stopped by the sentinel after the last segment)
+ * against the plain rule, segment by segment: the lowest index whose range
+ * (the live one's up to its running end, trimmed to a segment's worth)
+ * holds the request, over random segments, requests and live segments,
+ * including a live one whose stored range holds what its running one does
+ * not. */
+static int lookup_by_rule(const struct rs_hdd_buffer *b, uint64_t lba, uint32_t nblk,
+			  int live, uint64_t live_end)
+{
+	for (uint32_t i = 0; i < b->nseg; i++) {
+		uint64_t start = b->seg[i].start, end = b->seg[i].end;
+		if ((int)i == live) {
+			end = live_end;
+			if (end <= start)
+				continue;
+			if (end - start > b->seg_blk)
+				start = end - b->seg_blk;
+		}
+		if (lba >= start && lba + nblk <= end)
+			return (int)i;
+	}
+	return -1;
+}
+
+START_TEST(buffer_lookup_matches_rule)
+{
+	uint64_t x = 12345;
+	for (int round = 0; round < 2000; round++) {
+		struct rs_hdd_buffer b;
+		uint32_t nseg = 1 + (uint32_t)(round % 7);
+		rs_hdd_buffer_init(&b, nseg, 64, 4);
+		for (uint32_t i = 0; i < nseg; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			uint64_t start = (x >> 33) % 400, len = (x >> 20) % 80;
+			rs_hdd_buffer_set(&b, i, start, start + len);
+		}
+		for (int q = 0; q < 50; q++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			uint64_t lba = (x >> 33) % 500;
+			uint32_t nblk = 1 + (uint32_t)((x >> 12) % 16);
+			int live = (int)((x >> 45) % (nseg + 1)) - 1;
+			uint64_t live_end = (x >> 24) % 500;
+			ck_assert_int_eq(rs_hdd_buffer_lookup(&b, lba, nblk, live, live_end),
+					 lookup_by_rule(&b, lba, nblk, live, live_end));
+		}
+		rs_hdd_buffer_destroy(&b);
+	}
+}
+END_TEST
+
 /* Claims take the least recently used segment: untouched ones first,
  * lowest index first, then in the order they were last touched. */
 START_TEST(buffer_claim_lru)
@@ -1301,6 +1351,7 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, mech_position_and_media_time_match);
 	tcase_add_test(th, mech_spindle_reference_matches);
 	tcase_add_test(th, buffer_lookup_segments);
+	tcase_add_test(th, buffer_lookup_matches_rule);
 	tcase_add_test(th, buffer_claim_lru);
 	TCase *tf = tcase_create("firmware");
 	tcase_add_test(tf, fw_prefetch_limits);
