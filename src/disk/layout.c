@@ -524,8 +524,8 @@ static void stretch_phys(const struct rs_layout_stretch *st, uint64_t lba, struc
 
 /* rs_layout_lba_to_phys, returning the stretch it answered from or built
  * (the last one now), or NULL in a zone with spare groups: what
- * stretch_find would then find.  tried_last: lba is known not to be in
- * the last one. */
+ * stretch_find would then find.  tried_last: the stretches are scanned
+ * without trying the last one first (the caller has, or expects a miss). */
 static inline __attribute__((always_inline)) struct rs_layout_stretch *
 map_lba_after(const struct rs_layout *l, uint64_t lba, struct rs_phys *out, bool tried_last)
 {
@@ -560,11 +560,6 @@ void rs_layout_lba_to_phys_cached(const struct rs_layout *l, uint64_t lba,
 {
 	/* rs_layout_lba_to_phys has tried the last stretch. */
 	map_lba_after(l, lba, out, true);
-}
-static struct rs_layout_stretch *map_lba(const struct rs_layout *l, uint64_t lba,
-					 struct rs_phys *out)
-{
-	return map_lba_after(l, lba, out, false);
 }
 
 int64_t rs_layout_phys_to_lba(const struct rs_layout *l, const struct rs_phys *phys)
@@ -692,7 +687,10 @@ void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_r
 	/* The stretch the mapping answered from or built (none in a zone with
 	 * spare groups) gives the track's end, once known, and how far the
 	 * sectors run on without a slip. */
-	struct rs_layout_stretch *st = map_lba(l, lba, &r->p);
+	/* The scan alone, without trying the last stretch first: it comes
+	 * mostly for a random block, which misses every one, or for a track
+	 * the walk has not reached, and the scan tries the last one too. */
+	struct rs_layout_stretch *st = map_lba_after(l, lba, &r->p, true);
 	r->first = lba;
 	if (st && st->track_last != UINT64_MAX) {
 		r->last = st->track_last;
