@@ -202,6 +202,9 @@ static void zone_index_build(struct rs_layout *l)
 	uint32_t n = (uint32_t)(l->capacity_blk >> shift) + 1;
 	l->zone_at = malloc(n * sizeof(*l->zone_at));
 	RS_ASSERT(l->zone_at != NULL);
+	for (uint32_t i = 0; i < l->nzones; i++)
+		l->zones[i].next_first_lba =
+			i + 1 < l->nzones ? l->zones[i + 1].first_lba : UINT64_MAX;
 	uint32_t z = 0;
 	for (uint32_t b = 0; b < n; b++) {
 		uint64_t first = (uint64_t)b << shift;
@@ -351,7 +354,7 @@ static inline __attribute__((always_inline)) uint32_t zone_search(const struct r
 		/* The last zone starting at or below lba, as the search below:
 		 * zone_at[b] is that of an LBA at or below lba. */
 		uint32_t z = l->zone_at[b];
-		while (z + 1 < l->nzones && l->zones[z + 1].first_lba <= lba)
+		while (l->zones[z].next_first_lba <= lba)
 			z++;
 		return z;
 	}

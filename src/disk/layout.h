@@ -109,6 +109,10 @@ struct rs_layout_zone {
 	uint64_t first_pbn;
 	uint64_t first_lba;
 	uint64_t lba_count;
+	/* The next zone's first_lba, UINT64_MAX for the last: the zone
+	 * search steps on while it is at or below the LBA, with no test of
+	 * the zone count. */
+	uint64_t next_first_lba;
 	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
 	uint64_t group_sectors;           /* 0: no spare groups */
 	uint64_t group_data;              /* LBA candidates per whole group */
