@@ -202,9 +202,11 @@ static void zone_index_build(struct rs_layout *l)
 	uint32_t n = (uint32_t)(l->capacity_blk >> shift) + 1;
 	l->zone_at = malloc(n * sizeof(*l->zone_at));
 	RS_ASSERT(l->zone_at != NULL);
-	for (uint32_t i = 0; i < l->nzones; i++)
-		l->zones[i].next_first_lba =
-			i + 1 < l->nzones ? l->zones[i + 1].first_lba : UINT64_MAX;
+	for (uint32_t i = 0; i < l->nzones; i++) {
+		struct rs_layout_zone *z = &l->zones[i];
+		z->next_first_lba = i + 1 < l->nzones ? l->zones[i + 1].first_lba : UINT64_MAX;
+		z->last_lba = min_u64(z->first_lba + z->lba_count - 1, l->capacity_blk - 1);
+	}
 	uint32_t z = 0;
 	for (uint32_t b = 0; b < n; b++) {
 		uint64_t first = (uint64_t)b << shift;
@@ -504,7 +506,7 @@ stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, siz
 	uint64_t first = lba - (c - t0), last = lba + (t1 - 1 - c);
 	if (first < z->first_lba)
 		first = z->first_lba;
-	last = min_u64(min_u64(last, z->first_lba + z->lba_count - 1), l->capacity_blk - 1);
+	last = min_u64(last, z->last_lba);
 	uint64_t w = c - (lba - first) - cyl_start;
 	st->first = first;
 	st->span = last - first;

@@ -113,6 +113,9 @@ struct rs_layout_zone {
 	 * search steps on while it is at or below the LBA, with no test of
 	 * the zone count. */
 	uint64_t next_first_lba;
+	/* Its last LBA within the capacity (a stretch's bound): below
+	 * first_lba in a zone the capacity leaves out. */
+	uint64_t last_lba;
 	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
 	uint64_t group_sectors;           /* 0: no spare groups */
 	uint64_t group_data;              /* LBA candidates per whole group */
