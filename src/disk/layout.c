@@ -493,8 +493,9 @@ stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, siz
 	   struct rs_layout_stretch *st)
 {
 	const struct rs_layout_zone *z = &l->zones[zi];
-	uint64_t cyl_start = c / z->data_per_cyl * z->data_per_cyl;
-	uint64_t t0 = cyl_start + (c - cyl_start) / z->spt * z->spt;
+	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
+	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
+	uint64_t t0 = track_start;
 	uint64_t t1 = min_u64(min_u64(t0 + z->spt, cyl_start + z->data_per_cyl), z->data_sectors);
 	if (next > z->slip_begin && l->slip_idx[next - 1] + 1 > t0)
 		t0 = l->slip_idx[next - 1] + 1;
@@ -507,12 +508,13 @@ stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, siz
 	if (first < z->first_lba)
 		first = z->first_lba;
 	last = min_u64(last, z->last_lba);
-	uint64_t w = c - (lba - first) - cyl_start;
 	st->first = first;
 	st->span = last - first;
-	st->p.cyl = z->first_cyl + (uint32_t)(c / z->data_per_cyl);
-	st->p.head = (uint32_t)(w / z->spt);
-	st->p.sector = (uint32_t)(w % z->spt);
+	/* first lies on c's track (at or after t0): its head is c's, its
+	 * sector its distance from the track's start, with no division. */
+	st->p.cyl = z->first_cyl + (uint32_t)cyl;
+	st->p.head = (uint32_t)head;
+	st->p.sector = (uint32_t)(c - (lba - first) - track_start);
 	st->p.zone = zi;
 	/* A stretch that no slip cuts short runs to its track's last data
 	 * sector: its last LBA, capped as rs_layout_track_last_lba_of caps
