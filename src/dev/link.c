@@ -171,34 +171,31 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 		job_finish(sim, c, j, 0);
 }
 
-/* The time `bytes` hold the channel planned as one batch: whole bursts
- * and the rest, or one transaction when they fit in a burst. */
-static rs_time_t batch_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
-{
-	uint64_t b = l->p.burst_bytes;
-	if (b == 0 || bytes <= b)
-		return dir_transaction_or_empty_ns(l, dir, bytes);
-	rs_time_t t = (rs_time_t)(bytes / b) * dir_transaction_ns(l, dir, b);
-	if (bytes % b)
-		t += dir_transaction_ns(l, dir, bytes % b);
-	return t;
-}
-
-/* Plan j on the idle channel c.  A transfer alone on the channel is
+/* Plan `bytes` of j (all it has left when nothing else waits, else a
+ * burst) on the idle channel c.  A transfer alone on the channel is
  * planned as one event for all its bursts (the common case, and far
  * cheaper); when another transfer arrives, split_batch() turns it back
  * into bursts. */
 static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c,
-			struct rs_job *j)
+			struct rs_job *j, uint64_t bytes)
 {
+	uint64_t b = l->p.burst_bytes;
+	rs_time_t t;
 	c->cur = j;
-	uint64_t bytes = c->waiting.len == 0 ? j->left : burst_of(l, j->left);
 	c->cur_bytes = bytes;
-	c->batch_bursts = l->p.burst_bytes == 0 || bytes <= l->p.burst_bytes ? 1
-		: bytes / l->p.burst_bytes + (bytes % l->p.burst_bytes ? 1 : 0);
+	if (b == 0 || bytes <= b) {
+		c->batch_bursts = 1;
+		t = dir_transaction_or_empty_ns(l, j->dir, bytes);
+	} else {
+		uint64_t full = bytes / b, rest = bytes % b;
+		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, b);
+		if (rest)
+			t += dir_transaction_ns(l, j->dir, rest);
+		c->batch_bursts = full + (rest ? 1 : 0);
+	}
 	c->batch_start = sim->now;
 	busy_begin(c, sim->now);
-	c->ev = rs_sched(sim, batch_ns(l, j->dir, bytes), transaction_done, l, c);
+	c->ev = rs_sched(sim, t, transaction_done, l, c);
 }
 
 /* Plan the head transfer, if the channel is free. */
@@ -207,7 +204,7 @@ static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_cha
 	if (c->cur || !c->waiting.head)
 		return;
 	struct rs_job *j = arbitrate(l, c);
-	plan(sim, l, c, j);
+	plan(sim, l, c, j, c->waiting.len == 0 ? j->left : burst_of(l, j->left));
 }
 
 /* A second transfer arrived while a lone one runs as a batch: let the burst
@@ -255,7 +252,7 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		/* Nothing waits on a free channel (a transaction's end starts
 		 * the next), so j goes straight on instead of through the line. */
 		RS_ASSERT(!c->waiting.head);
-		plan(sim, l, c, j);
+		plan(sim, l, c, j, bytes);
 		return;
 	}
 	rs_jobq_push(&c->waiting, j);
