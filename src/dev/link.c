@@ -135,8 +135,13 @@ static inline struct rs_job *job_get(struct rs_sim *sim, struct rs_link_channel 
 {
 	if (c->own_taken)
 		return rs_job_get(sim, fn, obj, arg);
+	/* Only the fields the link reads before it sets them: the caller
+	 * sets the bytes and direction, the waiting line the link, and the
+	 * status goes to the callback as an argument, never through the job. */
 	c->own_taken = true;
-	c->own = (struct rs_job){ .fn = fn, .obj = obj, .arg = arg };
+	c->own.fn = fn;
+	c->own.obj = obj;
+	c->own.arg = arg;
 	return &c->own;
 }
 
@@ -158,7 +163,8 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	struct rs_link *l = obj;
 	struct rs_link_channel *c = arg;
 	struct rs_job *j = c->cur;
-	c->ev = RS_NO_EVENT;
+	/* c->ev goes stale with no store: it is read only while c->cur is set,
+	 * and whatever sets c->cur again sets it. */
 	c->cur = NULL;
 	j->left -= c->cur_bytes;
 	c->bytes_moved += c->cur_bytes;
