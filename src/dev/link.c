@@ -135,8 +135,13 @@ static inline struct rs_job *job_get(struct rs_sim *sim, struct rs_link_channel 
 {
 	if (c->own_taken)
 		return rs_job_get(sim, fn, obj, arg);
+	/* Only the fields the link reads before it sets them: the caller
+	 * sets the bytes and direction, the waiting line the link, and the
+	 * status goes to the callback as an argument, never through the job. */
 	c->own_taken = true;
-	c->own = (struct rs_job){ .fn = fn, .obj = obj, .arg = arg };
+	c->own.fn = fn;
+	c->own.obj = obj;
+	c->own.arg = arg;
 	return &c->own;
 }
 
@@ -158,7 +163,8 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	struct rs_link *l = obj;
 	struct rs_link_channel *c = arg;
 	struct rs_job *j = c->cur;
-	c->ev = RS_NO_EVENT;
+	/* c->ev goes stale with no store: it is read only while c->cur is set,
+	 * and whatever sets c->cur again sets it. */
 	c->cur = NULL;
 	j->left -= c->cur_bytes;
 	c->bytes_moved += c->cur_bytes;
@@ -171,32 +177,40 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 		job_finish(sim, c, j, 0);
 }
 
-/* Plan the head transfer.  A transfer alone on the channel is planned as
- * one event for all its bursts (the common case, and far cheaper); when
- * another transfer arrives, split_batch() turns it back into bursts. */
+/* Plan `bytes` of j (all it has left when nothing else waits, else a
+ * burst) on the idle channel c.  A transfer alone on the channel is
+ * planned as one event for all its bursts (the common case, and far
+ * cheaper); when another transfer arrives, split_batch() turns it back
+ * into bursts. */
+static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c,
+			struct rs_job *j, uint64_t bytes)
+{
+	uint64_t b = l->p.burst_bytes;
+	rs_time_t t;
+	c->cur = j;
+	c->cur_bytes = bytes;
+	if (b == 0 || bytes <= b) {
+		c->batch_bursts = 1;
+		t = dir_transaction_or_empty_ns(l, j->dir, bytes);
+	} else {
+		uint64_t full = bytes / b, rest = bytes % b;
+		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, b);
+		if (rest)
+			t += dir_transaction_ns(l, j->dir, rest);
+		c->batch_bursts = full + (rest ? 1 : 0);
+	}
+	c->batch_start = sim->now;
+	busy_begin(c, sim->now);
+	c->ev = rs_sched(sim, t, transaction_done, l, c);
+}
+
+/* Plan the head transfer, if the channel is free. */
 static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
 {
 	if (c->cur || !c->waiting.head)
 		return;
 	struct rs_job *j = arbitrate(l, c);
-	c->cur = j;
-	rs_time_t t;
-	if (c->waiting.len == 0 && l->p.burst_bytes > 0 && j->left > l->p.burst_bytes) {
-		uint64_t full = j->left / l->p.burst_bytes;
-		uint64_t rest = j->left % l->p.burst_bytes;
-		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, l->p.burst_bytes);
-		if (rest)
-			t += dir_transaction_ns(l, j->dir, rest);
-		c->cur_bytes = j->left;
-		c->batch_bursts = full + (rest ? 1 : 0);
-	} else {
-		c->cur_bytes = burst_of(l, j->left);
-		c->batch_bursts = 1;
-		t = dir_transaction_or_empty_ns(l, j->dir, c->cur_bytes);
-	}
-	c->batch_start = sim->now;
-	busy_begin(c, sim->now);
-	c->ev = rs_sched(sim, t, transaction_done, l, c);
+	plan(sim, l, c, j, c->waiting.len == 0 ? j->left : burst_of(l, j->left));
 }
 
 /* A second transfer arrived while a lone one runs as a batch: let the burst
@@ -240,11 +254,15 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 	struct rs_job *j = job_get(sim, c, fn, obj, arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
+	if (!c->cur) {
+		/* Nothing waits on a free channel (a transaction's end starts
+		 * the next), so j goes straight on instead of through the line. */
+		RS_ASSERT(!c->waiting.head);
+		plan(sim, l, c, j, bytes);
+		return;
+	}
 	rs_jobq_push(&c->waiting, j);
-	if (c->cur)
-		split_batch(sim, l, c);
-	else
-		start_next(sim, l, c);
+	split_batch(sim, l, c);
 }
 
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)

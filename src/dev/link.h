@@ -36,7 +36,7 @@ struct rs_link_channel {
 	struct rs_jobq waiting;
 	struct rs_job *cur;           /* transfer holding the channel */
 	uint64_t cur_bytes;           /* bytes the running transaction(s) move */
-	struct rs_event_handle ev;    /* end of the running transaction(s) */
+	struct rs_event_handle ev;    /* end of the running transaction(s); stale while !cur */
 	rs_time_t batch_start;        /* when a lone transfer started its batch */
 	uint64_t batch_bursts;        /* >1: several bursts planned as one event */
 	struct rs_tavg busy;

@@ -588,6 +588,11 @@ START_TEST(ioq_tags_fifo)
 	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));   /* out of tags */
 	ck_assert_uint_eq(q.busy, 2);
 	ck_assert_uint_eq(q.len, 4);
+	/* The dispatched requests are off the line, which starts at the next. */
+	ck_assert_ptr_null(io[0]->qnext);
+	ck_assert_ptr_null(io[1]->qnext);
+	ck_assert_ptr_eq(q.head, io[2]);
+	ck_assert_ptr_null(io[2]->qprev);
 	/* Take requests out of the middle, the head and the tail. */
 	rs_ioq_unlink(&q, io[3]);
 	ck_assert_ptr_eq(q.head, io[2]);
