@@ -6,6 +6,7 @@
 #ifndef RS_DEV_JOB_H
 #define RS_DEV_JOB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,6 +50,43 @@ static inline void rs_job_finish(struct rs_sim *sim, struct rs_job *j, int statu
 	void *obj = j->obj, *arg = j->arg;
 	rs_pool_put(&sim->jobs, j);
 	fn(sim, obj, arg, status);
+}
+
+/* A job a holder keeps for itself (a link channel, a server): a
+ * submission that finds it free uses it and needs none from the sim's
+ * pool; `taken` while a job uses it. */
+struct rs_job_own {
+	struct rs_job job;
+	bool taken;
+};
+
+/* The holder's own job if free, else a pooled one.  The own job gets only
+ * the fields every holder reads before setting them: the holder sets
+ * `left` and `dir`, a queue sets `next`, and the status goes to the
+ * callback as an argument, never through the job. */
+static inline struct rs_job *rs_job_own_get(struct rs_sim *sim, struct rs_job_own *own,
+					    rs_job_fn *fn, void *obj, void *arg)
+{
+	if (own->taken)
+		return rs_job_get(sim, fn, obj, arg);
+	own->taken = true;
+	own->job.fn = fn;
+	own->job.obj = obj;
+	own->job.arg = arg;
+	return &own->job;
+}
+
+/* rs_job_finish for a job that may be the holder's own: that one is free
+ * again before the callback, which may start the next job with it. */
+static inline void rs_job_own_finish(struct rs_sim *sim, struct rs_job_own *own,
+				     struct rs_job *j, int status)
+{
+	if (j != &own->job) {
+		rs_job_finish(sim, j, status);
+		return;
+	}
+	own->taken = false;
+	j->fn(sim, j->obj, j->arg, status);
 }
 
 /* FIFO of jobs. */

@@ -129,35 +129,6 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	return best;
 }
 
-/* A job for a transfer through c: the channel's own when free. */
-static inline struct rs_job *job_get(struct rs_sim *sim, struct rs_link_channel *c,
-				     rs_job_fn *fn, void *obj, void *arg)
-{
-	if (c->own_taken)
-		return rs_job_get(sim, fn, obj, arg);
-	/* Only the fields the link reads before it sets them: the caller
-	 * sets the bytes and direction, the waiting line the link, and the
-	 * status goes to the callback as an argument, never through the job. */
-	c->own_taken = true;
-	c->own.fn = fn;
-	c->own.obj = obj;
-	c->own.arg = arg;
-	return &c->own;
-}
-
-/* rs_job_finish for a job of c's: the channel's own is free again before
- * the callback, which may start the next transfer with it. */
-static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
-			      struct rs_job *j, int status)
-{
-	if (j != &c->own) {
-		rs_job_finish(sim, j, status);
-		return;
-	}
-	c->own_taken = false;
-	j->fn(sim, j->obj, j->arg, status);
-}
-
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_link *l = obj;
@@ -174,7 +145,7 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
 	start_next(sim, l, c);
 	if (j->left == 0)
-		job_finish(sim, c, j, 0);
+		rs_job_own_finish(sim, &c->own, j, 0);
 }
 
 /* Plan `bytes` of j (all it has left when nothing else waits, else a
@@ -251,7 +222,7 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 	}
 	/* A zero-byte transfer still costs one transaction's overhead. */
 	struct rs_link_channel *c = channel(l, dir);
-	struct rs_job *j = job_get(sim, c, fn, obj, arg);
+	struct rs_job *j = rs_job_own_get(sim, &c->own, fn, obj, arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
 	if (!c->cur) {
@@ -291,7 +262,7 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 		struct rs_job *j;
 		while ((j = rs_jobq_pop(&dead))) {
 			l->failed++;
-			job_finish(sim, c, j, -RS_ERR_ELINKDOWN);
+			rs_job_own_finish(sim, &c->own, j, -RS_ERR_ELINKDOWN);
 		}
 	}
 }

@@ -29,10 +29,8 @@ struct rs_link_params {
 
 struct rs_link_channel {
 	/* The channel's own job, for a transfer that finds it idle (the
-	 * common case), so that one needs none from the sim's pool;
-	 * own_taken while a transfer uses it. */
-	struct rs_job own;
-	bool own_taken;
+	 * common case). */
+	struct rs_job_own own;
 	struct rs_jobq waiting;
 	struct rs_job *cur;           /* transfer holding the channel */
 	uint64_t cur_bytes;           /* bytes the running transaction(s) move */

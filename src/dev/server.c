@@ -23,13 +23,7 @@ static void service_done(struct rs_sim *sim, void *obj, void *arg)
 		s->busy--;
 		rs_tavg_add(&s->busy_avg, sim->now, -1);
 	}
-	if (j != &s->own) {
-		rs_job_finish(sim, j, 0);
-		return;
-	}
-	/* Free again before the callback, which may submit the next job. */
-	s->own_taken = false;
-	j->fn(sim, j->obj, j->arg, 0);
+	rs_job_own_finish(sim, &s->own, j, 0);
 }
 
 static void begin(struct rs_sim *sim, struct rs_server *s, struct rs_job *j)
@@ -41,14 +35,7 @@ void rs_server_submit(struct rs_sim *sim, struct rs_server *s, rs_time_t service
 		      rs_job_fn *fn, void *obj, void *arg)
 {
 	RS_ASSERT(service_ns >= 0);
-	struct rs_job *j;
-	if (s->own_taken) {
-		j = rs_job_get(sim, fn, obj, arg);
-	} else {
-		s->own_taken = true;
-		s->own = (struct rs_job){ .fn = fn, .obj = obj, .arg = arg };
-		j = &s->own;
-	}
+	struct rs_job *j = rs_job_own_get(sim, &s->own, fn, obj, arg);
 	j->left = (uint64_t)service_ns;
 	if (s->busy < s->servers) {
 		s->busy++;

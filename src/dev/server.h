@@ -5,7 +5,6 @@
 #ifndef RS_DEV_SERVER_H
 #define RS_DEV_SERVER_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "dev/job.h"
@@ -20,10 +19,8 @@ struct rs_server {
 	struct rs_tavg busy_avg;      /* busy servers over time */
 	uint64_t jobs_done;
 	/* The server's own job, for a submission that finds it free (with
-	 * one job in at a time, every one), so that needs none from the
-	 * sim's pool; own_taken while a job uses it. */
-	struct rs_job own;
-	bool own_taken;
+	 * one job in at a time, every one). */
+	struct rs_job_own own;
 };
 
 void rs_server_init(struct rs_server *s, const char *name, uint32_t servers, rs_time_t now);
