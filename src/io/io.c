@@ -55,11 +55,7 @@ struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_
 			rs_io_done_fn *done, void *done_ctx)
 {
 	sim->io_counters.bytes_created += (uint64_t)nblk * RS_BLOCK_BYTES;
-	/* A pool not yet sized has an empty free list too. */
-	if (!sim->ios.free_list)
-		return rs_io_new_slow(sim, op, lba, nblk, NULL, done, done_ctx);
-	return rs_io_init(sim, rs_pool_take_free(&sim->ios), op, lba, nblk, NULL, done,
-			  done_ctx);
+	return rs_io_make(sim, op, lba, nblk, NULL, done, done_ctx);
 }
 
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)

@@ -188,6 +188,18 @@ rs_io_init(struct rs_sim *sim, struct rs_io *io, enum rs_op op, uint64_t lba, ui
 struct rs_io *rs_io_new_slow(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_t nblk,
 			     struct rs_io *parent, rs_io_done_fn *done, void *done_ctx);
 
+/* Both constructors' allocation: from a non-empty free list inline, else
+ * (a pool not yet sized has an empty one too) out of line. */
+static inline struct rs_io *rs_io_make(struct rs_sim *sim, enum rs_op op, uint64_t lba,
+				       uint32_t nblk, struct rs_io *parent,
+				       rs_io_done_fn *done, void *done_ctx)
+{
+	if (!sim->ios.free_list)
+		return rs_io_new_slow(sim, op, lba, nblk, parent, done, done_ctx);
+	return rs_io_init(sim, rs_pool_take_free(&sim->ios), op, lba, nblk, parent, done,
+			  done_ctx);
+}
+
 /* A child of parent with its hook `done` (not NULL) and its context: the
  * primitive under the fan-in of dev/fanin.h, which chooses the hook.
  * Inline: every layer of a request tree makes one per request, and a call
@@ -198,10 +210,7 @@ static inline struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *pa
 {
 	RS_ASSERT(parent && parent->state == RS_IO_LIVE && done);
 	parent->pending++;
-	if (!sim->ios.free_list)
-		return rs_io_new_slow(sim, op, lba, nblk, parent, done, done_ctx);
-	return rs_io_init(sim, rs_pool_take_free(&sim->ios), op, lba, nblk, parent, done,
-			  done_ctx);
+	return rs_io_make(sim, op, lba, nblk, parent, done, done_ctx);
 }
 
 /* Complete a request with a status; asserts it has not completed before.
