@@ -80,8 +80,6 @@ int rs_hdd_fw_init(struct rs_hdd_fw *fw, const struct rs_hdd_params *p, uint64_t
 	return 0;
 }
 
-
-
 uint64_t rs_hdd_fw_ra_limit(const struct rs_hdd_fw *fw, const struct rs_layout *l,
 			    uint64_t seg_from, uint64_t lba, uint32_t nblk, uint64_t cap,
 			    uint64_t seg_blk)

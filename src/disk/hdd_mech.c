@@ -24,11 +24,6 @@ const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint6
 	return e->ok && e->lba == lba ? &e->run : NULL;
 }
 
-static inline rs_time_t run_mt(const struct rs_hdd_mech *m, uint32_t spt, uint64_t n)
-{
-	return rs_hdd_mech_run_mt(m, spt, n);
-}
-
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
 {
 	return rs_hdd_mech_media_time_run(m, rs_hdd_mech_run_of(m, lba), lba, n);
@@ -148,7 +143,7 @@ static __attribute__((noinline)) uint64_t stream_done_search(const struct rs_hdd
  * both n sector times of a turn over spt, in that order of operations). */
 static inline rs_time_t flat_mt(const struct rs_hdd_mech *m, uint64_t n)
 {
-	return n ? run_mt(m, m->s_flat_spt, n) : 0;
+	return n ? rs_hdd_mech_run_mt(m, m->s_flat_spt, n) : 0;
 }
 
 /* stream_done_search for a flat stream: the largest n in [0, hi] with

@@ -33,9 +33,6 @@ void rs_pool_grow(struct rs_pool *pool);
 /* Get and put are inline: they are a few instructions, and they run for
  * every event and request. */
 
-/* Returns memory as the object was last put back (zeroed the first time),
- * but for its first word, which held the free-list link: for callers that
- * set every field anyway, or keep some across lives (the event kernel). */
 /* rs_pool_get_raw for a caller that has seen the free list non-empty: no
  * call to grow it, so the caller may need no saved registers. */
 static inline void *rs_pool_take_free(struct rs_pool *pool)
@@ -46,6 +43,9 @@ static inline void *rs_pool_take_free(struct rs_pool *pool)
 	return obj;
 }
 
+/* Returns memory as the object was last put back (zeroed the first time),
+ * but for its first word, which held the free-list link: for callers that
+ * set every field anyway, or keep some across lives (the event kernel). */
 static inline void *rs_pool_get_raw(struct rs_pool *pool)
 {
 	if (!pool->free_list)

@@ -152,9 +152,11 @@ static void read_ctrl_done(struct rs_sim *sim, void *obj, void *arg, int status)
 		uint32_t e = ftl_map_get(&s->ftl, u);
 		/* A buffered unit still merging has the rest of its data on
 		 * flash: read there (the model does not join the merge's read). */
-		if (e != FTL_NONE && (e & FTL_BUF) &&
-		    wbuf_merge_from(&s->buf, e & ~FTL_BUF) != WBUF_NOT_MERGING)
-			e = wbuf_merge_from(&s->buf, e & ~FTL_BUF);
+		if (e != FTL_NONE && (e & FTL_BUF)) {
+			uint32_t from = wbuf_merge_from(&s->buf, e & ~FTL_BUF);
+			if (from != WBUF_NOT_MERGING)
+				e = from;
+		}
 		struct flash_op *op = rs_pool_get_raw(&s->ops);
 		op->io = io;
 		op->ppn = e;
