@@ -182,6 +182,25 @@ struct rs_raid_extent {
  * the capacity (asserted). */
 size_t rs_raid_map(const struct rs_raid_geom *g, uint64_t lba, uint32_t nblk,
 		   struct rs_raid_extent *out, size_t max_out);
+/* rs_raid_map's one extent of a RAID0 request that lies within one strip
+ * (every small aligned request): its member and member LBA.  False for
+ * another level or a request that crosses a strip boundary, which take
+ * rs_raid_map.  Inline, for the array's path of one member operation. */
+static inline bool rs_raid0_map_one(const struct rs_raid_geom *g, uint64_t lba, uint32_t nblk,
+				    uint32_t *member, uint64_t *member_lba)
+{
+	if (g->level != RS_RAID_RAID0)
+		return false;
+	uint64_t row = lba / g->row_data_blk;
+	uint32_t in_row = (uint32_t)(lba % g->row_data_blk);
+	uint32_t off = in_row % g->strip_blk;
+	if (nblk > g->strip_blk - off)
+		return false;
+	/* RAID0's data strip d sits on member d. */
+	*member = in_row / g->strip_blk;
+	*member_lba = row * g->strip_blk + off;
+	return true;
+}
 /* Upper bound on rs_raid_map's count for any request of nblk blocks. */
 size_t rs_raid_map_max_extents(const struct rs_raid_geom *g, uint32_t nblk);
 

@@ -69,6 +69,14 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 						       MOP_RECON && child->status == 0
 		? rs_io_bytes(child) : 0;
 	rs_pool_put(&a->mops, mo);
+	if (!st && !xor_bytes) {
+		/* Nothing follows the fold: the hold and release below would
+		 * only add one to the parent's count and take it away. */
+		rs_io_child_fold(sim, child, 0);
+		if (parent->pending == 0)
+			array_finish(sim, a, parent);
+		return;
+	}
 	/* The child's share of the parent stays held until its blocks have
 	 * passed the XOR, if they must. */
 	rs_io_hold(parent);
@@ -272,6 +280,20 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	}
 	a->fg_inflight++;
 	a->fg_arrivals++;
+	/* A read or write within one strip of a RAID0 whose members all hold
+	 * their data: one member operation, the same one fan_out would send.
+	 * It is the request's only child and nothing touches the request
+	 * after it is sent, so no hold is needed for a member that finishes
+	 * it at once. */
+	uint32_t member;
+	uint64_t member_lba;
+	if (io->op != RS_FLUSH && !a->lost && !a->nbad &&
+	    rs_raid0_map_one(&a->g, io->lba, io->nblk, &member, &member_lba)) {
+		array_issue(sim, a, io, NULL, member,
+			    io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE, member_lba,
+			    io->nblk);
+		return;
+	}
 	/* Held while children are being created: one may finish at once
 	 * (a member that fails it synchronously) without closing the parent. */
 	rs_io_hold(io);

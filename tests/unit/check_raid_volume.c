@@ -241,6 +241,93 @@ START_TEST(raid0_extents_and_jbod)
 }
 END_TEST
 
+/* A RAID0 request within one strip takes the array's path of one member
+ * operation (rs_raid0_map_one, no hold on the request); one that crosses
+ * a strip takes the general one (rs_raid_map, fan_out).  Both must agree:
+ * the map on every small geometry, and a RAID0 of one member against the
+ * `single` level (the general path, the same member blocks) on every
+ * time, member operation, counter and figure. */
+START_TEST(raid0_one_strip_path_matches_general)
+{
+	for (uint32_t n = 1; n <= 5; n++) {
+		for (uint32_t strip = 8; strip <= 16; strip += 8) {
+			struct rs_raid_geom g;
+			uint64_t sizes[5] = { 0 };
+			for (uint32_t m = 0; m < n; m++)
+				sizes[m] = 4 * strip;
+			char err[128];
+			ck_assert_int_eq(rs_raid_geom_init(&g, RS_RAID_RAID0, RS_RAID_LEFT_SYMMETRIC, n,
+							   strip, sizes, err, sizeof(err)),
+					 0);
+			for (uint64_t lba = 0; lba < g.capacity_blk; lba++) {
+				for (uint32_t nblk = 1; nblk <= 2 * strip &&
+							lba + nblk <= g.capacity_blk;
+				     nblk++) {
+					struct rs_raid_extent e[4];
+					size_t ne = rs_raid_map(&g, lba, nblk, e, 4);
+					uint32_t m;
+					uint64_t mlba;
+					bool one = rs_raid0_map_one(&g, lba, nblk, &m, &mlba);
+					ck_assert_int_eq(one, ne == 1);
+					if (one) {
+						ck_assert_uint_eq(m, e[0].member);
+						ck_assert_uint_eq(mlba, e[0].member_lba);
+					}
+				}
+			}
+		}
+	}
+
+	struct h fast, general;
+	const char *disk = "disks: {type: ideal, mean: 1ms, service: exponential, "
+			   "bandwidth: 100MB/s, count: 1}\n";
+	char text[256];
+	snprintf(text, sizeof(text), "type: array\nlevel: raid0\nstrip: 8KiB\ncoalesce: true\n%s",
+		 disk);
+	ck_assert_ptr_nonnull(h_build(&fast, text));
+	snprintf(text, sizeof(text), "type: array\nlevel: single\n%s", disk);
+	ck_assert_ptr_nonnull(h_build(&general, text));
+	struct h *both[2] = { &fast, &general };
+	for (int i = 0; i < 2; i++) {
+		/* 4 KiB within a strip; 6 KiB now and then across one, which
+		 * coalesce makes one member operation, as on `single`. */
+		h_load(both[i], RS_WRITE, 300, 8, 8, true);
+		h_load(both[i], RS_READ, 300, 8, 8, true);
+		h_load(both[i], RS_READ, 200, 4, 12, true);
+	}
+	ck_assert_uint_eq(fast.ndone, general.ndone);
+	for (size_t i = 0; i < fast.ndone; i++) {
+		ck_assert_uint_eq(fast.done[i].id, general.done[i].id);
+		ck_assert_int_eq(fast.done[i].t_done, general.done[i].t_done);
+		ck_assert_int_eq(fast.done[i].status, general.done[i].status);
+	}
+	ck_assert_uint_eq(fast.nev, general.nev);
+	for (size_t i = 0; i < fast.nev; i++) {
+		const struct rs_array_event *a = &fast.ev[i], *b = &general.ev[i];
+		ck_assert_int_eq(a->op, b->op);
+		ck_assert_uint_eq(a->member, b->member);
+		ck_assert_uint_eq(a->member_lba, b->member_lba);
+		ck_assert_uint_eq(a->nblk, b->nblk);
+		ck_assert_uint_eq(a->parent_id, b->parent_id);
+		ck_assert_int_eq(a->t_submit, b->t_submit);
+		ck_assert_int_eq(a->t_done, b->t_done);
+	}
+	ck_assert_mem_eq(h_counters(&fast), h_counters(&general),
+			 sizeof(struct rs_array_counters));
+	rs_time_t now = fast.sim->now;
+	ck_assert_int_eq(now, general.sim->now);
+	struct rs_dev_report rf, rg;
+	rs_dev_report(fast.dev, now, &rf);
+	rs_dev_report(general.dev, now, &rg);
+	ck_assert_double_eq(rf.queue_depth, rg.queue_depth);
+	ck_assert_double_eq(rf.utilisation, rg.utilisation);
+	ck_assert_double_eq(rf.drive_qd, rg.drive_qd);
+	ck_assert_uint_eq(fast.dev->submitted, general.dev->submitted);
+	h_free(&fast);
+	h_free(&general);
+}
+END_TEST
+
 /* coalesce: a request's strips that are back to back on a member go as one
  * command; the blocks each member gets are the same. */
 START_TEST(raid0_coalesce)
@@ -762,6 +849,7 @@ static Suite *volume_suite(void)
 	tcase_add_test(tc, raid0_scales_random_reads);
 	tcase_add_test(tc, raid0_extents_and_jbod);
 	tcase_add_test(tc, raid0_coalesce);
+	tcase_add_test(tc, raid0_one_strip_path_matches_general);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mirror");
 	tcase_add_test(tc, raid1_alternates_at_qd1);
