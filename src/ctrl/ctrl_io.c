@@ -333,7 +333,10 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 {
 	c->admitted++;
-	struct rs_io *ch = rs_io_child(sim, io, io->op, io->lba, io->nblk, NULL, NULL);
+	/* The controller's own hook, named: rs_io_child would find it in
+	 * io's device type, at a lookup and a call per request. */
+	struct rs_io *ch = rs_io_new_child(sim, io, io->op, io->lba, io->nblk, rs_ctrl_child_done,
+					   NULL);
 	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
 }
 
