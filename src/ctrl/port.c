@@ -38,22 +38,40 @@ void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_lin
 }
 
 /* ---- the request path --------------------------------------------------
- * The port's own child of the request carries it down; the port is the
- * device its parent was submitted to. */
+ * A command is the request itself, relayed to the member (dev/fanin.h),
+ * when one command carries it and no host-bus transfer runs beside it;
+ * else the port's children of the request, one per command (and one for
+ * an overlapped transfer), whose parent was submitted to the port. */
 
 static void dispatch(struct rs_sim *sim, struct rs_channel *ch);
 
-static struct port *port_of(const struct rs_io *child)
+static bool relayed(const struct rs_io *cmd)
 {
-	return child->parent->dev->priv;
+	return cmd->relay_dev != NULL;
 }
 
-/* A child is done; when the last one is (the command, and with bus
- * overlap its host-bus transfer), give the parent back to whoever
- * submitted it. */
+static struct port *port_of(const struct rs_io *cmd)
+{
+	return relayed(cmd) ? cmd->relay_dev->priv : cmd->parent->dev->priv;
+}
+
+/* A command is done.  Relayed, the request goes back to whoever submitted
+ * it, as it came (the drive's dispatch time is the port's business); a
+ * child folds into the request, which goes back when the last one is (the
+ * command, and with bus overlap its host-bus transfer). */
+static void command_done(struct rs_sim *sim, struct rs_io *cmd, int status)
+{
+	if (relayed(cmd)) {
+		cmd->t_issue = 0;
+		rs_io_relay_finish(sim, cmd, status);
+		return;
+	}
+	rs_io_child_finished(sim, cmd, status);
+}
+
 static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
-	rs_io_child_finished(sim, arg, status);
+	command_done(sim, arg, status);
 }
 
 /* The command left the channel: free its tag, then the data, if any,
@@ -69,7 +87,7 @@ static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *chil
 		rs_link_xfer(sim, pt->host_bus, RS_DIR_IN, rs_io_bytes(child), bus_in_done, pt,
 			     child);
 	else
-		rs_io_child_finished(sim, child, status);
+		command_done(sim, child, status);
 }
 
 static void status_done(struct rs_sim *sim, void *obj, void *arg, int status)
@@ -91,7 +109,8 @@ static void chan_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	status_phase(sim, obj, arg, status);
 }
 
-/* The port's child-done hook: a command is back from the member. */
+/* The port's child-done hook and a relayed command's way back: a command
+ * is back from the member. */
 static void member_done(struct rs_sim *sim, struct rs_io *child)
 {
 	struct port *pt = port_of(child);
@@ -217,6 +236,16 @@ static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io
 {
 	struct port *pt = dev->priv;
 	uint32_t most = command_max_blocks(pt->ch), left = io->nblk;
+	/* One command, nothing beside it on the host bus, a request no other
+	 * layer relays and not yet dispatched anywhere (command_done gives
+	 * it back so): the command is the request itself. */
+	if (left <= most && !(pt->ch->bus_overlap && pt->host_bus) && rs_io_relayable(io) &&
+	    io->t_issue == 0) {
+		rs_io_relay(io, dev, member_done);
+		rs_ioq_push(sim, &pt->ch->q, io);
+		dispatch(sim, pt->ch);
+		return;
+	}
 	uint64_t lba = io->lba;
 	do {
 		uint32_t n = left < most ? left : most;

@@ -45,6 +45,28 @@ static inline void rs_io_hold(struct rs_io *io)
 {
 	io->pending++;
 }
+/* The relay: a layer that would make one child of io, the same blocks
+ * and operation, hands io itself on instead (the child, its creation, its
+ * fold and its second completion are the cost of a layer on the common
+ * path).  rs_io_relay marks io, which was submitted to dev, so that its
+ * first completion, by whichever device below completes it or by the
+ * layer itself, runs `back` with io->dev set to dev again; the layer then
+ * completes io through dev with rs_io_relay_finish.  A request is relayed
+ * by one layer at a time (rs_io_relayable). */
+static inline bool rs_io_relayable(const struct rs_io *io)
+{
+	return !io->relay_dev;
+}
+static inline void rs_io_relay(struct rs_io *io, struct rs_dev *dev, rs_io_done_fn *back)
+{
+	RS_ASSERT(rs_io_relayable(io) && io->dev == dev);
+	io->relay = back;
+	io->relay_dev = dev;
+}
+/* The relayed io is done at its layer: complete it through that device
+ * (status kept if io has none yet) to whoever submitted it.  Its relay
+ * ends here, so a layer above may relay it again. */
+void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status);
 /* Drop a hold; finishes io when nothing else holds it. */
 void rs_io_release(struct rs_sim *sim, struct rs_io *io);
 /* Complete io through the device it was submitted to (its accounting),

@@ -62,9 +62,18 @@ void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
 {
 	RS_ASSERT(io->state == RS_IO_LIVE);
 	RS_ASSERT(io->pending == 0);
-	io->state = RS_IO_DONE;
 	if (io->status == 0)
 		io->status = status;
+	if (io->relay) {
+		/* Back to the device that relayed it, still live: that layer
+		 * completes it once more when its own work is done. */
+		rs_io_done_fn *back = io->relay;
+		io->relay = NULL;
+		io->dev = io->relay_dev;
+		back(sim, io);
+		return;
+	}
+	io->state = RS_IO_DONE;
 	io->t_done = sim->now;
 	sim->io_counters.completed++;
 	if (!io->parent)

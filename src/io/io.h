@@ -92,6 +92,13 @@ struct rs_io {
 	 * there.  NULL for a layer's own request that no device took (an
 	 * array's rebuild phase), which completes without device accounting. */
 	struct rs_dev *dev;
+	/* A device that handed this very request on to one below it instead
+	 * of making a child (rs_io_relay, dev/fanin.h): the first completion
+	 * runs `relay` with the request back at relay_dev, whose layer
+	 * finishes its own work and completes it again, through its own
+	 * accounting, to whoever submitted it.  NULL when not relayed. */
+	rs_io_done_fn *relay;
+	struct rs_dev *relay_dev;
 
 	/* Per-request state, typed by layer, so no layer borrows a field
 	 * another one gives a different meaning.  `up` belongs to the layer
@@ -214,7 +221,8 @@ static inline struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *pa
 }
 
 /* Complete a request with a status; asserts it has not completed before.
- * Calls io->done, which usually frees the request. */
+ * Calls io->done, which usually frees the request; a relayed request goes
+ * back to its relay first (io->relay), still live. */
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
 

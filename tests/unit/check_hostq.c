@@ -259,6 +259,120 @@ START_TEST(sptf_host_estimates_from_the_last_media_event)
 }
 END_TEST
 
+/* ---- a port's commands: the request itself, or children of it ---------------- */
+
+#define RELAY_N 48
+
+struct relay_run {
+	size_t n;
+	uint64_t lba[RELAY_N];
+	rs_time_t t_done[RELAY_N], t_issue[RELAY_N];
+	int status[RELAY_N];
+	uint64_t port_submitted, port_completed, drive_completed, commands;
+	double port_qd;
+	/* Transactions and bytes of each link, both directions (half duplex:
+	 * one channel). */
+	uint64_t bus_transactions, bus_bytes, host_transactions, host_bytes;
+	rs_time_t end;
+};
+
+static void relay_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct relay_run *r = io->done_ctx;
+	ck_assert_uint_lt(r->n, RELAY_N);
+	r->lba[r->n] = io->lba;
+	r->t_done[r->n] = io->t_done;
+	r->t_issue[r->n] = io->t_issue;
+	r->status[r->n] = io->status;
+	r->n++;
+	rs_io_free(sim, io);
+}
+
+/* The same requests, reads, writes and a flush, through a port on a SCSI
+ * bus with a host bus above it into an Atlas 10K.  A request that has not
+ * been dispatched anywhere goes to the drive as it is (relayed); one that
+ * has (t_issue set, here by hand) through a child per command, the
+ * general way; `child` picks which. */
+static void relay_run(struct relay_run *r, bool child)
+{
+	memset(r, 0, sizeof(*r));
+	struct tu_point p;
+	const char *text = "device: {model: atlas10k}\n";
+	tu_point_open(&p, "test.yaml", text, strlen(text), 1);
+	tu_point_device(&p, "disk0");
+	struct rs_dev *hdd = p.dev;
+	struct rs_link bus, host;
+	rs_link_init(&bus, "bus", &(struct rs_link_params){ .rate_bytes_s = 40e6,
+							   .overhead_ns = 2000 }, 0);
+	rs_link_init(&host, "host", &(struct rs_link_params){ .rate_bytes_s = 100e6 }, 0);
+	struct rs_channel ch;
+	rs_channel_init_scsi(&ch, "ch", &bus, 2, RS_HOSTQ_SSTF, 0);
+	int rank = rs_channel_join(&ch);
+	p.dev = rs_port_wrap(hdd, &ch, &host, 0, rank, 0);
+	struct rs_sim *sim = p.sim;
+	uint64_t seed = 4242;
+	for (int i = 0; i < RELAY_N; i++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		enum rs_op op = i == RELAY_N / 2 ? RS_FLUSH : i % 3 == 0 ? RS_WRITE : RS_READ;
+		uint32_t nblk = op == RS_FLUSH ? 0 : 8 * (1 + (uint32_t)(seed >> 60) % 4);
+		uint64_t lba = op == RS_FLUSH ? 0 : (seed >> 11) % (hdd->capacity_blk - 64);
+		if (i == 5)
+			lba = hdd->capacity_blk - 4;   /* the drive refuses it */
+		struct rs_io *io = rs_io_new(sim, op, lba, nblk, relay_done, r);
+		if (child)
+			io->t_issue = 1;
+		rs_dev_submit(sim, p.dev, io);
+	}
+	rs_sim_run(sim, RS_TIME_MAX);
+	r->end = rs_now(sim);
+	r->port_submitted = p.dev->submitted;
+	r->port_completed = p.dev->completed;
+	r->drive_completed = hdd->completed;
+	r->commands = ch.commands;
+	r->port_qd = rs_tavg_mean(&p.dev->inflight, r->end);
+	r->bus_transactions = bus.ch[0].transactions + bus.ch[1].transactions;
+	r->bus_bytes = bus.ch[0].bytes_moved + bus.ch[1].bytes_moved;
+	r->host_transactions = host.ch[0].transactions + host.ch[1].transactions;
+	r->host_bytes = host.ch[0].bytes_moved + host.ch[1].bytes_moved;
+	tu_check_conservation(sim);
+	tu_point_free(&p);
+	rs_link_destroy(&bus);
+	rs_link_destroy(&host);
+}
+
+START_TEST(port_relays_one_command_as_children_would)
+{
+	struct relay_run relay, child;
+	relay_run(&relay, false);
+	relay_run(&child, true);
+	ck_assert_uint_eq(relay.n, RELAY_N);
+	ck_assert_uint_eq(child.n, RELAY_N);
+	for (size_t i = 0; i < RELAY_N; i++) {
+		ck_assert_uint_eq(relay.lba[i], child.lba[i]);
+		ck_assert_int_eq(relay.t_done[i], child.t_done[i]);
+		ck_assert_int_eq(relay.status[i], child.status[i]);
+		/* A relayed request comes back as it went: not dispatched. */
+		ck_assert_int_eq(relay.t_issue[i], 0);
+		ck_assert_int_eq(child.t_issue[i], 1);
+	}
+	ck_assert_int_eq(relay.end, child.end);
+	ck_assert_uint_eq(relay.port_submitted, RELAY_N);
+	ck_assert_uint_eq(relay.port_completed, child.port_completed);
+	ck_assert_uint_eq(relay.drive_completed, child.drive_completed);
+	ck_assert_uint_eq(relay.commands, child.commands);
+	ck_assert_double_eq(relay.port_qd, child.port_qd);
+	ck_assert_uint_eq(relay.bus_transactions, child.bus_transactions);
+	ck_assert_uint_eq(relay.bus_bytes, child.bus_bytes);
+	ck_assert_uint_eq(relay.host_transactions, child.host_transactions);
+	ck_assert_uint_eq(relay.host_bytes, child.host_bytes);
+	ck_assert_uint_gt(relay.host_bytes, 0);
+	int failed = 0;
+	for (size_t i = 0; i < RELAY_N; i++)
+		failed += relay.status[i] != 0;
+	ck_assert_int_eq(failed, 1);
+}
+END_TEST
+
 /* ---- the shared SCSI bus ------------------------------------------------------ */
 
 struct brun {
@@ -408,6 +522,7 @@ int main(void)
 	tcase_add_loop_test(tq, flush_is_a_barrier, 0, 2);
 	tcase_add_test(tq, sptf_picks_shortest_positioning);
 	tcase_add_test(tq, sptf_host_estimates_from_the_last_media_event);
+	tcase_add_test(tq, port_relays_one_command_as_children_would);
 	tcase_add_test(tq, scsi_highest_id_wins);
 	suite_add_tcase(s, tq);
 	TCase *tb = tcase_create("scsi_bus");

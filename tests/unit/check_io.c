@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dev/dev.h"
+#include "dev/fanin.h"
 #include "io/io.h"
 #include "kernel/sim.h"
 #include "testutil.h"
@@ -352,6 +353,92 @@ static void keep(struct rs_sim *sim, struct rs_io *io) {}
 
 /* A request taken again from the pool starts clean: every field its
  * constructor does not set is zero, whatever the last user left there. */
+/* ---- the relay ------------------------------------------------------------
+ * A pass-through layer hands the request itself to a device below; the
+ * lower device's completion brings it back, live and at the relaying
+ * device again, and the layer completes it there later. */
+
+struct relay_layer {
+	struct rs_dev *below;
+	int back_calls;
+	int back_status;
+	bool back_live;
+	struct rs_dev *back_dev;
+	rs_time_t finish_after;
+};
+
+static void relay_finish_event(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_io_relay_finish(sim, arg, 0);
+}
+
+static void relay_back(struct rs_sim *sim, struct rs_io *io)
+{
+	struct relay_layer *l = io->relay_dev->priv;
+	l->back_calls++;
+	l->back_status = io->status;
+	l->back_live = io->state == RS_IO_LIVE;
+	l->back_dev = io->dev;
+	/* The layer's own work after the device below, then done. */
+	rs_sched(sim, l->finish_after, relay_finish_event, NULL, io);
+}
+
+static void relay_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct relay_layer *l = dev->priv;
+	ck_assert(rs_io_relayable(io));
+	rs_io_relay(io, dev, relay_back);
+	rs_dev_submit(sim, l->below, io);
+}
+
+static const struct rs_dev_type relay_type = { .name = "relay", .submit = relay_submit };
+
+/* The device below: completes what it gets at t = 10 with EIO. */
+static void below_event(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_dev_complete(sim, obj, arg, -RS_ERR_EIO);
+}
+
+static void below_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	rs_sched(sim, 10, below_event, dev, io);
+}
+
+static const struct rs_dev_type below_type = { .name = "below", .submit = below_submit };
+
+START_TEST(relay_back_then_through_its_device)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_dev below = { .type = &below_type }, relay;
+	struct relay_layer l = { .below = &below, .finish_after = 5 };
+	relay = (struct rs_dev){ .type = &relay_type, .priv = &l };
+	rs_tavg_init(&below.inflight, 0, 0);
+	rs_tavg_init(&relay.inflight, 0, 0);
+	struct seen s = { 0 };
+	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 8, top_done, &s);
+	rs_dev_submit(sim, &relay, io);
+	ck_assert_ptr_eq(io->dev, &below);
+	rs_sim_run(sim, RS_TIME_MAX);
+	/* Back once, at the relaying device, still live, with the status the
+	 * device below gave it; complete once, after the layer's own work. */
+	ck_assert_int_eq(l.back_calls, 1);
+	ck_assert(l.back_live);
+	ck_assert_ptr_eq(l.back_dev, &relay);
+	ck_assert_int_eq(l.back_status, -RS_ERR_EIO);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.when, 15);
+	ck_assert_int_eq(s.status, -RS_ERR_EIO);
+	ck_assert_uint_eq(below.completed, 1);
+	ck_assert_uint_eq(relay.submitted, 1);
+	ck_assert_uint_eq(relay.completed, 1);
+	ck_assert_double_eq(rs_tavg_mean(&relay.inflight, 20), 15.0 / 20);
+	/* One request, completed once. */
+	ck_assert_uint_eq(rs_io_counters(sim)->created, 1);
+	tu_check_conservation(sim);
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(reused_request_is_clean)
 {
 	struct rs_sim *sim = rs_sim_new(1);
@@ -364,6 +451,7 @@ START_TEST(reused_request_is_clean)
 	io->qnext = io->qprev = io;
 	io->dev = (struct rs_dev *)io;
 	io->up.mp_path = 5;
+	io->relay_dev = (struct rs_dev *)io;
 	io->at.hdd.slot = 9;
 	io->at.hdd.arrived = 77;
 	io->status = -1;
@@ -386,6 +474,8 @@ START_TEST(reused_request_is_clean)
 	ck_assert_ptr_null(io->qprev);
 	ck_assert_ptr_null(io->dev);
 	ck_assert_ptr_null(io->up.raid);
+	ck_assert_ptr_null(io->relay);
+	ck_assert_ptr_null(io->relay_dev);
 	ck_assert_uint_eq(io->at.hdd.slot, 0);
 	ck_assert_int_eq(io->at.hdd.arrived, 0);
 	ck_assert(!io->fua);
@@ -474,6 +564,7 @@ static Suite *io_suite(void)
 	tcase_add_test(tc, fanin_explicit_over_hook);
 	tcase_add_test(tc, hold_release);
 	tcase_add_test(tc, detach_and_fold);
+	tcase_add_test(tc, relay_back_then_through_its_device);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("accounting");
 	tcase_add_test(tc, counters_and_bytes);
