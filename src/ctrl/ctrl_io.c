@@ -1,10 +1,12 @@
 /* The controller's request path: processor, cache, array.
  *
- * Each host request gets a child that carries it through the controller
- * and is what the array sees; its completion reaches rs_ctrl_child_done
- * (the type's fan-in hook).  The host request completes when the child is
- * done: after the array for a miss, a write-through write or an uncached
- * request; at once for a read hit or a write the write-back cache took. */
+ * A host request is relayed through the controller (dev/fanin.h): the
+ * request itself, not a child, carries it and is what the array sees,
+ * unless another layer relays it already, when a child does.  Either
+ * way its completion, by the array or by the controller itself, reaches
+ * rs_ctrl_child_done, and the host request completes from there: after
+ * the array for a miss, a write-through write or an uncached request; at
+ * once for a read hit or a write the write-back cache took. */
 #include <stdlib.h>
 
 #include "ctrl/ctrl_priv.h"
@@ -17,7 +19,10 @@ static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io);
 
 static void finish(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, int status)
 {
-	rs_io_child_finished(sim, ch, status);
+	if (ch->relay_dev)
+		rs_io_relay_finish(sim, ch, status);
+	else
+		rs_io_child_finished(sim, ch, status);
 	RS_ASSERT(c->admitted > 0);
 	c->admitted--;
 	if (c->held_head)
@@ -40,13 +45,13 @@ static void array_done(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
 		finish(sim, c, ch, 0);
 }
 
-/* The controller's child-done hook.  A child that went to the array (a
- * miss, a write-through write, an uncached request) was submitted there;
- * one that did not (a hit, an absorbed write, a failed transfer) is done
- * here. */
+/* The controller's child-done hook, and a relayed request's way back.  A
+ * request that went to the array (a miss, a write-through write, an
+ * uncached request) comes back from there; one that did not (a hit, an
+ * absorbed write, a failed transfer) is done here. */
 void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch)
 {
-	struct ctrl *c = ch->parent->dev->priv;
+	struct ctrl *c = ch->relay_dev ? ch->relay_dev->priv : ch->parent->dev->priv;
 	if (ch->dev == c->array)
 		array_done(sim, c, ch);
 	else
@@ -333,10 +338,14 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 {
 	c->admitted++;
-	/* The controller's own hook, named: rs_io_child would find it in
-	 * io's device type, at a lookup and a call per request. */
-	struct rs_io *ch = rs_io_new_child(sim, io, io->op, io->lba, io->nblk, rs_ctrl_child_done,
-					   NULL);
+	struct rs_io *ch = io;
+	if (rs_io_relayable(io))
+		rs_io_relay(io, c->dev, rs_ctrl_child_done);
+	else
+		/* The controller's own hook, named: rs_io_child would find
+		 * it in io's device type, at a lookup and a call. */
+		ch = rs_io_new_child(sim, io, io->op, io->lba, io->nblk, rs_ctrl_child_done,
+				     NULL);
 	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
 }
 

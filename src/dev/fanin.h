@@ -50,9 +50,9 @@ static inline void rs_io_hold(struct rs_io *io)
  * fold and its second completion are the cost of a layer on the common
  * path).  rs_io_relay marks io, which was submitted to dev, so that its
  * first completion, by whichever device below completes it or by the
- * layer itself, runs `back` with io->dev set to dev again; the layer then
- * completes io through dev with rs_io_relay_finish.  A request is relayed
- * by one layer at a time (rs_io_relayable). */
+ * layer itself, runs `back` (io->dev: the device that completed it); the
+ * layer then completes io through dev with rs_io_relay_finish.  A request
+ * is relayed by one layer at a time (rs_io_relayable). */
 static inline bool rs_io_relayable(const struct rs_io *io)
 {
 	return !io->relay_dev;

@@ -65,11 +65,11 @@ void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
 	if (io->status == 0)
 		io->status = status;
 	if (io->relay) {
-		/* Back to the device that relayed it, still live: that layer
-		 * completes it once more when its own work is done. */
+		/* Back to the layer that relayed it, still live: it completes
+		 * it once more when its own work is done.  io->dev still says
+		 * which device gave it back (the layer's own, or one below). */
 		rs_io_done_fn *back = io->relay;
 		io->relay = NULL;
-		io->dev = io->relay_dev;
 		back(sim, io);
 		return;
 	}

@@ -415,6 +415,130 @@ START_TEST(write_back_passes_fua_through)
 }
 END_TEST
 
+/* ---- the host request relayed through the controller, or a child of it ----
+ * A layer above the controller (a host stage would be one) relays the
+ * request to it or makes a child of it.  The controller relays what it
+ * gets unless another layer relays it already, when it makes a child: so
+ * with `relay` the controller takes its general path, without it the
+ * relay, and the two runs make the same number of requests. */
+
+struct lift {
+	struct rs_dev *below;
+	bool relay;
+};
+
+static void lift_back(struct rs_sim *sim, struct rs_io *io)
+{
+	rs_io_relay_finish(sim, io, 0);
+}
+
+static void lift_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct lift *l = dev->priv;
+	if (l->relay) {
+		rs_io_relay(io, dev, lift_back);
+		rs_dev_submit(sim, l->below, io);
+	} else {
+		rs_dev_submit(sim, l->below,
+			      rs_io_child(sim, io, io->op, io->lba, io->nblk, NULL, NULL));
+	}
+}
+
+static const struct rs_dev_type lift_type = { .name = "lift", .submit = lift_submit };
+
+#define LIFT_N 120
+
+struct lift_run {
+	size_t n;
+	uint64_t lba[LIFT_N];
+	rs_time_t t_done[LIFT_N];
+	int status[LIFT_N];
+	struct rs_ctrl_counters c;
+	uint64_t ctrl_completed, array_completed, created;
+	double ctrl_qd, array_qd;
+	rs_time_t end;
+};
+
+static void lift_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct lift_run *r = io->done_ctx;
+	ck_assert_uint_lt(r->n, LIFT_N);
+	r->lba[r->n] = io->lba;
+	r->t_done[r->n] = io->t_done;
+	r->status[r->n] = io->status;
+	r->n++;
+	rs_io_free(sim, io);
+}
+
+static void lift_run(struct lift_run *r, bool relay_above)
+{
+	memset(r, 0, sizeof(*r));
+	struct rig g;
+	rig_up(&g, "type: controller\nports: 2\ncommand_cost: 5us\nmax_commands: 6\n"
+		   "host_bus: {rate: 200MB/s}\n"
+		   "cpu: card\n"
+		   "cache: {mode: write-back, size: 1MiB, line: 64KiB, read_ahead: 128KiB,\n"
+		   "        location: card}\n"
+		   "array: {type: array, level: raid0, strip: 64KiB,\n"
+		   "        disks: {type: ideal, mean: 0.5ms, service: exponential,\n"
+		   "                bandwidth: 80MB/s, capacity: 1GiB, count: 2}}\n");
+	struct lift l = { .below = g.dev, .relay = relay_above };
+	struct rs_dev top = { .type = &lift_type, .priv = &l };
+	rs_tavg_init(&top.inflight, 0, 0);
+	uint64_t seed = 77;
+	for (int i = 0; i < LIFT_N; i++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		enum rs_op op = i == 60 ? RS_FLUSH : (seed >> 62) == 0 ? RS_WRITE : RS_READ;
+		/* Twice the cache's worth of addresses, so reads hit what
+		 * earlier reads filled; a stream of reads in the middle for
+		 * the read-ahead. */
+		uint64_t lba = (seed >> 20) % 512 * 8;
+		if (i >= 30 && i < 45)
+			lba = 100000 + 16 * (uint64_t)(i - 30);
+		uint32_t nblk = op == RS_FLUSH ? 0 : 16;
+		rs_dev_submit(g.sim, &top, rs_io_new(g.sim, op, lba, nblk, lift_done, r));
+		if (i % 10 == 9)
+			rs_sim_run(g.sim, g.sim->now + 3 * RS_MS);
+	}
+	rs_sim_run(g.sim, RS_TIME_MAX);
+	r->end = rs_now(g.sim);
+	r->c = *rs_ctrl_counters(g.dev);
+	r->ctrl_completed = g.dev->completed;
+	r->ctrl_qd = rs_tavg_mean(&g.dev->inflight, r->end);
+	r->array_completed = g.dev->members[0]->completed;
+	r->array_qd = rs_tavg_mean(&g.dev->members[0]->inflight, r->end);
+	r->created = rs_io_counters(g.sim)->created;
+	ck_assert_uint_eq(top.submitted, top.completed);
+	rig_down(&g);
+}
+
+START_TEST(relayed_host_request_as_a_child_would)
+{
+	struct lift_run relay, child;
+	lift_run(&relay, false);
+	lift_run(&child, true);
+	ck_assert_uint_eq(relay.n, LIFT_N);
+	ck_assert_uint_eq(child.n, LIFT_N);
+	for (size_t i = 0; i < LIFT_N; i++) {
+		ck_assert_uint_eq(relay.lba[i], child.lba[i]);
+		ck_assert_int_eq(relay.t_done[i], child.t_done[i]);
+		ck_assert_int_eq(relay.status[i], child.status[i]);
+	}
+	ck_assert_int_eq(relay.end, child.end);
+	ck_assert_mem_eq(&relay.c, &child.c, sizeof(relay.c));
+	ck_assert_uint_gt(relay.c.hits, 0);
+	ck_assert_uint_gt(relay.c.misses, 0);
+	ck_assert_uint_gt(relay.c.absorbed, 0);
+	ck_assert_uint_gt(relay.c.read_aheads, 0);
+	ck_assert_uint_gt(relay.c.held_back, 0);
+	ck_assert_uint_eq(relay.ctrl_completed, child.ctrl_completed);
+	ck_assert_double_eq(relay.ctrl_qd, child.ctrl_qd);
+	ck_assert_uint_eq(relay.array_completed, child.array_completed);
+	ck_assert_double_eq(relay.array_qd, child.array_qd);
+	ck_assert_uint_eq(relay.created, child.created);
+}
+END_TEST
+
 START_TEST(write_back_absorbs_then_destage_speed)
 {
 	struct rig g;
@@ -936,6 +1060,7 @@ static Suite *ctrl_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, write_back_absorbs_then_destage_speed);
 	tcase_add_test(tc, write_back_passes_fua_through);
+	tcase_add_test(tc, relayed_host_request_as_a_child_would);
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
 	tcase_add_test(tc, dirty_search_cost_grows_with_dirty_lines);

@@ -351,12 +351,10 @@ END_TEST
  * leak until it does. */
 static void keep(struct rs_sim *sim, struct rs_io *io) {}
 
-/* A request taken again from the pool starts clean: every field its
- * constructor does not set is zero, whatever the last user left there. */
 /* ---- the relay ------------------------------------------------------------
  * A pass-through layer hands the request itself to a device below; the
- * lower device's completion brings it back, live and at the relaying
- * device again, and the layer completes it there later. */
+ * lower device's completion brings it back to the layer, live, and the
+ * layer completes it through its own device later. */
 
 struct relay_layer {
 	struct rs_dev *below;
@@ -419,11 +417,12 @@ START_TEST(relay_back_then_through_its_device)
 	rs_dev_submit(sim, &relay, io);
 	ck_assert_ptr_eq(io->dev, &below);
 	rs_sim_run(sim, RS_TIME_MAX);
-	/* Back once, at the relaying device, still live, with the status the
-	 * device below gave it; complete once, after the layer's own work. */
+	/* Back once, from the device below, still live, with the status it
+	 * gave; complete once, through the relaying device, after the
+	 * layer's own work. */
 	ck_assert_int_eq(l.back_calls, 1);
 	ck_assert(l.back_live);
-	ck_assert_ptr_eq(l.back_dev, &relay);
+	ck_assert_ptr_eq(l.back_dev, &below);
 	ck_assert_int_eq(l.back_status, -RS_ERR_EIO);
 	ck_assert_int_eq(s.calls, 1);
 	ck_assert_int_eq(s.when, 15);
@@ -432,6 +431,7 @@ START_TEST(relay_back_then_through_its_device)
 	ck_assert_uint_eq(relay.submitted, 1);
 	ck_assert_uint_eq(relay.completed, 1);
 	ck_assert_double_eq(rs_tavg_mean(&relay.inflight, 20), 15.0 / 20);
+	ck_assert_double_eq(rs_tavg_mean(&below.inflight, 20), 10.0 / 20);
 	/* One request, completed once. */
 	ck_assert_uint_eq(rs_io_counters(sim)->created, 1);
 	tu_check_conservation(sim);
@@ -439,6 +439,8 @@ START_TEST(relay_back_then_through_its_device)
 }
 END_TEST
 
+/* A request taken again from the pool starts clean: every field its
+ * constructor does not set is zero, whatever the last user left there. */
 START_TEST(reused_request_is_clean)
 {
 	struct rs_sim *sim = rs_sim_new(1);
