@@ -106,6 +106,7 @@ struct rs_io {
 	 * to the device the request is submitted to, while it serves it. */
 	union rs_io_up {
 		struct mop *raid;                    /* array: the member operation */
+		uint32_t raid_member;                /* array: a plain one's member */
 		struct cmd *iscsi;                   /* iSCSI adapter: the command */
 		const struct rs_stage_back *stage;   /* host stage: where it goes on */
 		uint32_t mp_path;                    /* multipath: the path taken */

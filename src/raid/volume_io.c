@@ -117,6 +117,28 @@ void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, stru
 	array_issue_ex(sim, a, parent, st, member, kind, member_lba, nblk, 0, 0);
 }
 
+/* What the array keeps of every member operation it sends: the member's
+ * depth and head, the counters, and the drive's death after `after_ios`. */
+static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
+			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
+			    uint32_t nblk)
+{
+	struct member_state *ms = &a->ms[member];
+	ms->outstanding++;
+	rs_tavg_add(&ms->depth, sim->now, 1);
+	if (op != RS_FLUSH)
+		ms->head_lba = member_lba + nblk;
+	a->c.ops[kind]++;
+	if (op == RS_READ)
+		a->c.member_reads[member]++;
+	else if (op == RS_WRITE)
+		a->c.member_writes[member]++;
+	/* `after_ios: N`: the drive dies once it has been sent N commands;
+	 * those in flight then are void, as on any failure. */
+	if (++a->slot[member].ios == a->slot[member].fail_after)
+		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
+}
+
 void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
 		    uint32_t member, enum rs_array_op kind, uint64_t member_lba, uint32_t nblk,
 		    uint8_t flags, uint32_t recon_of)
@@ -136,22 +158,53 @@ void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, s
 	 * inline constructor, without the call. */
 	struct rs_io *child = rs_io_new_child(sim, parent, op, member_lba, nblk, mop_done, NULL);
 	child->up.raid = mo;
-
-	struct member_state *ms = &a->ms[member];
-	ms->outstanding++;
-	rs_tavg_add(&ms->depth, sim->now, 1);
-	if (op != RS_FLUSH)
-		ms->head_lba = member_lba + nblk;
-	a->c.ops[kind]++;
-	if (op == RS_READ)
-		a->c.member_reads[member]++;
-	else if (op == RS_WRITE)
-		a->c.member_writes[member]++;
-	/* `after_ios: N`: the drive dies once it has been sent N commands;
-	 * those in flight then are void, as on any failure. */
-	if (++ss->ios == ss->fail_after)
-		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
+	count_op(sim, a, member, kind, op, member_lba, nblk);
 	array_member_submit(sim, a, mo, child);
+}
+
+/* A plain operation's way back (plain_issue).  A fault or a trace that
+ * came while it was out makes it an operation like any other from here:
+ * it gets its record, sent in epoch 0 (no member had failed when it went,
+ * or the array would have been faulty) with no flags, and mop_done
+ * judges it. */
+static void plain_done(struct rs_sim *sim, struct rs_io *child)
+{
+	struct rs_io *parent = child->parent;
+	/* The request is still at the array that sent the operation. */
+	RS_ASSERT(parent->dev && parent->dev->type == &rs_dev_array);
+	struct array *a = parent->dev->priv;
+	uint32_t member = child->up.raid_member;
+	if (a->faulty || a->trace) {
+		struct mop *mo = rs_pool_get_raw(&a->mops);
+		*mo = (struct mop){ .a = a, .member = member,
+				    .kind = child->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE };
+		child->up.raid = mo;
+		child->done = mop_done;
+		mop_done(sim, child);
+		return;
+	}
+	struct member_state *ms = &a->ms[member];
+	RS_ASSERT(ms->outstanding > 0);
+	ms->outstanding--;
+	rs_tavg_add(&ms->depth, sim->now, -1);
+	rs_io_child_fold(sim, child, 0);
+	if (parent->pending == 0)
+		array_finish(sim, a, parent);
+}
+
+/* A read or write of a host request to a member while the array has no
+ * faults configured and nothing traces it: what mop_done would do with
+ * its record comes down to the member's count, so it goes without one
+ * (no member is slow, none waits, so it goes to its drive at once). */
+static void plain_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, uint32_t member,
+			uint64_t member_lba)
+{
+	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
+	struct rs_io *child = rs_io_new_child(sim, io, io->op, member_lba, io->nblk, plain_done,
+					      NULL);
+	child->up.raid_member = member;
+	count_op(sim, a, member, kind, io->op, member_lba, io->nblk);
+	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], child);
 }
 
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
@@ -291,9 +344,12 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	uint64_t member_lba;
 	if (io->op != RS_FLUSH && !a->lost && !a->nbad &&
 	    rs_raid0_map_one(&a->g, io->lba, io->nblk, &member, &member_lba)) {
-		array_issue(sim, a, io, NULL, member,
-			    io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE, member_lba,
-			    io->nblk);
+		if (!a->faulty && !a->trace)
+			plain_issue(sim, a, io, member, member_lba);
+		else
+			array_issue(sim, a, io, NULL, member,
+				    io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE,
+				    member_lba, io->nblk);
 		return;
 	}
 	/* Held while children are being created: one may finish at once

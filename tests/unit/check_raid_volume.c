@@ -328,6 +328,75 @@ START_TEST(raid0_one_strip_path_matches_general)
 }
 END_TEST
 
+/* Without faults and without a trace, a RAID0 member operation goes
+ * without its record (plain_issue); a trace makes every one an operation
+ * with a record, so the same run with and without one compares the two
+ * ways.  A fault that comes while plain operations are out (the member
+ * slowed at 10 ms, another failed at 40 ms, neither announced before the
+ * run) makes those in flight operations like any other. */
+static void slow_member_event(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_array_set_slow(obj, 1, 3.0);
+}
+
+static void fail_member_event(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_array_fail_member(sim, obj, 2);
+}
+
+static void plain_run(struct h *h, bool traced, bool faults)
+{
+	ck_assert_ptr_nonnull(h_build(h, "type: array\nlevel: raid0\nstrip: 8KiB\n"
+					 "disks: {type: ideal, mean: 1ms, service: exponential, "
+					 "bandwidth: 100MB/s, count: 3}\n"));
+	if (!traced)
+		rs_array_set_trace(h->dev, NULL, NULL);
+	if (faults) {
+		rs_sched_at(h->sim, 10 * RS_MS, slow_member_event, h->dev, NULL);
+		rs_sched_at(h->sim, 40 * RS_MS, fail_member_event, h->dev, NULL);
+	}
+	h_load(h, RS_WRITE, 150, 6, 8, true);
+	h_load(h, RS_READ, 250, 6, 8, true);
+}
+
+START_TEST(raid0_plain_ops_match_recorded_ones)
+{
+	for (int faults = 0; faults <= 1; faults++) {
+		struct h plain, recorded;
+		plain_run(&plain, false, faults);
+		plain_run(&recorded, true, faults);
+		ck_assert_uint_eq(plain.nev, 0);
+		ck_assert_uint_gt(recorded.nev, 0);
+		ck_assert_uint_eq(plain.ndone, recorded.ndone);
+		int failed = 0;
+		for (size_t i = 0; i < plain.ndone; i++) {
+			ck_assert_uint_eq(plain.done[i].id, recorded.done[i].id);
+			ck_assert_int_eq(plain.done[i].t_done, recorded.done[i].t_done);
+			ck_assert_int_eq(plain.done[i].status, recorded.done[i].status);
+			failed += plain.done[i].status != 0;
+		}
+		/* With the faults some requests fail (the member dies and takes
+		 * a RAID0 with it), and the slowed member stretched some. */
+		if (faults)
+			ck_assert_int_gt(failed, 0);
+		else
+			ck_assert_int_eq(failed, 0);
+		ck_assert_mem_eq(h_counters(&plain), h_counters(&recorded),
+				 sizeof(struct rs_array_counters));
+		rs_time_t now = plain.sim->now;
+		ck_assert_int_eq(now, recorded.sim->now);
+		struct rs_dev_report rp, rr;
+		rs_dev_report(plain.dev, now, &rp);
+		rs_dev_report(recorded.dev, now, &rr);
+		ck_assert_double_eq(rp.queue_depth, rr.queue_depth);
+		ck_assert_double_eq(rp.drive_qd, rr.drive_qd);
+		ck_assert_double_eq(rp.drive_qd_max, rr.drive_qd_max);
+		h_free(&plain);
+		h_free(&recorded);
+	}
+}
+END_TEST
+
 /* coalesce: a request's strips that are back to back on a member go as one
  * command; the blocks each member gets are the same. */
 START_TEST(raid0_coalesce)
@@ -850,6 +919,7 @@ static Suite *volume_suite(void)
 	tcase_add_test(tc, raid0_extents_and_jbod);
 	tcase_add_test(tc, raid0_coalesce);
 	tcase_add_test(tc, raid0_one_strip_path_matches_general);
+	tcase_add_test(tc, raid0_plain_ops_match_recorded_ones);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mirror");
 	tcase_add_test(tc, raid1_alternates_at_qd1);
