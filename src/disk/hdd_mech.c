@@ -264,8 +264,9 @@ static int64_t angle_units_at(const struct rs_hdd_mech *m, rs_time_t t)
 
 /* rs_disk_position_time (disk/spindle_position.c) step for step, with the
  * target's place and angle from the memo. */
-static void position_time(const struct rs_hdd_mech *m, const struct rs_head_state *from,
-			  uint64_t lba, int is_write, struct rs_position *out)
+static const struct rs_track_run *position_time(const struct rs_hdd_mech *m,
+						const struct rs_head_state *from, uint64_t lba,
+						int is_write, struct rs_position *out)
 {
 	const struct rs_hdd_phys_memo *e = phys_of(m, lba);
 	out->target = e->run.p;
@@ -275,6 +276,7 @@ static void position_time(const struct rs_hdd_mech *m, const struct rs_head_stat
 	out->rot_ns = rs_spindle_wait_units(m->sp, angle_units_at(m, from->free_at_ns + out->seek_ns),
 					    rs_spindle_target_units(e->angle));
 	out->total_ns = out->seek_ns + out->rot_ns;
+	return &e->run;
 }
 
 /* Can a read of [lba, lba+nblk) be served by the stream if its command is
@@ -340,7 +342,8 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		out->cont = true;
 		out->free_ns = ready;
 		out->pos = (struct rs_position){ 0 };
-		out->pos.target = phys_of(m, lba)->run.p;
+		out->run = &phys_of(m, lba)->run;
+		out->pos.target = out->run->p;
 		out->pos.rot_ns = t > ready ? t - ready : 0;
 		out->pos.total_ns = out->pos.rot_ns;
 		out->start_ns = ready + out->pos.total_ns;
@@ -365,7 +368,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 	}
 	out->cont = false;
 	out->free_ns = hs.free_at_ns;
-	position_time(m, &hs, lba, is_write, &out->pos);
+	out->run = position_time(m, &hs, lba, is_write, &out->pos);
 	out->start_ns = hs.free_at_ns + out->pos.total_ns;
 	return out->start_ns;
 }
@@ -402,6 +405,7 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 	/* position_time, with the spindle's angle carried forward from the
 	 * shared instant by the seek instead of computed afresh. */
 	out->cont = false;
+	out->run = NULL;
 	out->free_ns = v->at[k].free_ns;
 	out->pos.target = t->p;
 	out->pos.seek_ns = rs_seek_reposition_time(m->s, distance(v->hs.cyl, t->p.cyl),

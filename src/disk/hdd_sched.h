@@ -114,8 +114,9 @@ static inline struct rs_hdd_cmd *rs_hdd_sched_cmd(const struct rs_hdd_sched *s,
 
 /* io positioned at now, as rs_hdd_mech_position with the scheduler's
  * overhead for it: the pick's own result when the pick positioned io alone
- * at now (used once), else worked out afresh. */
-static inline void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now,
+ * at now (used once), else worked out afresh.  True when it is the pick's
+ * own: the prediction then is pos, and comparing them would find them equal. */
+static inline bool rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now,
 					 const struct rs_io *io, struct rs_hdd_pos *pos)
 {
 	/* Inline: start of service asks for every command. */
@@ -123,10 +124,11 @@ static inline void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now,
 	if (s->predicted_exact && s->predicted_io == io && s->predicted_at == now) {
 		s->predicted_exact = false;
 		*pos = s->predicted;
-		return;
+		return true;
 	}
 	s->predicted_exact = false;
 	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, pos);
+	return false;
 }
 
 /* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The
