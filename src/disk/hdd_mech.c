@@ -229,19 +229,25 @@ void rs_hdd_mech_head_at(const struct rs_hdd_mech *m, rs_time_t now, struct rs_h
 		*hs = m->head;
 }
 
-/* rs_layout_lba_to_phys and rs_layout_angle_of of lba, through the memo. */
-static const struct rs_hdd_phys_memo *phys_of(const struct rs_hdd_mech *m, uint64_t lba)
+/* rs_layout_run_at of lba, through the memo.  Inline, the run's mapping a
+ * call: a random command misses, and the mapping is then the whole work. */
+static inline __attribute__((always_inline)) const struct rs_hdd_phys_memo *
+phys_of(const struct rs_hdd_mech *m, uint64_t lba)
 {
 	struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
 	if (!e->ok || e->lba != lba) {
-		rs_layout_run_at(m->l, lba, &e->run);
-		/* rs_layout_angle_of(run.p): the run's base is its track's
-		 * sector 0 modulo spt. */
-		e->angle = (double)((e->run.base + e->run.p.sector) % e->run.spt) / e->run.spt;
 		e->lba = lba;
 		e->ok = true;
+		rs_layout_run_at(m->l, lba, &e->run);
 	}
 	return e;
+}
+
+/* rs_layout_angle_of(r->p) of a run's first sector: the run's base is its
+ * track's sector 0 modulo spt. */
+static double run_angle(const struct rs_track_run *r)
+{
+	return (double)((r->base + r->p.sector) % r->spt) / r->spt;
 }
 
 static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
@@ -274,7 +280,7 @@ static const struct rs_track_run *position_time(const struct rs_hdd_mech *m,
 					       from->head != out->target.head, is_write);
 	/* rs_spindle_wait, the angle under the heads from the reference. */
 	out->rot_ns = rs_spindle_wait_units(m->sp, angle_units_at(m, from->free_at_ns + out->seek_ns),
-					    rs_spindle_target_units(e->angle));
+					    rs_spindle_target_units(run_angle(&e->run)));
 	out->total_ns = out->seek_ns + out->rot_ns;
 	return &e->run;
 }

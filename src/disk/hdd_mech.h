@@ -70,16 +70,15 @@ struct rs_hdd_mech {
 	} spin_ref;
 	/* Media times from the stream's origin (see rs_media_memo). */
 	struct rs_media_memo media;
-	/* Where an LBA is and its angle, for the commands in the queue (each is
-	 * positioned again at every dispatch while it waits).  Kept as the
-	 * run from the LBA to its track's end, which the command's media time
-	 * then starts from instead of mapping the LBA again.  Direct-mapped
-	 * by a hash of the LBA. */
+	/* Where an LBA is, for the commands in the queue (each is positioned
+	 * again at every dispatch while it waits).  Kept as the run from the
+	 * LBA to its track's end, which the command's media time then starts
+	 * from instead of mapping the LBA again, and whose base gives the
+	 * angle.  Direct-mapped by a hash of the LBA. */
 	struct rs_hdd_phys_memo {
 		bool ok;
 		uint64_t lba;
 		struct rs_track_run run;  /* rs_layout_run_at(lba); run.p: where it lies */
-		double angle;
 	} memo_phys[RS_HDD_PHYS_MEMO];
 };
 
