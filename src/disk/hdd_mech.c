@@ -256,16 +256,24 @@ static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a;
  * turn, so from the reference instant it is rs_spindle_advance's exact
  * step, as long as t lies no earlier and within its fast range (2^38 ns,
  * some 4.5 minutes); any other t becomes the reference. */
-static int64_t angle_units_at(const struct rs_hdd_mech *m, rs_time_t t)
+static __attribute__((noinline)) int64_t angle_units_new_ref(const struct rs_hdd_mech *m,
+								rs_time_t t)
 {
-	rs_time_t dt = t - m->spin_ref.t;
-	if (m->spin_ref.ok && dt >= 0 && dt < (INT64_C(1) << 38))
-		return rs_spindle_advance(m->sp, m->spin_ref.angle, dt);
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
 	mm->spin_ref.ok = true;
 	mm->spin_ref.t = t;
 	mm->spin_ref.angle = rs_spindle_angle_units(m->sp, t);
 	return mm->spin_ref.angle;
+}
+/* Inline, the new reference a call: every positioning asks, nearly always
+ * after the reference. */
+static inline __attribute__((always_inline)) int64_t angle_units_at(const struct rs_hdd_mech *m,
+								     rs_time_t t)
+{
+	rs_time_t dt = t - m->spin_ref.t;
+	if (m->spin_ref.ok && dt >= 0 && dt < (INT64_C(1) << 38))
+		return rs_spindle_advance(m->sp, m->spin_ref.angle, dt);
+	return angle_units_new_ref(m, t);
 }
 
 /* rs_disk_position_time (disk/spindle_position.c) step for step, with the
@@ -305,8 +313,8 @@ static bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uin
  * free from free_at: with finish_sector, read-ahead still running then
  * first reads the sector under the head to its end (between sectors, in a
  * switch or skew, it stops at once). */
-static rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
-				rs_time_t next);
+static inline rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+				       rs_time_t next);
 
 static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_time_t ready)
 {
@@ -319,9 +327,10 @@ static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_ti
 }
 
 /* The same, for a streaming head at t (t < s_end_ns) with the blocks done
- * by t and stream_done_next's end of the next sector known. */
-static rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
-				rs_time_t next)
+ * by t and stream_done_next's end of the next sector known.  Inline: every
+ * command that stops read-ahead asks. */
+static inline __attribute__((always_inline)) rs_time_t
+head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done, rs_time_t next)
 {
 	uint64_t at = m->s_lba + done;
 	if (at >= m->s_limit)
