@@ -73,7 +73,7 @@ struct hdd {
 	rs_time_t xd_saved_ovh;       /* the write overhead it stands in for */
 };
 
-static void kick(struct rs_sim *sim, struct hdd *h);
+static inline void kick(struct rs_sim *sim, struct hdd *h);
 static void pump(struct rs_sim *sim, struct hdd *h);
 static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status);
 static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
@@ -705,7 +705,11 @@ static void wake(struct rs_sim *sim, void *obj, void *arg)
  * destage competes with them (destage_goes_first).  A stream of
  * contiguous dirty data goes on without positioning whenever destaging
  * goes on. */
-static void kick(struct rs_sim *sim, struct hdd *h)
+static void kick_dirty(struct rs_sim *sim, struct hdd *h, bool host);
+
+/* Inline, the choice with dirty data a call (kick_dirty): every command,
+ * and every end of a media access, asks, mostly with none. */
+static inline __attribute__((always_inline)) void kick(struct rs_sim *sim, struct hdd *h)
 {
 	if (h->busy)
 		return;
@@ -715,6 +719,12 @@ static void kick(struct rs_sim *sim, struct hdd *h)
 			start_host(sim, h);
 		return;
 	}
+	kick_dirty(sim, h, host);
+}
+
+/* kick with dirty data in the buffer; host: commands wait for the head. */
+static __attribute__((noinline)) void kick_dirty(struct rs_sim *sim, struct hdd *h, bool host)
+{
 	rs_time_t now = rs_now(sim);
 	int cont = rs_hdd_wcache_continuation(&h->wc, &h->buf, now);
 	bool pressed = rs_hdd_wcache_pressed(&h->wc, &h->buf) || h->flush_head;
