@@ -329,8 +329,9 @@ static void admit_stalled(struct rs_sim *sim, struct hdd *h)
 /* ---- the head ---------------------------------------------------------- */
 
 
-/* Finish the stream before other work: its segment keeps what was read. */
-static void stop_stream(struct rs_sim *sim, struct hdd *h)
+/* Finish the stream before other work: its segment keeps what was read.
+ * Inline: every command that does not continue the stream stops it. */
+static inline __attribute__((always_inline)) void stop_stream(struct rs_sim *sim, struct hdd *h)
 {
 	if (!h->mech.streaming)
 		return;
