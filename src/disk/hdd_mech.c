@@ -31,15 +31,13 @@ rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint
 
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
 				   rs_time_t *next);
-static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
-				 rs_time_t *next);
+static inline uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
+					rs_time_t *next);
 
 /* stream_done_next past its quick answers: the division or the search,
- * kept in the memo.  Out of line, so that the quick answers need not save
- * the registers the search uses. */
-static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd_mech *m,
-							      rs_time_t t, uint64_t hi,
-							      rs_time_t *next)
+ * kept in the memo. */
+static inline __attribute__((always_inline)) uint64_t
+stream_done_work(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi, rs_time_t *next)
 {
 	/* The memo is not part of the mechanism's state: writing it through a
 	 * const pointer to a non-const object changes no observable value. */
@@ -55,12 +53,21 @@ static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd
 	mm->memo_done.next = *next;
 	return n;
 }
+/* The same out of line, so that the quick answers need not save the
+ * registers the division uses. */
+static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd_mech *m,
+							      rs_time_t t, uint64_t hi,
+							      rs_time_t *next)
+{
+	return stream_done_work(m, t, hi, next);
+}
 
 /* rs_hdd_mech_stream_done, and in *next the media time from the origin to
  * the end of the sector after those done when the search met it on its
- * way (-1 when not known): what the head, stopping, still reads. */
-static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t,
-					rs_time_t *next)
+ * way (-1 when not known): what the head, stopping, still reads.  worked:
+ * past the quick answers, inline (true) or a call. */
+static inline __attribute__((always_inline)) uint64_t
+stream_done_next_as(const struct rs_hdd_mech *m, rs_time_t t, rs_time_t *next, bool inline_work)
 {
 	uint64_t hi = m->s_limit - m->s_lba;
 	*next = -1;
@@ -73,7 +80,12 @@ static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t
 		*next = m->memo_done.next;
 		return m->memo_done.n;
 	}
-	return stream_done_worked(m, t, hi, next);
+	return inline_work ? stream_done_work(m, t, hi, next) : stream_done_worked(m, t, hi, next);
+}
+static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t,
+					rs_time_t *next)
+{
+	return stream_done_next_as(m, t, next, false);
 }
 
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
@@ -149,9 +161,9 @@ static inline rs_time_t flat_mt(const struct rs_hdd_mech *m, uint64_t n)
 /* stream_done_search for a flat stream: the largest n in [0, hi] with
  * flat_mt(n) <= t - s_t0_ns, from the quotient and a step either way for
  * the rounding (flat_mt is increasing in n), so the answer and *next are
- * those of the search. */
-static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
-				 rs_time_t *next)
+ * those of the search.  Inline: positioning from a stream asks. */
+static inline __attribute__((always_inline)) uint64_t
+stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi, rs_time_t *next)
 {
 	rs_time_t target = t - m->s_t0_ns;
 	uint64_t n = (uint64_t)((double)target * m->s_flat_spt / rs_spindle_period_ns(m->sp));
@@ -371,7 +383,9 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		 * common case: it stops on the command). */
 		rs_time_t ts = stop_time(m, now);
 		rs_time_t next;
-		uint64_t done = stream_done_next(m, ts, &next);
+		/* The division inline: the stream has mostly run on since it
+		 * was last asked. */
+		uint64_t done = stream_done_next_as(m, ts, &next, true);
 		stream_park_done(m, ts, done, &hs);
 		if (ready <= ts && m->finish_sector && ts < m->s_end_ns)
 			hs.free_at_ns = head_free_done(m, ts, done, next);
