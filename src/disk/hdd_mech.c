@@ -64,8 +64,8 @@ static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd
 
 /* rs_hdd_mech_stream_done, and in *next the media time from the origin to
  * the end of the sector after those done when the search met it on its
- * way (-1 when not known): what the head, stopping, still reads.  worked:
- * past the quick answers, inline (true) or a call. */
+ * way (-1 when not known): what the head, stopping, still reads.
+ * inline_work: the work past the quick answers inline, else a call. */
 static inline __attribute__((always_inline)) uint64_t
 stream_done_next_as(const struct rs_hdd_mech *m, rs_time_t t, rs_time_t *next, bool inline_work)
 {
