@@ -964,6 +964,14 @@ START_TEST(sched_lone_pick_reused)
 	ck_assert(!rs_hdd_sched_position(&hs, 0, &io, &got));
 	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
 	expect_same_pos(&got, &fresh);
+	/* Where the position lies: the pick's own once, then a fresh one. */
+	struct rs_hdd_pos scratch;
+	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
+	ck_assert_ptr_eq(rs_hdd_sched_position_at(&hs, 0, &io, &scratch), &hs.predicted);
+	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
+	expect_same_pos(&hs.predicted, &fresh);
+	ck_assert_ptr_eq(rs_hdd_sched_position_at(&hs, 0, &io, &scratch), &scratch);
+	expect_same_pos(&scratch, &fresh);
 	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
 	m.head.cyl = 10;
 	rs_hdd_sched_position(&hs, 5000, &io, &got);
