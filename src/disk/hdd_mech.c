@@ -289,7 +289,7 @@ static inline __attribute__((always_inline)) int64_t angle_units_at(const struct
 }
 
 /* rs_disk_position_time (disk/spindle_position.c) step for step, with the
- * target's place and angle from the memo. */
+ * target's place and angle from its run in the memo, which it returns. */
 static const struct rs_track_run *position_time(const struct rs_hdd_mech *m,
 						const struct rs_head_state *from, uint64_t lba,
 						int is_write, struct rs_position *out)
