@@ -73,7 +73,7 @@ struct hdd {
 	rs_time_t xd_saved_ovh;       /* the write overhead it stands in for */
 };
 
-static void kick(struct rs_sim *sim, struct hdd *h);
+static inline void kick(struct rs_sim *sim, struct hdd *h);
 static void pump(struct rs_sim *sim, struct hdd *h);
 static void xfer_complete(struct rs_sim *sim, void *obj, void *arg, int status);
 static void wc_data_in(struct rs_sim *sim, void *obj, void *arg, int status);
@@ -329,8 +329,9 @@ static void admit_stalled(struct rs_sim *sim, struct hdd *h)
 /* ---- the head ---------------------------------------------------------- */
 
 
-/* Finish the stream before other work: its segment keeps what was read. */
-static void stop_stream(struct rs_sim *sim, struct hdd *h)
+/* Finish the stream before other work: its segment keeps what was read.
+ * Inline: every command that does not continue the stream stops it. */
+static inline __attribute__((always_inline)) void stop_stream(struct rs_sim *sim, struct hdd *h)
 {
 	if (!h->mech.streaming)
 		return;
@@ -348,11 +349,14 @@ static void park_after(struct hdd *h, uint64_t last_lba, rs_time_t free_at)
 	h->mech.head = (struct rs_head_state){ p.cyl, p.head, free_at };
 }
 
-static void check_prediction(struct hdd *h, const struct rs_hdd_pos *actual)
+/* exact: actual is the prediction itself (rs_hdd_sched_position), which
+ * cannot mismatch. */
+static void check_prediction(struct hdd *h, const struct rs_hdd_pos *actual, bool exact)
 {
 	const struct rs_hdd_pos *pr = &h->sched.predicted;
-	if (pr->cont != actual->cont || pr->start_ns != actual->start_ns ||
-	    pr->pos.total_ns != actual->pos.total_ns || pr->pos.seek_ns != actual->pos.seek_ns)
+	if (!exact && (pr->cont != actual->cont || pr->start_ns != actual->start_ns ||
+		       pr->pos.total_ns != actual->pos.total_ns ||
+		       pr->pos.seek_ns != actual->pos.seek_ns))
 		h->c.mismatches++;
 	h->c.positioning_ns += actual->pos.total_ns;
 }
@@ -516,17 +520,18 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 	struct rs_io *io = rs_ioq_dispatch(sim, &h->mq);
 	RS_ASSERT(io != NULL);
 	bool w = io->op == RS_WRITE;
-	struct rs_hdd_pos pos;
-	rs_hdd_sched_position(&h->sched, now, io, &pos);
+	/* The pick's positioning where it lies, or a fresh one in scratch. */
+	struct rs_hdd_pos scratch;
+	const struct rs_hdd_pos *pos = rs_hdd_sched_position_at(&h->sched, now, io, &scratch);
 	if (io == h->xd_io)
 		h->sched.overhead_ns[1] = h->xd_saved_ovh;
-	check_prediction(h, &pos);
+	check_prediction(h, pos, pos != &scratch);
 	h->c.media_ops++;
 	io->t_issue = now;
 	head_start(sim, h);
 	uint64_t end = io->lba + io->nblk;
 	rs_time_t media_end;
-	if (pos.cont) {
+	if (pos->cont) {
 		h->c.stream_reads++;
 		rs_hdd_mech_rebase(&h->mech, now, io->lba);
 		uint64_t limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, h->mech.s_valid_from,
@@ -536,17 +541,17 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 		media_end = end > h->mech.s_lba
 			? h->mech.s_t0_ns + rs_hdd_mech_media_time(&h->mech, h->mech.s_lba,
 								   end - h->mech.s_lba)
-			: pos.start_ns;
-		if (media_end < pos.start_ns)
-			media_end = pos.start_ns;
+			: pos->start_ns;
+		if (media_end < pos->start_ns)
+			media_end = pos->start_ns;
 		if (h->live_seg >= 0)
 			rs_hdd_buffer_touch(&h->buf, (uint32_t)h->live_seg);
 	} else {
 		stop_stream(sim, h);
 		/* The run the positioning has just mapped: the media time, and a
 		 * read's firmware rules and stream, start from it. */
-		const struct rs_track_run *run = rs_hdd_mech_run_of(&h->mech, io->lba);
-		media_end = pos.start_ns + rs_hdd_mech_media_time_run(&h->mech, run, io->lba,
+		const struct rs_track_run *run = rs_hdd_mech_run_of_pos(&h->mech, pos, io->lba);
+		media_end = pos->start_ns + rs_hdd_mech_media_time_run(&h->mech, run, io->lba,
 								      io->nblk);
 		if (w) {
 			park_after(h, end - 1, media_end);
@@ -554,7 +559,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 				RS_ASSERT(h->wm_io == NULL);
 				h->wm_io = io;
 				h->wm_in = h->buf.seg_blk;
-				h->wm_t0 = pos.start_ns;
+				h->wm_t0 = pos->start_ns;
 				h->wm_media_waits = false;
 				wm_next(sim, h, io);
 			}
@@ -572,19 +577,19 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 				limit = rs_hdd_fw_ra_limit(&h->fwr, &h->g.layout, io->lba, io->lba,
 							   io->nblk, h->cap_blk, h->buf.seg_blk);
 			}
-			uint64_t from = io->lba - free_behind(h, io->lba, limit, &pos,
+			uint64_t from = io->lba - free_behind(h, io->lba, limit, pos,
 							      run ? &at : NULL);
 			h->live_seg = (int)rs_hdd_buffer_claim(&h->buf);
 			rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from, from);
 			m->streaming = true;
 			m->s_lba = io->lba;
 			m->s_valid_from = from;
-			m->s_t0_ns = pos.start_ns;
+			m->s_t0_ns = pos->start_ns;
 			rs_hdd_mech_set_limit_run(m, run, limit);  /* s_lba's run */
 		}
 	}
 	if (!w) {
-		rs_time_t go = read_data_start(h, io, pos.start_ns > now ? pos.start_ns : now);
+		rs_time_t go = read_data_start(h, io, pos->start_ns > now ? pos->start_ns : now);
 		/* Disconnected, the drive reselects once its data is ready and
 		 * it has let the bus go, and prepares the data. */
 		rs_time_t conn = h->p.reselect_ns + h->p.data_prep_ns;
@@ -642,7 +647,7 @@ static void start_destage(struct rs_sim *sim, struct hdd *h, int cont)
 		h->sched.predicted = h->wc.order.predicted;
 		/* The host pick's saved positioning is not this destage's. */
 		h->sched.predicted_exact = false;
-		check_prediction(h, &pos);
+		check_prediction(h, &pos, false);
 		stop_stream(sim, h);
 		n = rs_hdd_wcache_take(&h->wc, &h->buf, &h->g.layout, i, from);
 		end = pos.start_ns + media_time(h, from, n);
@@ -702,7 +707,11 @@ static void wake(struct rs_sim *sim, void *obj, void *arg)
  * destage competes with them (destage_goes_first).  A stream of
  * contiguous dirty data goes on without positioning whenever destaging
  * goes on. */
-static void kick(struct rs_sim *sim, struct hdd *h)
+static void kick_dirty(struct rs_sim *sim, struct hdd *h, bool host);
+
+/* Inline, the choice with dirty data a call (kick_dirty): every command,
+ * and every end of a media access, asks, mostly with none. */
+static inline __attribute__((always_inline)) void kick(struct rs_sim *sim, struct hdd *h)
 {
 	if (h->busy)
 		return;
@@ -712,6 +721,12 @@ static void kick(struct rs_sim *sim, struct hdd *h)
 			start_host(sim, h);
 		return;
 	}
+	kick_dirty(sim, h, host);
+}
+
+/* kick with dirty data in the buffer; host: commands wait for the head. */
+static __attribute__((noinline)) void kick_dirty(struct rs_sim *sim, struct hdd *h, bool host)
+{
 	rs_time_t now = rs_now(sim);
 	int cont = rs_hdd_wcache_continuation(&h->wc, &h->buf, now);
 	bool pressed = rs_hdd_wcache_pressed(&h->wc, &h->buf) || h->flush_head;

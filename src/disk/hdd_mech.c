@@ -31,15 +31,13 @@ rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint
 
 static uint64_t stream_done_search(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
 				   rs_time_t *next);
-static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
-				 rs_time_t *next);
+static inline uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
+					rs_time_t *next);
 
 /* stream_done_next past its quick answers: the division or the search,
- * kept in the memo.  Out of line, so that the quick answers need not save
- * the registers the search uses. */
-static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd_mech *m,
-							      rs_time_t t, uint64_t hi,
-							      rs_time_t *next)
+ * kept in the memo. */
+static inline __attribute__((always_inline)) uint64_t
+stream_done_work(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi, rs_time_t *next)
 {
 	/* The memo is not part of the mechanism's state: writing it through a
 	 * const pointer to a non-const object changes no observable value. */
@@ -55,12 +53,21 @@ static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd
 	mm->memo_done.next = *next;
 	return n;
 }
+/* The same out of line, so that the quick answers need not save the
+ * registers the division uses. */
+static __attribute__((noinline)) uint64_t stream_done_worked(const struct rs_hdd_mech *m,
+							      rs_time_t t, uint64_t hi,
+							      rs_time_t *next)
+{
+	return stream_done_work(m, t, hi, next);
+}
 
 /* rs_hdd_mech_stream_done, and in *next the media time from the origin to
  * the end of the sector after those done when the search met it on its
- * way (-1 when not known): what the head, stopping, still reads. */
-static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t,
-					rs_time_t *next)
+ * way (-1 when not known): what the head, stopping, still reads.
+ * inline_work: the work past the quick answers inline, else a call. */
+static inline __attribute__((always_inline)) uint64_t
+stream_done_next_as(const struct rs_hdd_mech *m, rs_time_t t, rs_time_t *next, bool inline_work)
 {
 	uint64_t hi = m->s_limit - m->s_lba;
 	*next = -1;
@@ -73,7 +80,12 @@ static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t
 		*next = m->memo_done.next;
 		return m->memo_done.n;
 	}
-	return stream_done_worked(m, t, hi, next);
+	return inline_work ? stream_done_work(m, t, hi, next) : stream_done_worked(m, t, hi, next);
+}
+static inline uint64_t stream_done_next(const struct rs_hdd_mech *m, rs_time_t t,
+					rs_time_t *next)
+{
+	return stream_done_next_as(m, t, next, false);
 }
 
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t)
@@ -149,9 +161,9 @@ static inline rs_time_t flat_mt(const struct rs_hdd_mech *m, uint64_t n)
 /* stream_done_search for a flat stream: the largest n in [0, hi] with
  * flat_mt(n) <= t - s_t0_ns, from the quotient and a step either way for
  * the rounding (flat_mt is increasing in n), so the answer and *next are
- * those of the search. */
-static uint64_t stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi,
-				 rs_time_t *next)
+ * those of the search.  Inline: positioning from a stream asks. */
+static inline __attribute__((always_inline)) uint64_t
+stream_done_flat(const struct rs_hdd_mech *m, rs_time_t t, uint64_t hi, rs_time_t *next)
 {
 	rs_time_t target = t - m->s_t0_ns;
 	uint64_t n = (uint64_t)((double)target * m->s_flat_spt / rs_spindle_period_ns(m->sp));
@@ -229,19 +241,25 @@ void rs_hdd_mech_head_at(const struct rs_hdd_mech *m, rs_time_t now, struct rs_h
 		*hs = m->head;
 }
 
-/* rs_layout_lba_to_phys and rs_layout_angle_of of lba, through the memo. */
-static const struct rs_hdd_phys_memo *phys_of(const struct rs_hdd_mech *m, uint64_t lba)
+/* rs_layout_run_at of lba, through the memo.  Inline, the run's mapping a
+ * call: a random command misses, and the mapping is then the whole work. */
+static inline __attribute__((always_inline)) const struct rs_hdd_phys_memo *
+phys_of(const struct rs_hdd_mech *m, uint64_t lba)
 {
 	struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
 	if (!e->ok || e->lba != lba) {
-		rs_layout_run_at(m->l, lba, &e->run);
-		/* rs_layout_angle_of(run.p): the run's base is its track's
-		 * sector 0 modulo spt. */
-		e->angle = (double)((e->run.base + e->run.p.sector) % e->run.spt) / e->run.spt;
 		e->lba = lba;
 		e->ok = true;
+		rs_layout_run_at(m->l, lba, &e->run);
 	}
 	return e;
+}
+
+/* rs_layout_angle_of(r->p) of a run's first sector: the run's base is its
+ * track's sector 0 modulo spt. */
+static double run_angle(const struct rs_track_run *r)
+{
+	return (double)((r->base + r->p.sector) % r->spt) / r->spt;
 }
 
 static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
@@ -250,22 +268,31 @@ static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a;
  * turn, so from the reference instant it is rs_spindle_advance's exact
  * step, as long as t lies no earlier and within its fast range (2^38 ns,
  * some 4.5 minutes); any other t becomes the reference. */
-static int64_t angle_units_at(const struct rs_hdd_mech *m, rs_time_t t)
+static __attribute__((noinline)) int64_t angle_units_new_ref(const struct rs_hdd_mech *m,
+								rs_time_t t)
 {
-	rs_time_t dt = t - m->spin_ref.t;
-	if (m->spin_ref.ok && dt >= 0 && dt < (INT64_C(1) << 38))
-		return rs_spindle_advance(m->sp, m->spin_ref.angle, dt);
 	struct rs_hdd_mech *mm = (struct rs_hdd_mech *)m;  /* the memo only, as above */
 	mm->spin_ref.ok = true;
 	mm->spin_ref.t = t;
 	mm->spin_ref.angle = rs_spindle_angle_units(m->sp, t);
 	return mm->spin_ref.angle;
 }
+/* Inline, the new reference a call: every positioning asks, nearly always
+ * after the reference. */
+static inline __attribute__((always_inline)) int64_t angle_units_at(const struct rs_hdd_mech *m,
+								     rs_time_t t)
+{
+	rs_time_t dt = t - m->spin_ref.t;
+	if (m->spin_ref.ok && dt >= 0 && dt < (INT64_C(1) << 38))
+		return rs_spindle_advance(m->sp, m->spin_ref.angle, dt);
+	return angle_units_new_ref(m, t);
+}
 
 /* rs_disk_position_time (disk/spindle_position.c) step for step, with the
- * target's place and angle from the memo. */
-static void position_time(const struct rs_hdd_mech *m, const struct rs_head_state *from,
-			  uint64_t lba, int is_write, struct rs_position *out)
+ * target's place and angle from its run in the memo, which it returns. */
+static const struct rs_track_run *position_time(const struct rs_hdd_mech *m,
+						const struct rs_head_state *from, uint64_t lba,
+						int is_write, struct rs_position *out)
 {
 	const struct rs_hdd_phys_memo *e = phys_of(m, lba);
 	out->target = e->run.p;
@@ -273,8 +300,9 @@ static void position_time(const struct rs_hdd_mech *m, const struct rs_head_stat
 					       from->head != out->target.head, is_write);
 	/* rs_spindle_wait, the angle under the heads from the reference. */
 	out->rot_ns = rs_spindle_wait_units(m->sp, angle_units_at(m, from->free_at_ns + out->seek_ns),
-					    rs_spindle_target_units(e->angle));
+					    rs_spindle_target_units(run_angle(&e->run)));
 	out->total_ns = out->seek_ns + out->rot_ns;
+	return &e->run;
 }
 
 /* Can a read of [lba, lba+nblk) be served by the stream if its command is
@@ -297,8 +325,8 @@ static bool rs_hdd_mech_continues(const struct rs_hdd_mech *m, uint64_t lba, uin
  * free from free_at: with finish_sector, read-ahead still running then
  * first reads the sector under the head to its end (between sectors, in a
  * switch or skew, it stops at once). */
-static rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
-				rs_time_t next);
+static inline rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
+				       rs_time_t next);
 
 static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_time_t ready)
 {
@@ -311,9 +339,10 @@ static rs_time_t head_free(const struct rs_hdd_mech *m, rs_time_t free_at, rs_ti
 }
 
 /* The same, for a streaming head at t (t < s_end_ns) with the blocks done
- * by t and stream_done_next's end of the next sector known. */
-static rs_time_t head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done,
-				rs_time_t next)
+ * by t and stream_done_next's end of the next sector known.  Inline: every
+ * command that stops read-ahead asks. */
+static inline __attribute__((always_inline)) rs_time_t
+head_free_done(const struct rs_hdd_mech *m, rs_time_t t, uint64_t done, rs_time_t next)
 {
 	uint64_t at = m->s_lba + done;
 	if (at >= m->s_limit)
@@ -340,7 +369,8 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		out->cont = true;
 		out->free_ns = ready;
 		out->pos = (struct rs_position){ 0 };
-		out->pos.target = phys_of(m, lba)->run.p;
+		out->run = &phys_of(m, lba)->run;
+		out->pos.target = out->run->p;
 		out->pos.rot_ns = t > ready ? t - ready : 0;
 		out->pos.total_ns = out->pos.rot_ns;
 		out->start_ns = ready + out->pos.total_ns;
@@ -353,7 +383,9 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		 * common case: it stops on the command). */
 		rs_time_t ts = stop_time(m, now);
 		rs_time_t next;
-		uint64_t done = stream_done_next(m, ts, &next);
+		/* The division inline: the stream has mostly run on since it
+		 * was last asked. */
+		uint64_t done = stream_done_next_as(m, ts, &next, true);
 		stream_park_done(m, ts, done, &hs);
 		if (ready <= ts && m->finish_sector && ts < m->s_end_ns)
 			hs.free_at_ns = head_free_done(m, ts, done, next);
@@ -365,7 +397,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 	}
 	out->cont = false;
 	out->free_ns = hs.free_at_ns;
-	position_time(m, &hs, lba, is_write, &out->pos);
+	out->run = position_time(m, &hs, lba, is_write, &out->pos);
 	out->start_ns = hs.free_at_ns + out->pos.total_ns;
 	return out->start_ns;
 }
@@ -402,6 +434,7 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 	/* position_time, with the spindle's angle carried forward from the
 	 * shared instant by the seek instead of computed afresh. */
 	out->cont = false;
+	out->run = NULL;
 	out->free_ns = v->at[k].free_ns;
 	out->pos.target = t->p;
 	out->pos.seek_ns = rs_seek_reposition_time(m->s, distance(v->hs.cyl, t->p.cyl),

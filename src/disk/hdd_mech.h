@@ -70,16 +70,15 @@ struct rs_hdd_mech {
 	} spin_ref;
 	/* Media times from the stream's origin (see rs_media_memo). */
 	struct rs_media_memo media;
-	/* Where an LBA is and its angle, for the commands in the queue (each is
-	 * positioned again at every dispatch while it waits).  Kept as the
-	 * run from the LBA to its track's end, which the command's media time
-	 * then starts from instead of mapping the LBA again.  Direct-mapped
-	 * by a hash of the LBA. */
+	/* Where an LBA is, for the commands in the queue (each is positioned
+	 * again at every dispatch while it waits).  Kept as the run from the
+	 * LBA to its track's end, which the command's media time then starts
+	 * from instead of mapping the LBA again, and whose base gives the
+	 * angle.  Direct-mapped by a hash of the LBA. */
 	struct rs_hdd_phys_memo {
 		bool ok;
 		uint64_t lba;
 		struct rs_track_run run;  /* rs_layout_run_at(lba); run.p: where it lies */
-		double angle;
 	} memo_phys[RS_HDD_PHYS_MEMO];
 };
 
@@ -89,6 +88,11 @@ struct rs_hdd_pos {
 	struct rs_position pos;       /* seek/rotation from the head's state */
 	rs_time_t free_ns;            /* when the head may start moving */
 	rs_time_t start_ns;           /* first sector under the head */
+	/* The run from the target LBA to its track's end, in the memo where
+	 * the positioning mapped it (rs_hdd_mech_position), or NULL: start of
+	 * service takes it from here instead of hashing into the memo again
+	 * (rs_hdd_mech_run_of_pos). */
+	const struct rs_track_run *run;
 };
 
 /* Where a queued command's access starts on the platter, worked out once
@@ -167,6 +171,19 @@ static inline rs_time_t rs_hdd_mech_media_time_run(const struct rs_hdd_mech *m,
 /* The run from lba to its track's end (rs_layout_run_at) when the
  * mechanism has it at hand (lba has just been positioned), else NULL. */
 const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint64_t lba);
+
+/* rs_hdd_mech_run_of(m, lba), for lba the target pos was positioned for:
+ * the memo's run pos points at is lba's while it starts at lba (an entry's
+ * LBA and its run's first are written together); else the memo is asked. */
+static inline const struct rs_track_run *rs_hdd_mech_run_of_pos(const struct rs_hdd_mech *m,
+								const struct rs_hdd_pos *pos,
+								uint64_t lba)
+{
+	const struct rs_track_run *r = pos->run;
+	if (r && r->first == lba)
+		return r;
+	return rs_hdd_mech_run_of(m, lba);
+}
 
 /* Blocks past s_lba fully read by time t (capped at the limit). */
 uint64_t rs_hdd_mech_stream_done(const struct rs_hdd_mech *m, rs_time_t t);

@@ -101,26 +101,11 @@ static const struct rs_hdd_target *target_of(struct rs_hdd_sched *s, const struc
 	return &c->tgt;
 }
 
-static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+/* The pick among several candidates: each is positioned and weighed.  Out
+ * of line, so that the lone pick below saves none of its registers. */
+static __attribute__((noinline)) struct rs_io *pick_compared(struct rs_hdd_sched *s,
+							      struct rs_ioq *q, rs_time_t now)
 {
-	struct rs_hdd_sched *s = ctx;
-	rs_time_t now = rs_now(sim);
-	s->predicted_exact = false;
-	/* A lone candidate (or FCFS without aging, which looks no further
-	 * than the head of the line) is positioned through the reference
-	 * path, so that start of service can take the result as it is; it
-	 * needs nothing the comparison of candidates does. */
-	if (q->head && (!q->head->qnext || s->window == 1 ||
-			(s->policy == RS_HDD_FCFS && s->aging_ns == 0))) {
-		struct rs_io *io = q->head;
-		bool w = io->op == RS_WRITE;
-		rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w,
-				     &s->predicted);
-		s->predicted_exact = true;
-		s->predicted_io = io;
-		s->predicted_at = now;
-		return io;
-	}
 	struct rs_io *best = NULL;
 	struct rs_hdd_key bk = { 0 }, k;
 	struct rs_hdd_pos pos;
@@ -153,6 +138,29 @@ static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
 		}
 	}
 	return best;
+}
+
+static struct rs_io *pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+{
+	struct rs_hdd_sched *s = ctx;
+	rs_time_t now = rs_now(sim);
+	s->predicted_exact = false;
+	/* A lone candidate (or FCFS without aging, which looks no further
+	 * than the head of the line) is positioned through the reference
+	 * path, so that start of service can take the result as it is; it
+	 * needs nothing the comparison of candidates does. */
+	if (q->head && (!q->head->qnext || s->window == 1 ||
+			(s->policy == RS_HDD_FCFS && s->aging_ns == 0))) {
+		struct rs_io *io = q->head;
+		bool w = io->op == RS_WRITE;
+		rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w,
+				     &s->predicted);
+		s->predicted_exact = true;
+		s->predicted_io = io;
+		s->predicted_at = now;
+		return io;
+	}
+	return pick_compared(s, q, now);
 }
 
 static const struct rs_ioq_policy policies[] = {

@@ -114,19 +114,34 @@ static inline struct rs_hdd_cmd *rs_hdd_sched_cmd(const struct rs_hdd_sched *s,
 
 /* io positioned at now, as rs_hdd_mech_position with the scheduler's
  * overhead for it: the pick's own result when the pick positioned io alone
- * at now (used once), else worked out afresh. */
-static inline void rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now,
-					 const struct rs_io *io, struct rs_hdd_pos *pos)
+ * at now (used once), else worked out afresh into *scratch.  Returns where
+ * it is: s->predicted (the pick's, the prediction itself: comparing them
+ * would find them equal; valid until the next pick) or scratch.  Inline:
+ * start of service asks for every command, and takes the pick's result
+ * where it lies instead of a copy. */
+static inline const struct rs_hdd_pos *rs_hdd_sched_position_at(struct rs_hdd_sched *s,
+								  rs_time_t now,
+								  const struct rs_io *io,
+								  struct rs_hdd_pos *scratch)
 {
-	/* Inline: start of service asks for every command. */
 	bool w = io->op == RS_WRITE;
 	if (s->predicted_exact && s->predicted_io == io && s->predicted_at == now) {
 		s->predicted_exact = false;
-		*pos = s->predicted;
-		return;
+		return &s->predicted;
 	}
 	s->predicted_exact = false;
-	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, pos);
+	rs_hdd_mech_position(s->mech, now, s->overhead_ns[w], io->lba, io->nblk, w, scratch);
+	return scratch;
+}
+/* The same into *pos; true when it is the pick's own. */
+static inline bool rs_hdd_sched_position(struct rs_hdd_sched *s, rs_time_t now,
+					 const struct rs_io *io, struct rs_hdd_pos *pos)
+{
+	const struct rs_hdd_pos *p = rs_hdd_sched_position_at(s, now, io, pos);
+	if (p == pos)
+		return false;
+	*pos = *p;
+	return true;
 }
 
 /* The rs_ioq policy for the scheduler (ctx: struct rs_hdd_sched).  The

@@ -191,31 +191,79 @@ static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 	return 0;
 }
 
-/* The buckets of zone_at (see layout.h), once the zones' first LBAs and
- * the capacity are known. */
+/* Unslipped data sectors of z before slip i (i in its range): never
+ * decreasing in i, and a block's slips before it are those at or below
+ * its LBA candidate (see slip_after_k). */
+static uint64_t slip_candidate(const struct rs_layout *l, const struct rs_layout_zone *z,
+			       size_t i)
+{
+	return l->slip_idx[i] - (i - z->slip_begin);
+}
+
+/* Appends brk's entry from lba on (count: room checked by the caller). */
+static void brk_add(struct rs_layout *l, uint64_t lba, uint64_t delta, size_t next,
+		    uint32_t zone)
+{
+	l->brk[l->nbrk++] = (struct rs_layout_brk){ lba, delta, next, zone };
+}
+
+/* brk and its buckets (see layout.h), once the zones' first LBAs and the
+ * capacity are known.  A zone's entries: its first LBA, then the LBA of
+ * each candidate a slip (or a run of adjacent slips) moves on, while
+ * that lies in the zone. */
 static void zone_index_build(struct rs_layout *l)
 {
-	uint64_t want = 4 * (uint64_t)l->nzones;
+	for (uint32_t i = 0; i < l->nzones; i++) {
+		struct rs_layout_zone *z = &l->zones[i];
+		z->last_lba = min_u64(z->first_lba + z->lba_count - 1, l->capacity_blk - 1);
+	}
+	l->brk = malloc((l->nzones + l->nslips + 1) * sizeof(*l->brk));
+	RS_ASSERT(l->brk != NULL);
+	l->nbrk = 0;
+	for (uint32_t i = 0; i < l->nzones; i++) {
+		const struct rs_layout_zone *z = &l->zones[i];
+		/* lba's candidate k is lba + to_k (modulo 2^64). */
+		uint64_t to_k = z->empty_front - z->first_lba;
+		if (z->group_sectors) {
+			brk_add(l, z->first_lba, to_k, z->slip_begin, i);
+			continue;
+		}
+		size_t j = z->slip_begin;
+		while (j < z->slip_end && slip_candidate(l, z, j) <= z->empty_front)
+			j++;
+		brk_add(l, z->first_lba, to_k + (j - z->slip_begin), j, i);
+		while (j < z->slip_end) {
+			uint64_t k = slip_candidate(l, z, j);
+			while (j < z->slip_end && slip_candidate(l, z, j) == k)
+				j++;
+			if (k - z->empty_front >= z->lba_count)
+				break;
+			brk_add(l, z->first_lba + (k - z->empty_front), to_k + (j - z->slip_begin),
+				j, i);
+		}
+	}
+	l->brk[l->nbrk] = (struct rs_layout_brk){ UINT64_MAX, 0, 0, 0 };
+	/* About four buckets an entry, but no more than 4096 (16 KiB): a
+	 * defect list of thousands of slips walks a few entries more instead
+	 * of every drive holding a table its size. */
+	uint64_t want = 4 * (uint64_t)l->nbrk;
+	if (want > 4096)
+		want = 4096;
 	unsigned shift = 0;
 	while ((l->capacity_blk >> shift) >= want)
 		shift++;
 	uint32_t n = (uint32_t)(l->capacity_blk >> shift) + 1;
-	l->zone_at = malloc(n * sizeof(*l->zone_at));
-	RS_ASSERT(l->zone_at != NULL);
-	for (uint32_t i = 0; i < l->nzones; i++) {
-		struct rs_layout_zone *z = &l->zones[i];
-		z->next_first_lba = i + 1 < l->nzones ? l->zones[i + 1].first_lba : UINT64_MAX;
-		z->last_lba = min_u64(z->first_lba + z->lba_count - 1, l->capacity_blk - 1);
-	}
-	uint32_t z = 0;
+	l->brk_at = malloc(n * sizeof(*l->brk_at));
+	RS_ASSERT(l->brk_at != NULL);
+	uint32_t e = 0;
 	for (uint32_t b = 0; b < n; b++) {
 		uint64_t first = (uint64_t)b << shift;
-		while (z + 1 < l->nzones && l->zones[z + 1].first_lba <= first)
-			z++;
-		l->zone_at[b] = z;
+		while (l->brk[e + 1].lba <= first)
+			e++;
+		l->brk_at[b] = e;
 	}
-	l->zone_buckets = n;
-	l->zone_shift = shift;
+	l->brk_buckets = n;
+	l->brk_shift = shift;
 }
 
 int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
@@ -296,7 +344,8 @@ void rs_layout_destroy(struct rs_layout *l)
 {
 	free(l->zones);
 	free(l->slip_idx);
-	free(l->zone_at);
+	free(l->brk);
+	free(l->brk_at);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -347,28 +396,34 @@ uint32_t rs_layout_zone_of_lba(const struct rs_layout *l, uint64_t lba)
 	return zone_search(l, lba);
 }
 
-/* Inline: a random block's mapping calls it every time. */
-static inline __attribute__((always_inline)) uint32_t zone_search(const struct rs_layout *l,
-								   uint64_t lba)
+/* The entry of brk that lba lies under.  Inline: a random block's mapping
+ * calls it every time. */
+static inline __attribute__((always_inline)) const struct rs_layout_brk *
+brk_search(const struct rs_layout *l, uint64_t lba)
 {
-	uint64_t b = lba >> l->zone_shift;
-	if (b < l->zone_buckets) {
-		/* The last zone starting at or below lba, as the search below:
-		 * zone_at[b] is that of an LBA at or below lba. */
-		uint32_t z = l->zone_at[b];
-		while (l->zones[z].next_first_lba <= lba)
-			z++;
-		return z;
+	uint64_t b = lba >> l->brk_shift;
+	if (b < l->brk_buckets) {
+		/* brk_at[b] is the entry of an LBA at or below lba. */
+		const struct rs_layout_brk *e = &l->brk[l->brk_at[b]];
+		while (e[1].lba <= lba)
+			e++;
+		return e;
 	}
-	uint32_t lo = 0, hi = l->nzones;
+	size_t lo = 0, hi = l->nbrk;
 	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (l->zones[mid].first_lba <= lba)
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->brk[mid].lba <= lba)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return lo;
+	return &l->brk[lo];
+}
+
+static inline __attribute__((always_inline)) uint32_t zone_search(const struct rs_layout *l,
+								   uint64_t lba)
+{
+	return brk_search(l, lba)->zone;
 }
 
 uint32_t rs_layout_zone_of_cyl(const struct rs_layout *l, uint32_t cyl)
@@ -542,14 +597,17 @@ map_lba_after(const struct rs_layout *l, uint64_t lba, struct rs_phys *out, bool
 		stretch_phys(st, lba, out);
 		return st;
 	}
-	uint32_t zi = zone_search(l, lba);  /* no stretch holds lba */
+	const struct rs_layout_brk *e = brk_search(l, lba);  /* no stretch holds lba */
+	uint32_t zi = e->zone;
 	const struct rs_layout_zone *z = &l->zones[zi];
-	uint64_t k = lba - z->first_lba + z->empty_front, c;
+	uint64_t c;
 	if (z->group_sectors) {
-		c = candidate_index(l, z, k);
+		c = candidate_index(l, z, lba + e->delta);
 	} else {
-		size_t next = slip_after_k(l, z, k);
-		c = k + (next - z->slip_begin);
+		/* The zone's slips before lba are those before e->next (what
+		 * slip_after_k finds for its candidate). */
+		size_t next = e->next;
+		c = lba + e->delta;
 		struct rs_layout_stretch *fresh = stretch_victim(l);
 		stretch_of(l, zi, lba, c, next, fresh);
 		stretch_phys(fresh, lba, out);

@@ -109,10 +109,6 @@ struct rs_layout_zone {
 	uint64_t first_pbn;
 	uint64_t first_lba;
 	uint64_t lba_count;
-	/* The next zone's first_lba, UINT64_MAX for the last: the zone
-	 * search steps on while it is at or below the LBA, with no test of
-	 * the zone count. */
-	uint64_t next_first_lba;
 	/* Its last LBA within the capacity (a stretch's bound): below
 	 * first_lba in a zone the capacity leaves out. */
 	uint64_t last_lba;
@@ -148,13 +144,24 @@ struct rs_layout {
 	 * grouped by zone, increasing. */
 	uint64_t *slip_idx;
 	size_t nslips;
-	/* zone_at[lba >> zone_shift]: the zone of the bucket's first LBA,
-	 * from which lba's own is at most a step or two on: no binary search
-	 * over the zones for a new random block.  About four buckets a
-	 * zone. */
-	uint32_t *zone_at;
-	uint32_t zone_buckets;
-	unsigned zone_shift;
+	/* Where the zones and their slips cut the LBAs: from brk[i].lba up
+	 * to brk[i + 1].lba lie LBAs of zone brk[i].zone; in a zone without
+	 * spare groups the first slip after each is slip_idx[brk[i].next],
+	 * and its data index is the LBA plus brk[i].delta (with spare groups
+	 * the LBA plus delta is its LBA candidate).  The last entry, at
+	 * UINT64_MAX, ends the walk.  brk_at[lba >> brk_shift]: the entry of
+	 * the bucket's first LBA, from which lba's own is a step or two on
+	 * (about four buckets an entry, at most 4096): a new random block
+	 * finds its zone and its slips with no binary search. */
+	struct rs_layout_brk {
+		uint64_t lba, delta;
+		size_t next;
+		uint32_t zone;
+	} *brk;
+	size_t nbrk;                      /* the entries before the last */
+	uint32_t *brk_at;
+	uint32_t brk_buckets;
+	unsigned brk_shift;
 	/* The stretches of the last LBAs mapped (replaced in turn): the next
 	 * lookups of a transfer, of its track's end, of the stream running
 	 * on and of the next command mostly fall in one, and are then

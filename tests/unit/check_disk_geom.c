@@ -1111,6 +1111,87 @@ START_TEST(layout_cache_agrees)
 }
 END_TEST
 
+/* The index of where zones and slips cut the LBAs (struct rs_layout's brk):
+ * slips inside a zone's empty front, adjacent slips (one cut), slips in
+ * the spares at a zone's end (no cut: their LBA would lie in the next
+ * zone), a zone without slips, a slip on a zone's first sector and a
+ * capacity that cuts the last zone.  Every LBA, mapped from an empty
+ * cache, against the zones' data sectors walked in order (no spares but
+ * the zones' own, so a data index is a zone-relative PBN), and its run's
+ * end and straight part against the walk's. */
+START_TEST(layout_slip_index)
+{
+	static const struct rs_zone zones[] = {
+		{ .first_cyl = 0, .last_cyl = 3, .sectors_per_track = 10, .spare_sectors = 8,
+		  .empty_front = 4, .track_skew = 1, .cyl_skew = 2 },
+		{ .first_cyl = 4, .last_cyl = 5, .sectors_per_track = 8, .spare_sectors = 2 },
+		{ .first_cyl = 6, .last_cyl = 9, .sectors_per_track = 9, .spare_sectors = 3 },
+	};
+	static const uint64_t slips[] = { 1, 2, 9, 10, 40, 78, 79, 112, 117, 118, 162 };
+	enum { NSLIPS = sizeof(slips) / sizeof(slips[0]), CAP = 160 };
+	struct rs_layout_params p = { .heads = 2, .cylinders = 10, .zones = zones, .nzones = 3,
+				      .slips = slips, .nslips = NSLIPS, .capacity_blk = CAP };
+	struct rs_layout l;
+	char err[200];
+	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.zones[0].lba_count, 68);
+	ck_assert_uint_eq(l.zones[2].first_lba, 98);
+	struct rs_phys want[CAP];
+	uint64_t mapped = 0;
+	for (uint32_t zi = 0; zi < 3; zi++) {
+		const struct rs_layout_zone *z = &l.zones[zi];
+		uint64_t cand = 0;
+		for (uint64_t d = 0; d < z->data_sectors; d++) {
+			int slipped = 0;
+			for (size_t i = 0; i < NSLIPS; i++)
+				slipped |= slips[i] == z->first_pbn + d;
+			if (slipped)
+				continue;
+			uint64_t c = cand++;
+			if (c < z->empty_front || c - z->empty_front >= z->lba_count)
+				continue;
+			uint64_t lba = z->first_lba + c - z->empty_front;
+			if (lba >= CAP)
+				continue;
+			want[lba] = (struct rs_phys){ z->first_cyl + (uint32_t)(d / z->data_per_cyl),
+						      (uint32_t)(d % z->data_per_cyl / z->spt),
+						      (uint32_t)(d % z->spt), zi };
+			mapped++;
+		}
+	}
+	ck_assert_uint_eq(mapped, CAP);
+	for (uint64_t lba = 0; lba < CAP; lba++) {
+		const struct rs_phys *w = &want[lba];
+		struct rs_phys got;
+		rs_layout_forget(&l);
+		rs_layout_lba_to_phys(&l, lba, &got);
+		ck_assert_msg(got.zone == w->zone && got.cyl == w->cyl && got.head == w->head &&
+			      got.sector == w->sector, "lba %llu: zone %u cyl %u head %u sector %u",
+			      (unsigned long long)lba, got.zone, got.cyl, got.head, got.sector);
+		rs_layout_forget(&l);
+		ck_assert_uint_eq(rs_layout_zone_of_lba(&l, lba), w->zone);
+		/* The walk's track end and the end of the sectors that follow on. */
+		uint64_t last = lba, straight = lba;
+		while (last + 1 < CAP && want[last + 1].zone == w->zone &&
+		       want[last + 1].cyl == w->cyl && want[last + 1].head == w->head) {
+			last++;
+			if (straight + 1 == last &&
+			    want[last].sector == w->sector + (uint32_t)(last - lba))
+				straight = last;
+		}
+		struct rs_track_run r;
+		rs_layout_forget(&l);
+		rs_layout_run_at(&l, lba, &r);
+		ck_assert_msg(r.last == last && r.straight == straight,
+			      "lba %llu: run to %llu straight to %llu, walked %llu and %llu",
+			      (unsigned long long)lba, (unsigned long long)r.last,
+			      (unsigned long long)r.straight, (unsigned long long)last,
+			      (unsigned long long)straight);
+	}
+	rs_layout_destroy(&l);
+}
+END_TEST
+
 /* DiskSim's "Read-ahead over requested" = 0 (keep_request): the requested
  * blocks stay in their segment, so read-ahead stops a segment past the
  * request's first block instead of a segment past its end. */
@@ -1170,6 +1251,7 @@ static Suite *disk_geom_suite(void)
 	tcase_add_test(tc, media_time_tracks);
 	tcase_add_test(tc, media_time_walk_matches_mapping);
 	tcase_add_test(tc, layout_cache_agrees);
+	tcase_add_test(tc, layout_slip_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

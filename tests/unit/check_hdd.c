@@ -935,17 +935,43 @@ START_TEST(sched_lone_pick_reused)
 	struct rs_hdd_pos got, fresh;
 
 	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
-	rs_hdd_sched_position(&hs, 0, &io, &got);
+	ck_assert(rs_hdd_sched_position(&hs, 0, &io, &got));
 	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
 	expect_same_pos(&got, &fresh);
+
+	/* The run the positioning hands on is the memo's for the command's
+	 * LBA while the memo keeps it, and none once another LBA took its
+	 * slot. */
+	ck_assert_ptr_nonnull(got.run);
+	ck_assert_ptr_eq(rs_hdd_mech_run_of_pos(&m, &got, io.lba), rs_hdd_mech_run_of(&m, io.lba));
+	ck_assert_uint_eq(got.run->first, io.lba);
+	uint64_t other = io.lba + 1;
+	for (struct rs_hdd_pos o; rs_hdd_mech_run_of(&m, io.lba) && other < io.lba + 100000;
+	     other++)
+		rs_hdd_mech_position(&m, 0, 0, other, 1, 0, &o);
+	ck_assert_ptr_null(rs_hdd_mech_run_of(&m, io.lba));
+	ck_assert_ptr_null(rs_hdd_mech_run_of_pos(&m, &got, io.lba));
+	struct rs_hdd_pos none = got;
+	none.run = NULL;
+	ck_assert_ptr_eq(rs_hdd_mech_run_of_pos(&m, &none, other - 1),
+			 rs_hdd_mech_run_of(&m, other - 1));
+	ck_assert_ptr_nonnull(rs_hdd_mech_run_of(&m, other - 1));
 
 	/* The head moved after the pick: a second ask is not served the
 	 * pick's answer (it was used), nor is a command picked at another
 	 * instant. */
 	m.head = (struct rs_head_state){ .cyl = 900, .head = 1, .free_at_ns = 0 };
-	rs_hdd_sched_position(&hs, 0, &io, &got);
+	ck_assert(!rs_hdd_sched_position(&hs, 0, &io, &got));
 	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
 	expect_same_pos(&got, &fresh);
+	/* Where the position lies: the pick's own once, then a fresh one. */
+	struct rs_hdd_pos scratch;
+	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
+	ck_assert_ptr_eq(rs_hdd_sched_position_at(&hs, 0, &io, &scratch), &hs.predicted);
+	rs_hdd_mech_position(&m, 0, hs.overhead_ns[0], io.lba, io.nblk, 0, &fresh);
+	expect_same_pos(&hs.predicted, &fresh);
+	ck_assert_ptr_eq(rs_hdd_sched_position_at(&hs, 0, &io, &scratch), &scratch);
+	expect_same_pos(&scratch, &fresh);
 	ck_assert_ptr_eq(pol->pick(sim, &q, &hs), &io);
 	m.head.cyl = 10;
 	rs_hdd_sched_position(&hs, 5000, &io, &got);
