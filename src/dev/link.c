@@ -79,8 +79,6 @@ void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_para
 		rs_tavg_init(&l->ch[d].busy, now, 0);
 }
 
-static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
-
 void rs_link_add_priority(struct rs_link *l, const void *obj, int dir, int prio)
 {
 	l->arb = realloc(l->arb, (l->narb + 1) * sizeof(*l->arb));
@@ -129,6 +127,22 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	return best;
 }
 
+static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
+
+/* The end of a transaction that is not the lone transfer's last: j goes
+ * back in line or is done, and the next waiting transfer starts first.
+ * Out of line, so the common end (below) saves no registers for it. */
+static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struct rs_link *l,
+							struct rs_link_channel *c,
+							struct rs_job *j)
+{
+	if (j->left > 0)
+		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
+	start_next(sim, l, c);
+	if (j->left == 0)
+		rs_job_own_finish(sim, &c->own, j, 0);
+}
+
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_link *l = obj;
@@ -141,11 +155,15 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	c->bytes_moved += c->cur_bytes;
 	c->transactions += c->batch_bursts;
 	busy_end(c, sim->now);
-	if (j->left > 0)
-		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
-	start_next(sim, l, c);
-	if (j->left == 0)
-		rs_job_own_finish(sim, &c->own, j, 0);
+	if (j->left == 0 && !c->waiting.head && j == &c->own.job) {
+		/* The channel's own job is done and nothing waits: what
+		 * transaction_next would do, less its tests (nothing to start,
+		 * the job is the channel's). */
+		c->own.taken = false;
+		j->fn(sim, j->obj, j->arg, 0);
+		return;
+	}
+	transaction_next(sim, l, c, j);
 }
 
 /* Plan `bytes` of j (all it has left when nothing else waits, else a
@@ -176,7 +194,8 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 }
 
 /* Plan the head transfer, if the channel is free. */
-static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+static __attribute__((noinline)) void start_next(struct rs_sim *sim, struct rs_link *l,
+						 struct rs_link_channel *c)
 {
 	if (c->cur || !c->waiting.head)
 		return;
@@ -210,8 +229,13 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 	rs_job_finish(sim, obj, -RS_ERR_ELINKDOWN);
 }
 
-void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
-		  rs_job_fn *fn, void *obj, void *arg)
+/* rs_link_xfer but for a transfer that finds its channel free with its
+ * own job: the link down, the channel busy, or its job taken (a transfer
+ * started from the callback of another's failure). */
+static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs_link *l,
+						   struct rs_link_channel *c, enum rs_dir dir,
+						   uint64_t bytes, rs_job_fn *fn, void *obj,
+						   void *arg)
 {
 	if (!l->up) {
 		/* Fail from the event loop, never re-entering the caller. */
@@ -220,8 +244,6 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		rs_sched(sim, 0, fail_later, j, NULL);
 		return;
 	}
-	/* A zero-byte transfer still costs one transaction's overhead. */
-	struct rs_link_channel *c = channel(l, dir);
 	struct rs_job *j = rs_job_own_get(sim, &c->own, fn, obj, arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
@@ -234,6 +256,29 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 	}
 	rs_jobq_push(&c->waiting, j);
 	split_batch(sim, l, c);
+}
+
+void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
+		  rs_job_fn *fn, void *obj, void *arg)
+{
+	/* A zero-byte transfer still costs one transaction's overhead. */
+	struct rs_link_channel *c = channel(l, dir);
+	if (!l->up || c->cur || c->own.taken) {
+		xfer_general(sim, l, c, dir, bytes, fn, obj, arg);
+		return;
+	}
+	/* The common case: the channel is free (so nothing waits: a
+	 * transaction's end starts the next) and its own job with it, so the
+	 * transfer is planned at once, as xfer_general would. */
+	RS_ASSERT(!c->waiting.head);
+	struct rs_job *j = &c->own.job;
+	c->own.taken = true;
+	j->fn = fn;
+	j->obj = obj;
+	j->arg = arg;
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
+	plan(sim, l, c, j, bytes);
 }
 
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)

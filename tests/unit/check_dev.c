@@ -374,6 +374,78 @@ START_TEST(link_busy_time_exact)
 }
 END_TEST
 
+/* One transfer of `bytes` in `dir`: alone on the link (it finds the channel
+ * and its own job free, rs_link_xfer's own path), or behind a transfer of
+ * no bytes submitted just before (queued with a pooled job, then planned
+ * by the end of the one before: the general path).  Returns its time on
+ * the link; the channel's counters and busy time, less the blocker's. */
+struct lone_run {
+	rs_time_t took;
+	uint64_t moved, transactions;
+	double busy_ns;
+};
+
+static struct lone_run one_transfer(const struct rs_link_params *p, double rate_out,
+				    enum rs_dir dir, uint64_t bytes, bool behind)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "link", p, 0);
+	rs_link_set_rate_out(&l, rate_out);
+	struct xfer blocker = { 0 }, x = { 0 };
+	if (behind)
+		rs_link_xfer(sim, &l, dir, 0, xfer_done, &blocker, NULL);
+	rs_link_xfer(sim, &l, dir, bytes, xfer_done, &x, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(x.calls, 1);
+	ck_assert_int_eq(x.status, 0);
+	ck_assert_int_eq(blocker.calls, behind ? 1 : 0);
+	ck_assert(rs_link_idle(&l));
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	/* The other channel of a full-duplex link saw nothing. */
+	const struct rs_link_channel *c = &l.ch[p->full_duplex ? dir : 0];
+	ck_assert(!c->own.taken);      /* free for the next transfer */
+	if (p->full_duplex)
+		ck_assert_uint_eq(l.ch[!dir].bytes_moved + l.ch[!dir].transactions, 0);
+	struct lone_run r = { x.done - blocker.done, c->bytes_moved,
+			      c->transactions - (behind ? 1 : 0),
+			      c->busy.area - (double)blocker.done };
+	rs_sim_free(sim);
+	return r;
+}
+
+/* A transfer that finds its channel free takes a path of its own
+ * (rs_link_xfer plans it at once with the channel's job, and its end
+ * calls back without the general end's tests): the same transfer through
+ * the general path, queued behind another, takes the same time on the
+ * same channel and counts the same, in both directions, half and full
+ * duplex, with and without bursts and a write rate of its own. */
+START_TEST(link_lone_path_matches_queued_path)
+{
+	const uint64_t sizes[] = { 0, 1, 511, 4096, 4097, 10000, 65536 };
+	const size_t nsizes = sizeof(sizes) / sizeof(sizes[0]);
+	for (int k = 0; k < 2 * 2 * 2 * 2 * (int)nsizes; k++) {
+		bool duplex = k & 1, burst = k & 2, own_rate = k & 4;
+		enum rs_dir dir = (k & 8) ? RS_DIR_IN : RS_DIR_OUT;
+		uint64_t bytes = sizes[k / 16];
+		struct rs_link_params p = { 3e8, 700, burst ? 4096 : 0, duplex };
+		double rate_out = own_rate ? 1e8 : 0;
+		struct lone_run lone = one_transfer(&p, rate_out, dir, bytes, false);
+		struct lone_run queued = one_transfer(&p, rate_out, dir, bytes, true);
+		ck_assert_int_eq(lone.took, queued.took);
+		ck_assert_uint_eq(lone.moved, bytes);
+		ck_assert_uint_eq(queued.moved, bytes);
+		ck_assert_uint_eq(lone.transactions, queued.transactions);
+		ck_assert(lone.busy_ns == (double)lone.took);
+		ck_assert(queued.busy_ns == (double)queued.took);
+		struct rs_link_params ref = p;
+		if (own_rate && dir == RS_DIR_OUT)
+			ref.rate_bytes_s = rate_out;
+		ck_assert_int_eq(lone.took, ref_xfer_ns(&ref, bytes));
+	}
+}
+END_TEST
+
 START_TEST(link_down_and_up)
 {
 	const struct rs_link_params p = { 1e8, 500, 4096, true };
@@ -1241,6 +1313,7 @@ static Suite *dev_suite(void)
 	tcase_add_test(tc, link_four_users_capped);
 	tcase_add_test(tc, link_down_and_up);
 	tcase_add_test(tc, link_busy_time_exact);
+	tcase_add_test(tc, link_lone_path_matches_queued_path);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
