@@ -7,9 +7,9 @@
 #include "io/io.h"
 #include "kernel/assert.h"
 
-static struct rs_link_channel *channel(struct rs_link *l, enum rs_dir dir)
+static inline struct rs_link_channel *channel(struct rs_link *l, enum rs_dir dir)
 {
-	return &l->ch[l->p.full_duplex ? dir : 0];
+	return (struct rs_link_channel *)((char *)l->ch + l->ch_offset[dir]);
 }
 
 rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
@@ -75,6 +75,7 @@ void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_para
 	RS_ASSERT(p->rate_bytes_s > 0);
 	RS_ASSERT(p->overhead_ns >= 0);
 	*l = (struct rs_link){ .name = name, .p = *p, .up = true };
+	l->ch_offset[RS_DIR_IN] = p->full_duplex ? (uint32_t)sizeof(l->ch[0]) : 0;
 	for (int d = 0; d < 2; d++)
 		rs_tavg_init(&l->ch[d].busy, now, 0);
 }

@@ -55,6 +55,10 @@ struct rs_link {
 	double rate_out_bytes_s;      /* > 0: host-to-device rate, when not p.rate_bytes_s */
 	bool up;
 	struct rs_link_channel ch[2]; /* [0] OUT (or both if half duplex), [1] IN */
+	/* Where in ch each direction's channel lies, in bytes: finding it
+	 * is then one load and an add on every transfer (an offset, not a
+	 * pointer, so the link stays a plain value). */
+	uint32_t ch_offset[2];
 	uint64_t failed;              /* transfers failed by the link being down */
 	/* Priority arbitration when narb > 0: at each burst boundary the
 	 * waiting transfer of the highest rank goes next (the oldest among
