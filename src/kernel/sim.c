@@ -160,6 +160,7 @@ static __attribute__((noinline)) void small_to_heap(struct rs_sim *sim)
 	for (uint32_t i = 0; i < n; i++)
 		h[i].ev->heap_index = i;
 	sim->small = false;
+	sim->small_cap = 0;
 }
 
 static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
@@ -176,6 +177,7 @@ static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
 		h[j] = s;
 	}
 	sim->small = true;
+	sim->small_cap = SMALL_MAX;
 }
 
 struct rs_sim *rs_sim_new(uint64_t seed)
@@ -185,6 +187,7 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	sim->seed = seed;
 	sim->same_instant_max = RS_SIM_SAME_INSTANT_MAX;
 	sim->small = true;
+	sim->small_cap = SMALL_MAX;
 	heap_alloc(sim, 1024);
 	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
 	return sim;
@@ -288,13 +291,17 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 	return sched_into(sim, ev, when, fn, obj, arg);
 }
 
-/* The common one: few events pending and a free event at hand.  It calls
- * nothing, so it saves only the registers of its insertion, whose scan
- * needs no bound: the sentinel before the first slot (heap[-1]), compared
- * as unsigned, is later than any new event and stops it. */
-static __attribute__((noinline)) struct rs_event_handle
-sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
+/* The common one, few events pending and a free event at hand, is done
+ * here; the rest (the heap, a pool that must grow) goes to sched_slow by a
+ * jump, so this path calls nothing and saves only the registers of its
+ * insertion, whose scan needs no bound: the sentinel before the first slot
+ * (heap[-1]), compared as unsigned, is later than any new event and stops
+ * it.  Whether the sorted form has room is one compare (small_cap). */
+struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+				   void *obj, void *arg)
 {
+	if (sim->heap_len >= sim->small_cap || !sim->events.free_list)
+		return sched_slow(sim, when, fn, obj, arg);
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
 	struct rs_event *ev = rs_pool_take_free(&sim->events);
@@ -303,7 +310,7 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;
-	RS_ASSERT(ev->seq + 1 == sim->seq && sim->heap[-1].time == SENTINEL_TIME);
+	RS_ASSERT(sim->heap[-1].time == SENTINEL_TIME);
 	struct rs_heap_slot *p = sim->heap + sim->heap_len++;
 	while ((uint64_t)p[-1].time <= (uint64_t)when) {
 		p[0] = p[-1];
@@ -311,17 +318,6 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 	}
 	*p = (struct rs_heap_slot){ when, ev };
 	return (struct rs_event_handle){ ev, ev->gen };
-}
-
-/* Only chooses: each form's work is in a function of its own, entered by
- * a jump, so neither pays for saving the registers the other needs (and
- * the checks of the arguments are there, so this one calls nothing). */
-struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-				   void *obj, void *arg)
-{
-	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list)
-		return sched_small(sim, when, fn, obj, arg);
-	return sched_slow(sim, when, fn, obj, arg);
 }
 
 struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,

@@ -207,6 +207,23 @@ START_TEST(stale_cancel_aborts)
 }
 END_TEST
 
+/* A negative delay is our bug: rs_sched has no assertion of its own for it
+ * and leaves it to rs_sched_at's (the event would lie before now), in the
+ * few-events form (_i 0) and the heap form (_i 1) alike. */
+START_TEST(negative_delay_aborts)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct firelog l;
+	log_init(&l, 64);
+	rs_sched_at(sim, 100, ev_log, (void *)1, &l);
+	rs_sim_run(sim, 50);
+	for (int k = 0; k < (_i ? 40 : 2); k++)
+		rs_sched(sim, 1000 + k, ev_log, (void *)2, &l);
+	ck_assert_int_eq(sim->small, !_i);
+	rs_sched(sim, -1, ev_log, (void *)3, &l);
+}
+END_TEST
+
 /* A callback cancels a later event: the classic timeout pattern. */
 static struct rs_event_handle victim;
 static void ev_cancel_victim(struct rs_sim *sim, void *obj, void *arg)
@@ -686,6 +703,8 @@ static Suite *kernel_suite(void)
 	const char *fork_mode = getenv("CK_FORK");
 	if (!fork_mode || strcmp(fork_mode, "no") != 0)
 		tcase_add_test_raise_signal(tc, stale_cancel_aborts, SIGABRT);
+	if (!fork_mode || strcmp(fork_mode, "no") != 0)
+		tcase_add_loop_test_raise_signal(tc, negative_delay_aborts, SIGABRT, 0, 2);
 	tcase_add_test(tc, run_until);
 	tcase_add_test(tc, stop);
 	tcase_add_test(tc, random_against_model);
