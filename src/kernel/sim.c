@@ -397,7 +397,9 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 	 * schedule past SMALL_MAX, a fall to SMALL_BACK), and the outer loop
 	 * then goes on with the other. */
 	while (sim->heap_len > 0 && !sim->stopping) {
-		while (sim->small && sim->heap_len > 0 && !sim->stopping) {
+		/* Some events pending, in the sorted form (small_cap is 0 in
+		 * the heap form, which it never outgrows): one compare. */
+		while (sim->heap_len - 1 < sim->small_cap && !sim->stopping) {
 			struct rs_heap_slot top = sim->heap[sim->heap_len - 1];
 			if (!may_fire(sim, top.time, until))
 				goto out;
