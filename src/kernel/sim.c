@@ -238,7 +238,7 @@ _Static_assert(offsetof(struct rs_event, gen) >= sizeof(void *),
 static inline void release(struct rs_sim *sim, struct rs_event *ev)
 {
 	ev->gen++;
-	rs_pool_put(&sim->events, ev);
+	rs_pool_put_uncounted(&sim->events, ev);
 }
 
 /* rs_sched_at's heap side, in sched_slow (out of line): the sorted insert
@@ -287,7 +287,9 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 {
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
-	struct rs_event *ev = rs_pool_get_raw(&sim->events);
+	if (!sim->events.free_list)
+		rs_pool_grow(&sim->events);
+	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
 	return sched_into(sim, ev, when, fn, obj, arg);
 }
 
@@ -304,7 +306,7 @@ struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_
 		return sched_slow(sim, when, fn, obj, arg);
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
-	struct rs_event *ev = rs_pool_take_free(&sim->events);
+	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
 	ev->time = when;
 	ev->seq = sim->seq++;
 	ev->fn = fn;
@@ -440,6 +442,11 @@ out:
 }
 
 void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }
+
+uint64_t rs_sim_events_out(const struct rs_sim *sim)
+{
+	return sim->events.capacity - rs_pool_free_count(&sim->events);
+}
 
 void rs_sim_fail(struct rs_sim *sim, const char *fmt, ...)
 {

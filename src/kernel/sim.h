@@ -112,6 +112,9 @@ struct rs_sim {
 	uint32_t heap_len;
 	uint32_t heap_cap;
 
+	/* Uncounted (its `live` stays 0): every event out of it is pending,
+	 * which rs_sim_pending counts; rs_sim_events_out counts them from
+	 * the pool's side, for tests. */
 	struct rs_pool events;
 	/* The pools of the modules above, each sized by the module that owns
 	 * its type (rs_sim_pool_register) when it first takes an object; the
@@ -209,6 +212,9 @@ static inline size_t rs_sim_pending(const struct rs_sim *sim)
 {
 	return sim->heap_len - (sim->root_vacant ? 1 : 0);
 }
+/* Events taken from the pool and not given back, counted by walking its
+ * free list (slow; for tests): rs_sim_pending unless an event leaked. */
+uint64_t rs_sim_events_out(const struct rs_sim *sim);
 
 /* A random stream for one purpose ("offsets", "sizes", "mix", "arrivals",
  * "service", ...) and instance (worker or device index), seeded from a hash

@@ -492,7 +492,7 @@ START_TEST(link_down_and_up)
 	/* Nothing failed was counted twice and nothing is left. */
 	ck_assert_int_eq(moving.calls + queued.calls + other_dir.calls + later.calls, 4);
 	ck_assert_uint_eq(sim->jobs.live, 0);
-	ck_assert_uint_eq(sim->events.live, 0);
+	ck_assert_uint_eq(rs_sim_events_out(sim), 0);
 	rs_sim_free(sim);
 }
 END_TEST
