@@ -36,6 +36,20 @@ rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t byte
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
+/* dir_transaction_ns(l, dir, l->p.burst_bytes), worked out again only when
+ * the rate it depends on has changed since (the overhead and the burst are
+ * set once, at init). */
+static inline rs_time_t full_burst_ns(struct rs_link *l, uint8_t dir)
+{
+	double rate = dir == RS_DIR_OUT && l->rate_out_bytes_s > 0 ? l->rate_out_bytes_s
+								   : l->p.rate_bytes_s;
+	if (rate != l->burst_rate[dir]) {
+		l->burst_ns[dir] = dir_transaction_ns(l, dir, l->p.burst_bytes);
+		l->burst_rate[dir] = rate;
+	}
+	return l->burst_ns[dir];
+}
+
 /* The same as dir_transaction_ns(l, dir, 0), which is the overhead alone
  * (no bytes take no time at any rate): a SCSI command or status phase, on
  * every request, skips the floating-point path. */
@@ -167,6 +181,22 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	transaction_next(sim, l, c, j);
 }
 
+/* The time of `bytes` (more than a burst) as full bursts and a rest, and
+ * their number in c->batch_bursts.  Out of line, so a transfer of one
+ * burst, the commoner, is planned with fewer registers saved. */
+static __attribute__((noinline)) rs_time_t batch_ns(struct rs_link *l,
+						    struct rs_link_channel *c, uint8_t dir,
+						    uint64_t bytes)
+{
+	uint64_t b = l->p.burst_bytes;
+	uint64_t full = bytes / b, rest = bytes % b;
+	rs_time_t t = (rs_time_t)full * full_burst_ns(l, dir);
+	if (rest)
+		t += dir_transaction_ns(l, dir, rest);
+	c->batch_bursts = full + (rest ? 1 : 0);
+	return t;
+}
+
 /* Plan `bytes` of j (all it has left when nothing else waits, else a
  * burst) on the idle channel c.  A transfer alone on the channel is
  * planned as one event for all its bursts (the common case, and far
@@ -183,11 +213,7 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 		c->batch_bursts = 1;
 		t = dir_transaction_or_empty_ns(l, j->dir, bytes);
 	} else {
-		uint64_t full = bytes / b, rest = bytes % b;
-		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, b);
-		if (rest)
-			t += dir_transaction_ns(l, j->dir, rest);
-		c->batch_bursts = full + (rest ? 1 : 0);
+		t = batch_ns(l, c, j->dir, bytes);
 	}
 	c->batch_start = sim->now;
 	busy_begin(c, sim->now);
@@ -210,7 +236,7 @@ static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 {
 	if (c->batch_bursts <= 1)
 		return;
-	rs_time_t per = dir_transaction_ns(l, c->cur->dir, l->p.burst_bytes);
+	rs_time_t per = full_burst_ns(l, c->cur->dir);
 	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
 	uint64_t full = c->cur_bytes / l->p.burst_bytes;
 	if (done + 1 >= full) /* the last full burst or the tail is running */

@@ -446,6 +446,52 @@ START_TEST(link_lone_path_matches_queued_path)
 }
 END_TEST
 
+/* The time of a full burst is kept between transfers, keyed by the rate
+ * it was worked out at: a rate written after init (a drive slowing a
+ * shared bus to its own interface writes p.rate_bytes_s) or a write rate
+ * of its own set later is honoured by the next transfer of several
+ * bursts, in either direction, and a burst split by a second transfer
+ * uses it too. */
+START_TEST(link_burst_time_follows_rate)
+{
+	struct rs_link_params p = { 3e8, 700, 4096, true };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "bus", &p, 0);
+	const uint64_t bytes = 3 * 4096 + 100;
+	struct xfer x[8] = { { 0 } };
+	rs_time_t start = 0;
+	for (int k = 0; k < 8; k++) {
+		enum rs_dir dir = (k & 1) ? RS_DIR_IN : RS_DIR_OUT;
+		if (k == 2)
+			l.p.rate_bytes_s = p.rate_bytes_s = 1e8;
+		if (k == 4)
+			rs_link_set_rate_out(&l, 5e7);
+		if (k == 6)
+			rs_link_set_rate_out(&l, 0);
+		rs_link_xfer(sim, &l, dir, bytes, xfer_done, &x[k], NULL);
+		rs_sim_run(sim, RS_TIME_MAX);
+		struct rs_link_params ref = p;
+		if (k >= 4 && k < 6 && dir == RS_DIR_OUT)
+			ref.rate_bytes_s = 5e7;
+		ck_assert_int_eq(x[k].calls, 1);
+		ck_assert_int_eq(x[k].done - start, ref_xfer_ns(&ref, bytes));
+		start = x[k].done;
+	}
+	/* Split by a second transfer in its second burst: the first ends
+	 * after its second burst, and then they take turns. */
+	struct xfer a = { 0 }, b = { 0 };
+	rs_time_t per = rs_link_transaction_ns(&l, 4096);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 4 * 4096, xfer_done, &a, NULL);
+	rs_sim_run(sim, start + per + per / 2);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 4096, xfer_done, &b, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(b.done, start + 3 * per);
+	ck_assert_int_eq(a.done, start + 5 * per);
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(link_down_and_up)
 {
 	const struct rs_link_params p = { 1e8, 500, 4096, true };
@@ -1314,6 +1360,7 @@ static Suite *dev_suite(void)
 	tcase_add_test(tc, link_down_and_up);
 	tcase_add_test(tc, link_busy_time_exact);
 	tcase_add_test(tc, link_lone_path_matches_queued_path);
+	tcase_add_test(tc, link_burst_time_follows_rate);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
