@@ -497,17 +497,23 @@ gsl_rng *rs_sim_rng(struct rs_sim *sim, const char *purpose, uint32_t instance)
 	return node->rng;
 }
 
-uint64_t rs_rng_uniform_u64(gsl_rng *r, uint64_t n)
+/* Two 32-bit draws (the generators used give 32 bits each), keeping only
+ * the values below the largest multiple of n.  Out of line, so that the
+ * common draw below 2^32 saves none of the registers this loop needs. */
+static __attribute__((noinline)) uint64_t uniform_wide(gsl_rng *r, uint64_t n)
 {
-	RS_ASSERT(n > 0);
-	if (n <= 0xffffffffull)
-		return gsl_rng_uniform_int(r, (unsigned long)n);
-	/* Two 32-bit draws (the generators used give 32 bits each), keeping
-	 * only the values below the largest multiple of n. */
 	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
 	for (;;) {
 		uint64_t x = ((uint64_t)gsl_rng_get(r) << 32) ^ (uint64_t)gsl_rng_get(r);
 		if (x < limit)
 			return x % n;
 	}
+}
+
+uint64_t rs_rng_uniform_u64(gsl_rng *r, uint64_t n)
+{
+	RS_ASSERT(n > 0);
+	if (n <= 0xffffffffull)
+		return gsl_rng_uniform_int(r, (unsigned long)n);
+	return uniform_wide(r, n);
 }

@@ -224,6 +224,39 @@ START_TEST(negative_delay_aborts)
 }
 END_TEST
 
+/* rs_rng_uniform_u64 below 2^32 is gsl_rng_uniform_int's draw, and above
+ * it the two-draw rejection (its own function), both the same draws as a
+ * reference worked out here from an equally seeded generator. */
+START_TEST(uniform_u64_draws)
+{
+	const uint64_t ns[] = { 1, 7, 1000, 0xffffffffull, 0x100000000ull, 3000000000000ull,
+				UINT64_MAX };
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		gsl_rng *a = gsl_rng_alloc(gsl_rng_taus2), *b = gsl_rng_alloc(gsl_rng_taus2);
+		gsl_rng_set(a, 99);
+		gsl_rng_set(b, 99);
+		uint64_t n = ns[i];
+		for (int k = 0; k < 1000; k++) {
+			uint64_t got = rs_rng_uniform_u64(a, n), want;
+			if (n <= 0xffffffffull) {
+				want = gsl_rng_uniform_int(b, (unsigned long)n);
+			} else {
+				uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
+				do {
+					uint64_t hi = gsl_rng_get(b);
+					x = (hi << 32) ^ gsl_rng_get(b);
+				} while (x >= limit);
+				want = x % n;
+			}
+			ck_assert_uint_eq(got, want);
+			ck_assert_uint_lt(got, n);
+		}
+		gsl_rng_free(a);
+		gsl_rng_free(b);
+	}
+}
+END_TEST
+
 /* A callback cancels a later event: the classic timeout pattern. */
 static struct rs_event_handle victim;
 static void ev_cancel_victim(struct rs_sim *sim, void *obj, void *arg)
@@ -712,6 +745,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, random_against_model_few);
 	tcase_add_test(tc, order_at_time_max);
+	tcase_add_test(tc, uniform_u64_draws);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
 	tcase_set_timeout(tc, 60);
