@@ -635,6 +635,53 @@ struct feeder {
 	rs_time_t last_done;
 };
 
+/* A job served alone (the server and its own job free: rs_server_submit's
+ * own path, and an end that calls back without the general end's tests)
+ * against the same job behind another (a pooled job, queued, begun by
+ * the end of the one before: the general path), on one server and two:
+ * the same time in service, the same busy time, the own job free after. */
+static void one_job(uint32_t servers, rs_time_t service, bool behind, rs_time_t *took,
+		    double *busy_ns)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_server s;
+	rs_server_init(&s, "cpu", servers, 0);
+	struct job_log first = { 0 }, jl = { 0 };
+	if (behind)
+		rs_server_submit(sim, &s, 300, job_done, &first, (void *)1);
+	rs_server_submit(sim, &s, service, job_done, &jl, (void *)2);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(jl.n, 1);
+	ck_assert_int_eq(jl.order[0], 2);
+	ck_assert_int_eq(first.n, behind ? 1 : 0);
+	rs_time_t start = behind && servers == 1 ? first.when[0] : 0;
+	*took = jl.when[0] - start;
+	*busy_ns = s.busy_avg.area - (behind ? 300.0 : 0.0);
+	ck_assert(!s.own.taken);
+	ck_assert_uint_eq(s.busy, 0);
+	ck_assert_uint_eq(s.jobs_done, behind ? 2 : 1);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+
+START_TEST(server_lone_path_matches_queued_path)
+{
+	const rs_time_t services[] = { 0, 1, 250, 123456 };
+	for (uint32_t servers = 1; servers <= 2; servers++)
+		for (size_t i = 0; i < sizeof(services) / sizeof(services[0]); i++) {
+			rs_time_t t[2];
+			double busy[2];
+			one_job(servers, services[i], false, &t[0], &busy[0]);
+			one_job(servers, services[i], true, &t[1], &busy[1]);
+			ck_assert_int_eq(t[0], services[i]);
+			ck_assert_int_eq(t[1], services[i]);
+			ck_assert(busy[0] == (double)services[i]);
+			if (servers == 1)
+				ck_assert(busy[1] == (double)services[i]);
+		}
+}
+END_TEST
+
 static void fed_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct feeder *f = obj;
@@ -1365,6 +1412,7 @@ static Suite *dev_suite(void)
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
 	tcase_add_test(tc, server_own_job_reused);
+	tcase_add_test(tc, server_lone_path_matches_queued_path);
 	tcase_add_test(tc, server_saturation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ioq");
