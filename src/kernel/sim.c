@@ -504,7 +504,11 @@ static __attribute__((noinline)) uint64_t uniform_wide(gsl_rng *r, uint64_t n)
 {
 	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
 	for (;;) {
-		uint64_t x = ((uint64_t)gsl_rng_get(r) << 32) ^ (uint64_t)gsl_rng_get(r);
+		/* The high half first, in two statements: within one
+		 * expression the order of the two draws is unspecified, and
+		 * another compiler could take them the other way round. */
+		uint64_t hi = gsl_rng_get(r);
+		uint64_t x = (hi << 32) ^ (uint64_t)gsl_rng_get(r);
 		if (x < limit)
 			return x % n;
 	}
