@@ -50,19 +50,6 @@ void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *po
 	rs_tavg_init(&q->depth, now, 0);
 }
 
-void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
-{
-	io->qnext = NULL;
-	io->qprev = q->tail;
-	if (q->tail)
-		q->tail->qnext = io;
-	else
-		q->head = io;
-	q->tail = io;
-	q->len++;
-	rs_tavg_add(&q->depth, sim->now, 1);
-}
-
 void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io)
 {
 	RS_ASSERT(q->len > 0);
@@ -102,11 +89,3 @@ struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q)
 	q->busy++;
 	return io;
 }
-
-void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
-{
-	RS_ASSERT(q->busy > 0);
-	q->busy--;
-	rs_tavg_add(&q->depth, sim->now, -1);
-}
-

@@ -39,7 +39,20 @@ struct rs_ioq {
 
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
 		 void *policy_ctx, rs_time_t now);
-void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io);
+/* Push and release are inline: each runs once a request per queue, and is
+ * a few stores and the depth's average. */
+static inline void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
+{
+	io->qnext = NULL;
+	io->qprev = q->tail;
+	if (q->tail)
+		q->tail->qnext = io;
+	else
+		q->head = io;
+	q->tail = io;
+	q->len++;
+	rs_tavg_add(&q->depth, sim->now, 1);
+}
 /* rs_ioq_dispatch once a tag is free and a request waits (for it alone). */
 struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q);
 /* Next request to dispatch, if a tag is free and one is waiting; takes a
@@ -52,7 +65,12 @@ static inline struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q
 	return rs_ioq_take(sim, q);
 }
 /* A dispatched request finished: give its tag back. */
-void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q);
+static inline void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
+{
+	RS_ASSERT(q->busy > 0);
+	q->busy--;
+	rs_tavg_add(&q->depth, sim->now, -1);
+}
 /* Unlink a waiting request (for policies; the depth average still counts
  * it, since it is about to be dispatched). */
 void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io);

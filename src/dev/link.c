@@ -7,9 +7,9 @@
 #include "io/io.h"
 #include "kernel/assert.h"
 
-static struct rs_link_channel *channel(struct rs_link *l, enum rs_dir dir)
+static inline struct rs_link_channel *channel(struct rs_link *l, enum rs_dir dir)
 {
-	return &l->ch[l->p.full_duplex ? dir : 0];
+	return (struct rs_link_channel *)((char *)l->ch + l->ch_offset[dir]);
 }
 
 rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
@@ -34,6 +34,20 @@ rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t byte
 		return rs_link_transaction_ns(l, bytes);
 	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_out_bytes_s);
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
+}
+
+/* dir_transaction_ns(l, dir, l->p.burst_bytes), worked out again only when
+ * the rate it depends on has changed since (the overhead and the burst are
+ * set once, at init). */
+static inline rs_time_t full_burst_ns(struct rs_link *l, uint8_t dir)
+{
+	double rate = dir == RS_DIR_OUT && l->rate_out_bytes_s > 0 ? l->rate_out_bytes_s
+								   : l->p.rate_bytes_s;
+	if (rate != l->burst_rate[dir]) {
+		l->burst_ns[dir] = dir_transaction_ns(l, dir, l->p.burst_bytes);
+		l->burst_rate[dir] = rate;
+	}
+	return l->burst_ns[dir];
 }
 
 /* The same as dir_transaction_ns(l, dir, 0), which is the overhead alone
@@ -75,11 +89,10 @@ void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_para
 	RS_ASSERT(p->rate_bytes_s > 0);
 	RS_ASSERT(p->overhead_ns >= 0);
 	*l = (struct rs_link){ .name = name, .p = *p, .up = true };
+	l->ch_offset[RS_DIR_IN] = p->full_duplex ? (uint32_t)sizeof(l->ch[0]) : 0;
 	for (int d = 0; d < 2; d++)
 		rs_tavg_init(&l->ch[d].busy, now, 0);
 }
-
-static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
 
 void rs_link_add_priority(struct rs_link *l, const void *obj, int dir, int prio)
 {
@@ -129,6 +142,22 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	return best;
 }
 
+static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
+
+/* The end of a transaction that is not the lone transfer's last: j goes
+ * back in line or is done, and the next waiting transfer starts first.
+ * Out of line, so the common end (below) saves no registers for it. */
+static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struct rs_link *l,
+							struct rs_link_channel *c,
+							struct rs_job *j)
+{
+	if (j->left > 0)
+		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
+	start_next(sim, l, c);
+	if (j->left == 0)
+		rs_job_own_finish(sim, &c->own, j, 0);
+}
+
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_link *l = obj;
@@ -141,11 +170,31 @@ static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
 	c->bytes_moved += c->cur_bytes;
 	c->transactions += c->batch_bursts;
 	busy_end(c, sim->now);
-	if (j->left > 0)
-		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
-	start_next(sim, l, c);
-	if (j->left == 0)
-		rs_job_own_finish(sim, &c->own, j, 0);
+	if (j->left == 0 && !c->waiting.head && j == &c->own.job) {
+		/* The channel's own job is done and nothing waits: what
+		 * transaction_next would do, less its tests (nothing to start,
+		 * the job is the channel's). */
+		c->own.taken = false;
+		j->fn(sim, j->obj, j->arg, 0);
+		return;
+	}
+	transaction_next(sim, l, c, j);
+}
+
+/* The time of `bytes` (more than a burst) as full bursts and a rest, and
+ * their number in c->batch_bursts.  Out of line, so a transfer of one
+ * burst, the commoner, is planned with fewer registers saved. */
+static __attribute__((noinline)) rs_time_t batch_ns(struct rs_link *l,
+						    struct rs_link_channel *c, uint8_t dir,
+						    uint64_t bytes)
+{
+	uint64_t b = l->p.burst_bytes;
+	uint64_t full = bytes / b, rest = bytes % b;
+	rs_time_t t = (rs_time_t)full * full_burst_ns(l, dir);
+	if (rest)
+		t += dir_transaction_ns(l, dir, rest);
+	c->batch_bursts = full + (rest ? 1 : 0);
+	return t;
 }
 
 /* Plan `bytes` of j (all it has left when nothing else waits, else a
@@ -164,11 +213,7 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 		c->batch_bursts = 1;
 		t = dir_transaction_or_empty_ns(l, j->dir, bytes);
 	} else {
-		uint64_t full = bytes / b, rest = bytes % b;
-		t = (rs_time_t)full * dir_transaction_ns(l, j->dir, b);
-		if (rest)
-			t += dir_transaction_ns(l, j->dir, rest);
-		c->batch_bursts = full + (rest ? 1 : 0);
+		t = batch_ns(l, c, j->dir, bytes);
 	}
 	c->batch_start = sim->now;
 	busy_begin(c, sim->now);
@@ -176,7 +221,8 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 }
 
 /* Plan the head transfer, if the channel is free. */
-static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+static __attribute__((noinline)) void start_next(struct rs_sim *sim, struct rs_link *l,
+						 struct rs_link_channel *c)
 {
 	if (c->cur || !c->waiting.head)
 		return;
@@ -190,7 +236,7 @@ static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 {
 	if (c->batch_bursts <= 1)
 		return;
-	rs_time_t per = dir_transaction_ns(l, c->cur->dir, l->p.burst_bytes);
+	rs_time_t per = full_burst_ns(l, c->cur->dir);
 	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
 	uint64_t full = c->cur_bytes / l->p.burst_bytes;
 	if (done + 1 >= full) /* the last full burst or the tail is running */
@@ -210,8 +256,13 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 	rs_job_finish(sim, obj, -RS_ERR_ELINKDOWN);
 }
 
-void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
-		  rs_job_fn *fn, void *obj, void *arg)
+/* rs_link_xfer but for a transfer that finds its channel free with its
+ * own job: the link down, the channel busy, or its job taken (a transfer
+ * started from the callback of another's failure). */
+static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs_link *l,
+						   struct rs_link_channel *c, enum rs_dir dir,
+						   uint64_t bytes, rs_job_fn *fn, void *obj,
+						   void *arg)
 {
 	if (!l->up) {
 		/* Fail from the event loop, never re-entering the caller. */
@@ -220,8 +271,6 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		rs_sched(sim, 0, fail_later, j, NULL);
 		return;
 	}
-	/* A zero-byte transfer still costs one transaction's overhead. */
-	struct rs_link_channel *c = channel(l, dir);
 	struct rs_job *j = rs_job_own_get(sim, &c->own, fn, obj, arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
@@ -234,6 +283,29 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 	}
 	rs_jobq_push(&c->waiting, j);
 	split_batch(sim, l, c);
+}
+
+void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64_t bytes,
+		  rs_job_fn *fn, void *obj, void *arg)
+{
+	/* A zero-byte transfer still costs one transaction's overhead. */
+	struct rs_link_channel *c = channel(l, dir);
+	if (!l->up || c->cur || c->own.taken) {
+		xfer_general(sim, l, c, dir, bytes, fn, obj, arg);
+		return;
+	}
+	/* The common case: the channel is free (so nothing waits: a
+	 * transaction's end starts the next) and its own job with it, so the
+	 * transfer is planned at once, as xfer_general would. */
+	RS_ASSERT(!c->waiting.head);
+	struct rs_job *j = &c->own.job;
+	c->own.taken = true;
+	j->fn = fn;
+	j->obj = obj;
+	j->arg = arg;
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
+	plan(sim, l, c, j, bytes);
 }
 
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)

@@ -55,6 +55,15 @@ struct rs_link {
 	double rate_out_bytes_s;      /* > 0: host-to-device rate, when not p.rate_bytes_s */
 	bool up;
 	struct rs_link_channel ch[2]; /* [0] OUT (or both if half duplex), [1] IN */
+	/* Where in ch each direction's channel lies, in bytes: finding it
+	 * is then one load and an add on every transfer (an offset, not a
+	 * pointer, so the link stays a plain value). */
+	uint32_t ch_offset[2];
+	/* The time of one full burst in each direction, and the rate it was
+	 * worked out at (0: not yet): a transfer of several bursts asks it
+	 * every time, and a rate written after init is seen by the key. */
+	double burst_rate[2];
+	rs_time_t burst_ns[2];
 	uint64_t failed;              /* transfers failed by the link being down */
 	/* Priority arbitration when narb > 0: at each burst boundary the
 	 * waiting transfer of the highest rank goes next (the oldest among

@@ -49,3 +49,11 @@ void rs_pool_grow(struct rs_pool *pool)
 	}
 	pool->capacity += pool->per_chunk;
 }
+
+uint64_t rs_pool_free_count(const struct rs_pool *pool)
+{
+	uint64_t n = 0;
+	for (void *obj = pool->free_list; obj; obj = *(void **)obj)
+		n++;
+	return n;
+}

@@ -61,6 +61,26 @@ static inline void *rs_pool_get(struct rs_pool *pool)
 	return obj;
 }
 
+/* Take and put for a pool whose holder knows its objects out another way
+ * (the event kernel: every event out of its pool is pending, and counted
+ * there): `live` is left alone, which saves its update and check on each. */
+static inline void *rs_pool_take_free_uncounted(struct rs_pool *pool)
+{
+	void *obj = pool->free_list;
+	pool->free_list = *(void **)obj;
+	return obj;
+}
+
+static inline void rs_pool_put_uncounted(struct rs_pool *pool, void *obj)
+{
+	*(void **)obj = pool->free_list;
+	pool->free_list = obj;
+}
+
+/* Objects on the free list, counted by walking it (tests, and holders of
+ * uncounted pools). */
+uint64_t rs_pool_free_count(const struct rs_pool *pool);
+
 static inline void rs_pool_put(struct rs_pool *pool, void *obj)
 {
 	RS_ASSERT(pool->live > 0);

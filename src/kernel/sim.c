@@ -160,6 +160,7 @@ static __attribute__((noinline)) void small_to_heap(struct rs_sim *sim)
 	for (uint32_t i = 0; i < n; i++)
 		h[i].ev->heap_index = i;
 	sim->small = false;
+	sim->small_cap = 0;
 }
 
 static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
@@ -176,6 +177,7 @@ static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
 		h[j] = s;
 	}
 	sim->small = true;
+	sim->small_cap = SMALL_MAX;
 }
 
 struct rs_sim *rs_sim_new(uint64_t seed)
@@ -185,6 +187,7 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	sim->seed = seed;
 	sim->same_instant_max = RS_SIM_SAME_INSTANT_MAX;
 	sim->small = true;
+	sim->small_cap = SMALL_MAX;
 	heap_alloc(sim, 1024);
 	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
 	return sim;
@@ -235,7 +238,7 @@ _Static_assert(offsetof(struct rs_event, gen) >= sizeof(void *),
 static inline void release(struct rs_sim *sim, struct rs_event *ev)
 {
 	ev->gen++;
-	rs_pool_put(&sim->events, ev);
+	rs_pool_put_uncounted(&sim->events, ev);
 }
 
 /* rs_sched_at's heap side, in sched_slow (out of line): the sorted insert
@@ -284,26 +287,32 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 {
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
-	struct rs_event *ev = rs_pool_get_raw(&sim->events);
+	if (!sim->events.free_list)
+		rs_pool_grow(&sim->events);
+	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
 	return sched_into(sim, ev, when, fn, obj, arg);
 }
 
-/* The common one: few events pending and a free event at hand.  It calls
- * nothing, so it saves only the registers of its insertion, whose scan
- * needs no bound: the sentinel before the first slot (heap[-1]), compared
- * as unsigned, is later than any new event and stops it. */
-static __attribute__((noinline)) struct rs_event_handle
-sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
+/* The common one, few events pending and a free event at hand, is done
+ * here; the rest (the heap, a pool that must grow) goes to sched_slow by a
+ * jump, so this path calls nothing and saves only the registers of its
+ * insertion, whose scan needs no bound: the sentinel before the first slot
+ * (heap[-1]), compared as unsigned, is later than any new event and stops
+ * it.  Whether the sorted form has room is one compare (small_cap). */
+struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+				   void *obj, void *arg)
 {
+	if (sim->heap_len >= sim->small_cap || !sim->events.free_list)
+		return sched_slow(sim, when, fn, obj, arg);
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
-	struct rs_event *ev = rs_pool_take_free(&sim->events);
+	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
 	ev->time = when;
 	ev->seq = sim->seq++;
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;
-	RS_ASSERT(ev->seq + 1 == sim->seq && sim->heap[-1].time == SENTINEL_TIME);
+	RS_ASSERT(sim->heap[-1].time == SENTINEL_TIME);
 	struct rs_heap_slot *p = sim->heap + sim->heap_len++;
 	while ((uint64_t)p[-1].time <= (uint64_t)when) {
 		p[0] = p[-1];
@@ -311,17 +320,6 @@ sched_small(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void
 	}
 	*p = (struct rs_heap_slot){ when, ev };
 	return (struct rs_event_handle){ ev, ev->gen };
-}
-
-/* Only chooses: each form's work is in a function of its own, entered by
- * a jump, so neither pays for saving the registers the other needs (and
- * the checks of the arguments are there, so this one calls nothing). */
-struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-				   void *obj, void *arg)
-{
-	if (sim->small && sim->heap_len < SMALL_MAX && sim->events.free_list)
-		return sched_small(sim, when, fn, obj, arg);
-	return sched_slow(sim, when, fn, obj, arg);
 }
 
 struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
@@ -401,7 +399,9 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 	 * schedule past SMALL_MAX, a fall to SMALL_BACK), and the outer loop
 	 * then goes on with the other. */
 	while (sim->heap_len > 0 && !sim->stopping) {
-		while (sim->small && sim->heap_len > 0 && !sim->stopping) {
+		/* Some events pending, in the sorted form (small_cap is 0 in
+		 * the heap form, which it never outgrows): one compare. */
+		while (sim->heap_len - 1 < sim->small_cap && !sim->stopping) {
 			struct rs_heap_slot top = sim->heap[sim->heap_len - 1];
 			if (!may_fire(sim, top.time, until))
 				goto out;
@@ -442,6 +442,11 @@ out:
 }
 
 void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }
+
+uint64_t rs_sim_events_out(const struct rs_sim *sim)
+{
+	return sim->events.capacity - rs_pool_free_count(&sim->events);
+}
 
 void rs_sim_fail(struct rs_sim *sim, const char *fmt, ...)
 {
@@ -492,17 +497,27 @@ gsl_rng *rs_sim_rng(struct rs_sim *sim, const char *purpose, uint32_t instance)
 	return node->rng;
 }
 
+/* Two 32-bit draws (the generators used give 32 bits each), keeping only
+ * the values below the largest multiple of n.  Out of line, so that the
+ * common draw below 2^32 saves none of the registers this loop needs. */
+static __attribute__((noinline)) uint64_t uniform_wide(gsl_rng *r, uint64_t n)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+	for (;;) {
+		/* The high half first, in two statements: within one
+		 * expression the order of the two draws is unspecified, and
+		 * another compiler could take them the other way round. */
+		uint64_t hi = gsl_rng_get(r);
+		uint64_t x = (hi << 32) ^ (uint64_t)gsl_rng_get(r);
+		if (x < limit)
+			return x % n;
+	}
+}
+
 uint64_t rs_rng_uniform_u64(gsl_rng *r, uint64_t n)
 {
 	RS_ASSERT(n > 0);
 	if (n <= 0xffffffffull)
 		return gsl_rng_uniform_int(r, (unsigned long)n);
-	/* Two 32-bit draws (the generators used give 32 bits each), keeping
-	 * only the values below the largest multiple of n. */
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-	for (;;) {
-		uint64_t x = ((uint64_t)gsl_rng_get(r) << 32) ^ (uint64_t)gsl_rng_get(r);
-		if (x < limit)
-			return x % n;
-	}
+	return uniform_wide(r, n);
 }

@@ -94,6 +94,9 @@ struct rs_sim {
 	/* Few events pending: heap[] holds them sorted, the next to fire
 	 * last, instead of as a heap (see sim.c); root_vacant is then false. */
 	bool small;
+	/* SMALL_MAX (see sim.c) in the few-events form, 0 in the heap form:
+	 * whether a new event goes in sorted is then one compare. */
+	uint32_t small_cap;
 	/* A runtime failure (see rs_sim_fail): the run is over, the message
 	 * says why.  Once set, rs_sim_run fires nothing more. */
 	bool failed;
@@ -109,6 +112,9 @@ struct rs_sim {
 	uint32_t heap_len;
 	uint32_t heap_cap;
 
+	/* Uncounted (its `live` stays 0): every event out of it is pending,
+	 * which rs_sim_pending counts; rs_sim_events_out counts them from
+	 * the pool's side, for tests. */
 	struct rs_pool events;
 	/* The pools of the modules above, each sized by the module that owns
 	 * its type (rs_sim_pool_register) when it first takes an object; the
@@ -170,7 +176,9 @@ struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
 static inline struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay,
 					      rs_event_fn *fn, void *obj, void *arg)
 {
-	RS_ASSERT(delay >= 0);
+	/* A negative delay is caught by rs_sched_at's assertion that the
+	 * event is not in the past: RS_TIME_MAX - now is never negative, so
+	 * such a delay goes there, to a time before now. */
 	if (delay > RS_TIME_MAX - sim->now)
 		return rs_sched_overflow(sim, delay, fn, obj, arg);
 	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
@@ -204,6 +212,9 @@ static inline size_t rs_sim_pending(const struct rs_sim *sim)
 {
 	return sim->heap_len - (sim->root_vacant ? 1 : 0);
 }
+/* Events taken from the pool and not given back, counted by walking its
+ * free list (slow; for tests): rs_sim_pending unless an event leaked. */
+uint64_t rs_sim_events_out(const struct rs_sim *sim);
 
 /* A random stream for one purpose ("offsets", "sizes", "mix", "arrivals",
  * "service", ...) and instance (worker or device index), seeded from a hash

@@ -104,9 +104,13 @@ static void request_done(struct rs_sim *sim, struct rs_io *io)
 		issue_one(sim, load);
 }
 
-/* The next request of the spec (the streams drawn in one fixed order). */
-static void next_request(struct rs_load *load, enum rs_op *op, uint64_t *lba_out,
-			 uint32_t *nblk)
+/* The next request of the spec (the streams drawn in one fixed order).
+ * Inlined in both its callers, once a request: its results then stay in
+ * registers, and its own frame goes. */
+static inline __attribute__((always_inline)) void next_request(struct rs_load *load,
+							       enum rs_op *op,
+							       uint64_t *lba_out,
+							       uint32_t *nblk)
 {
 	struct iometer *im = load->priv;
 	const struct line *ln = &im->lines[0];

@@ -38,32 +38,28 @@ static void window_end(struct rs_sim *sim, void *obj, void *arg)
 	window_close(sim, load);
 }
 
-bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_io *io)
+bool rs_load_account_measured(struct rs_sim *sim, struct rs_load *load, const struct rs_io *io)
 {
-	RS_ASSERT(load->in_flight > 0);
-	load->in_flight--;
-	if (load->measuring) {
-		if (io->op != RS_FLUSH) {
-			rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
-					 io->t_done - io->t_submit, io->status);
-		} else if (io->status != 0) {
-			load->stats.errors++;
-		} else {
-			load->flushes++;
-			load->flush_lat_ns += (uint64_t)(io->t_done - io->t_submit);
-		}
-		if (load->request_log) {
-			fprintf(load->request_log, "%.9f,%s,%llu,%u,%.9f,%d",
-				(double)io->t_submit / 1e9, rs_op_name(io->op),
-				(unsigned long long)io->lba, io->nblk,
-				(double)(io->t_done - io->t_submit) / 1e9, io->status);
-			if (load->log_extra)
-				load->log_extra(load, io, load->request_log);
-			fputc('\n', load->request_log);
-		}
-		if (load->max_ops && load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops)
-			rs_load_finish(sim, load);
+	if (io->op != RS_FLUSH) {
+		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
+				 io->t_done - io->t_submit, io->status);
+	} else if (io->status != 0) {
+		load->stats.errors++;
+	} else {
+		load->flushes++;
+		load->flush_lat_ns += (uint64_t)(io->t_done - io->t_submit);
 	}
+	if (load->request_log) {
+		fprintf(load->request_log, "%.9f,%s,%llu,%u,%.9f,%d",
+			(double)io->t_submit / 1e9, rs_op_name(io->op),
+			(unsigned long long)io->lba, io->nblk,
+			(double)(io->t_done - io->t_submit) / 1e9, io->status);
+		if (load->log_extra)
+			load->log_extra(load, io, load->request_log);
+		fputc('\n', load->request_log);
+	}
+	if (load->max_ops && load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops)
+		rs_load_finish(sim, load);
 	return !load->stopped;
 }
 
@@ -100,12 +96,6 @@ struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum r
 		overloaded(sim, load);
 	rs_dev_submit(sim, load->target, io);
 	return io;
-}
-
-struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
-			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done)
-{
-	return rs_load_issue_ctx(sim, load, op, lba, nblk, done, load);
 }
 
 size_t rs_load_add_figure(struct rs_load *load, const char *name)

@@ -145,25 +145,49 @@ rs_time_t rs_load_window_end(const struct rs_load *load);
 void rs_load_destroy(struct rs_load *load);
 
 /* For workload types: */
-/* Record a completed request (counts it if inside the window) and return
- * whether the workload still wants to issue. */
-bool rs_load_account(struct rs_sim *sim, struct rs_load *load, const struct rs_io *io);
 /* Close the measuring window now (e.g. a trace has run out): nothing more
  * is issued, requests in flight drain.  Does nothing if already closed. */
 void rs_load_finish(struct rs_sim *sim, struct rs_load *load);
-/* Issue one request to the target; the type's done callback must call
+/* rs_load_account for a request completed inside the window, in full: a
+ * flush, an error, the request log, then the count that ends the window. */
+bool rs_load_account_measured(struct rs_sim *sim, struct rs_load *load,
+			      const struct rs_io *io);
+/* Record a completed request (counts it if inside the window) and return
+ * whether the workload still wants to issue.  Inline for the common case,
+ * a read or write without error and no request log, once a request. */
+static inline bool rs_load_account(struct rs_sim *sim, struct rs_load *load,
+				   const struct rs_io *io)
+{
+	RS_ASSERT(load->in_flight > 0);
+	load->in_flight--;
+	if (load->measuring) {
+		if (io->op == RS_FLUSH || io->status != 0 || load->request_log)
+			return rs_load_account_measured(sim, load, io);
+		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
+				 io->t_done - io->t_submit, 0);
+		if (load->max_ops &&
+		    load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops)
+			rs_load_finish(sim, load);
+	}
+	return !load->stopped;
+}
+/* Issue one request to the target, with the request's done_ctx set to
+ * `ctx` (e.g. the issuing thread's state; the done callback then passes
+ * the load to rs_load_account itself); the type's done callback must call
  * rs_load_account and then rs_io_free.  More than
  * rs_limits()->queued_requests requests alive in the sim at once (the
  * workload's and the devices' own) fails the run with "overloaded"
  * (rs_sim_fail): the request is still issued, and the run stops after the
  * event being fired. */
-struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
-			    uint64_t lba, uint32_t nblk, rs_io_done_fn *done);
-/* The same with the request's done_ctx set to `ctx` (e.g. the issuing
- * thread's state) instead of the load; the done callback then passes the
- * load to rs_load_account itself. */
 struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
 				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx);
+/* The same with the load as done_ctx. */
+static inline struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load,
+					  enum rs_op op, uint64_t lba, uint32_t nblk,
+					  rs_io_done_fn *done)
+{
+	return rs_load_issue_ctx(sim, load, op, lba, nblk, done, load);
+}
 
 void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c);
 /* A size given under `key` must be whole sectors (512 B): 0, or -1 with a

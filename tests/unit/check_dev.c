@@ -374,6 +374,124 @@ START_TEST(link_busy_time_exact)
 }
 END_TEST
 
+/* One transfer of `bytes` in `dir`: alone on the link (it finds the channel
+ * and its own job free, rs_link_xfer's own path), or behind a transfer of
+ * no bytes submitted just before (queued with a pooled job, then planned
+ * by the end of the one before: the general path).  Returns its time on
+ * the link; the channel's counters and busy time, less the blocker's. */
+struct lone_run {
+	rs_time_t took;
+	uint64_t moved, transactions;
+	double busy_ns;
+};
+
+static struct lone_run one_transfer(const struct rs_link_params *p, double rate_out,
+				    enum rs_dir dir, uint64_t bytes, bool behind)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "link", p, 0);
+	rs_link_set_rate_out(&l, rate_out);
+	struct xfer blocker = { 0 }, x = { 0 };
+	if (behind)
+		rs_link_xfer(sim, &l, dir, 0, xfer_done, &blocker, NULL);
+	rs_link_xfer(sim, &l, dir, bytes, xfer_done, &x, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(x.calls, 1);
+	ck_assert_int_eq(x.status, 0);
+	ck_assert_int_eq(blocker.calls, behind ? 1 : 0);
+	ck_assert(rs_link_idle(&l));
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	/* The other channel of a full-duplex link saw nothing. */
+	const struct rs_link_channel *c = &l.ch[p->full_duplex ? dir : 0];
+	ck_assert(!c->own.taken);      /* free for the next transfer */
+	if (p->full_duplex)
+		ck_assert_uint_eq(l.ch[!dir].bytes_moved + l.ch[!dir].transactions, 0);
+	struct lone_run r = { x.done - blocker.done, c->bytes_moved,
+			      c->transactions - (behind ? 1 : 0),
+			      c->busy.area - (double)blocker.done };
+	rs_sim_free(sim);
+	return r;
+}
+
+/* A transfer that finds its channel free takes a path of its own
+ * (rs_link_xfer plans it at once with the channel's job, and its end
+ * calls back without the general end's tests): the same transfer through
+ * the general path, queued behind another, takes the same time on the
+ * same channel and counts the same, in both directions, half and full
+ * duplex, with and without bursts and a write rate of its own. */
+START_TEST(link_lone_path_matches_queued_path)
+{
+	const uint64_t sizes[] = { 0, 1, 511, 4096, 4097, 10000, 65536 };
+	const size_t nsizes = sizeof(sizes) / sizeof(sizes[0]);
+	for (int k = 0; k < 2 * 2 * 2 * 2 * (int)nsizes; k++) {
+		bool duplex = k & 1, burst = k & 2, own_rate = k & 4;
+		enum rs_dir dir = (k & 8) ? RS_DIR_IN : RS_DIR_OUT;
+		uint64_t bytes = sizes[k / 16];
+		struct rs_link_params p = { 3e8, 700, burst ? 4096 : 0, duplex };
+		double rate_out = own_rate ? 1e8 : 0;
+		struct lone_run lone = one_transfer(&p, rate_out, dir, bytes, false);
+		struct lone_run queued = one_transfer(&p, rate_out, dir, bytes, true);
+		ck_assert_int_eq(lone.took, queued.took);
+		ck_assert_uint_eq(lone.moved, bytes);
+		ck_assert_uint_eq(queued.moved, bytes);
+		ck_assert_uint_eq(lone.transactions, queued.transactions);
+		ck_assert(lone.busy_ns == (double)lone.took);
+		ck_assert(queued.busy_ns == (double)queued.took);
+		struct rs_link_params ref = p;
+		if (own_rate && dir == RS_DIR_OUT)
+			ref.rate_bytes_s = rate_out;
+		ck_assert_int_eq(lone.took, ref_xfer_ns(&ref, bytes));
+	}
+}
+END_TEST
+
+/* The time of a full burst is kept between transfers, keyed by the rate
+ * it was worked out at: a rate written after init (a drive slowing a
+ * shared bus to its own interface writes p.rate_bytes_s) or a write rate
+ * of its own set later is honoured by the next transfer of several
+ * bursts, in either direction, and a burst split by a second transfer
+ * uses it too. */
+START_TEST(link_burst_time_follows_rate)
+{
+	struct rs_link_params p = { 3e8, 700, 4096, true };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "bus", &p, 0);
+	const uint64_t bytes = 3 * 4096 + 100;
+	struct xfer x[8] = { { 0 } };
+	rs_time_t start = 0;
+	for (int k = 0; k < 8; k++) {
+		enum rs_dir dir = (k & 1) ? RS_DIR_IN : RS_DIR_OUT;
+		if (k == 2)
+			l.p.rate_bytes_s = p.rate_bytes_s = 1e8;
+		if (k == 4)
+			rs_link_set_rate_out(&l, 5e7);
+		if (k == 6)
+			rs_link_set_rate_out(&l, 0);
+		rs_link_xfer(sim, &l, dir, bytes, xfer_done, &x[k], NULL);
+		rs_sim_run(sim, RS_TIME_MAX);
+		struct rs_link_params ref = p;
+		if (k >= 4 && k < 6 && dir == RS_DIR_OUT)
+			ref.rate_bytes_s = 5e7;
+		ck_assert_int_eq(x[k].calls, 1);
+		ck_assert_int_eq(x[k].done - start, ref_xfer_ns(&ref, bytes));
+		start = x[k].done;
+	}
+	/* Split by a second transfer in its second burst: the first ends
+	 * after its second burst, and then they take turns. */
+	struct xfer a = { 0 }, b = { 0 };
+	rs_time_t per = rs_link_transaction_ns(&l, 4096);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 4 * 4096, xfer_done, &a, NULL);
+	rs_sim_run(sim, start + per + per / 2);
+	rs_link_xfer(sim, &l, RS_DIR_IN, 4096, xfer_done, &b, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(b.done, start + 3 * per);
+	ck_assert_int_eq(a.done, start + 5 * per);
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(link_down_and_up)
 {
 	const struct rs_link_params p = { 1e8, 500, 4096, true };
@@ -420,7 +538,7 @@ START_TEST(link_down_and_up)
 	/* Nothing failed was counted twice and nothing is left. */
 	ck_assert_int_eq(moving.calls + queued.calls + other_dir.calls + later.calls, 4);
 	ck_assert_uint_eq(sim->jobs.live, 0);
-	ck_assert_uint_eq(sim->events.live, 0);
+	ck_assert_uint_eq(rs_sim_events_out(sim), 0);
 	rs_sim_free(sim);
 }
 END_TEST
@@ -516,6 +634,53 @@ struct feeder {
 	uint64_t done;
 	rs_time_t last_done;
 };
+
+/* A job served alone (the server and its own job free: rs_server_submit's
+ * own path, and an end that calls back without the general end's tests)
+ * against the same job behind another (a pooled job, queued, begun by
+ * the end of the one before: the general path), on one server and two:
+ * the same time in service, the same busy time, the own job free after. */
+static void one_job(uint32_t servers, rs_time_t service, bool behind, rs_time_t *took,
+		    double *busy_ns)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_server s;
+	rs_server_init(&s, "cpu", servers, 0);
+	struct job_log first = { 0 }, jl = { 0 };
+	if (behind)
+		rs_server_submit(sim, &s, 300, job_done, &first, (void *)1);
+	rs_server_submit(sim, &s, service, job_done, &jl, (void *)2);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(jl.n, 1);
+	ck_assert_int_eq(jl.order[0], 2);
+	ck_assert_int_eq(first.n, behind ? 1 : 0);
+	rs_time_t start = behind && servers == 1 ? first.when[0] : 0;
+	*took = jl.when[0] - start;
+	*busy_ns = s.busy_avg.area - (behind ? 300.0 : 0.0);
+	ck_assert(!s.own.taken);
+	ck_assert_uint_eq(s.busy, 0);
+	ck_assert_uint_eq(s.jobs_done, behind ? 2 : 1);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_free(sim);
+}
+
+START_TEST(server_lone_path_matches_queued_path)
+{
+	const rs_time_t services[] = { 0, 1, 250, 123456 };
+	for (uint32_t servers = 1; servers <= 2; servers++)
+		for (size_t i = 0; i < sizeof(services) / sizeof(services[0]); i++) {
+			rs_time_t t[2];
+			double busy[2];
+			one_job(servers, services[i], false, &t[0], &busy[0]);
+			one_job(servers, services[i], true, &t[1], &busy[1]);
+			ck_assert_int_eq(t[0], services[i]);
+			ck_assert_int_eq(t[1], services[i]);
+			ck_assert(busy[0] == (double)services[i]);
+			if (servers == 1)
+				ck_assert(busy[1] == (double)services[i]);
+		}
+}
+END_TEST
 
 static void fed_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
@@ -1241,10 +1406,13 @@ static Suite *dev_suite(void)
 	tcase_add_test(tc, link_four_users_capped);
 	tcase_add_test(tc, link_down_and_up);
 	tcase_add_test(tc, link_busy_time_exact);
+	tcase_add_test(tc, link_lone_path_matches_queued_path);
+	tcase_add_test(tc, link_burst_time_follows_rate);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
 	tcase_add_test(tc, server_own_job_reused);
+	tcase_add_test(tc, server_lone_path_matches_queued_path);
 	tcase_add_test(tc, server_saturation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ioq");

@@ -309,6 +309,47 @@ START_TEST(ramp_not_counted)
 }
 END_TEST
 
+/* A request log sends every completion through rs_load_account's full
+ * path (rs_load_account_measured); without one, reads and writes are
+ * counted inline.  Both give the same figures, bit for bit, whether the
+ * window ends by time or by a count of requests, and the log has a line
+ * per request counted. */
+static void hook_log(struct rs_sim *sim, struct rs_dev *dev, struct rs_load *load, void *arg)
+{
+	load->request_log = arg;
+}
+
+START_TEST(account_inline_matches_full)
+{
+	static const char *const fmts[] = {
+		"seed: 3\n"
+		"device: {type: ideal, service: exponential, mean: 200us, servers: 2}\n"
+		"workload:\n"
+		"  iometer: {spec: fileserver, outstanding: 6, ramp: 10ms, run: 500ms}\n",
+		"seed: 4\n"
+		"device: {type: ideal, service: exponential, mean: 200us}\n"
+		"workload:\n"
+		"  iometer: {spec: default, outstanding: 3, ramp: 10ms, count: 1234}\n",
+	};
+	for (size_t k = 0; k < 2; k++) {
+		struct tu_run inl, full;
+		FILE *log = tmpfile();
+		ck_assert_ptr_nonnull(log);
+		tu_run(&inl, "%s", fmts[k]);
+		tu_run_hook(&full, hook_log, log, "%s", fmts[k]);
+		ck_assert_uint_gt(inl.s.ops, 1000);
+		ck_assert_int_eq(memcmp(&inl.s, &full.s, sizeof(inl.s)), 0);
+		ck_assert_int_eq(inl.end, full.end);
+		rewind(log);
+		uint64_t lines = 0;
+		for (int c; (c = fgetc(log)) != EOF;)
+			lines += c == '\n';
+		ck_assert_uint_eq(lines, inl.s.ops);
+		fclose(log);
+	}
+}
+END_TEST
+
 static const char det_fmt[] =
 	"seed: %d\n"
 	"device: {type: ideal, service: exponential, mean: 200us, servers: 2}\n"
@@ -421,6 +462,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, random_aligned_in_range);
 	tcase_add_test(tc, ramp_not_counted);
 	tcase_add_test(tc, determinism);
+	tcase_add_test(tc, account_inline_matches_full);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_set_timeout(tc, 20);

@@ -32,7 +32,7 @@ static inline void tu_check_conservation(const struct rs_sim *sim)
 	ck_assert_uint_eq(c->completed, c->freed);
 	ck_assert_uint_eq(c->bytes_created, c->bytes_completed);
 	ck_assert_uint_eq(rs_sim_pending(sim), 0);
-	ck_assert_uint_eq(sim->events.live, 0);
+	ck_assert_uint_eq(rs_sim_events_out(sim), 0);
 	ck_assert_uint_eq(sim->ios.live, 0);
 	ck_assert_uint_eq(sim->jobs.live, 0);
 }
