@@ -17,7 +17,7 @@
 		.series_intervals = 1000000, .model_depth = 16,                             \
 	}
 static const struct rs_limits defaults = RS_LIMITS_DEFAULTS;
-static struct rs_limits current = RS_LIMITS_DEFAULTS;
+struct rs_limits rs_limits_in_force = RS_LIMITS_DEFAULTS;
 
 struct limit_field {
 	const char *name;
@@ -45,14 +45,9 @@ static const struct limit_field fields[] = {
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
-const struct rs_limits *rs_limits(void)
-{
-	return &current;
-}
-
 void rs_limits_reset(void)
 {
-	current = defaults;
+	rs_limits_in_force = defaults;
 }
 
 static uint64_t *field_of(struct rs_limits *l, const struct limit_field *f)
@@ -81,7 +76,7 @@ int rs_limits_set(const char *assignment, char *why, unsigned why_len)
 				 f->name, f->is_size ? "size" : "count", eq + 1);
 			return -1;
 		}
-		*field_of(&current, f) = v;
+		*field_of(&rs_limits_in_force, f) = v;
 		return 0;
 	}
 	snprintf(why, why_len, "--limit: unknown cap '%.*s' (see 'raidsim help limits')",
