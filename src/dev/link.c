@@ -19,11 +19,6 @@ rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
-void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s)
-{
-	RS_ASSERT(rate_bytes_s >= 0);
-	l->rate_out_bytes_s = rate_bytes_s;
-}
 
 /* One transaction in a direction: at the host-to-device rate when it has
  * its own.  Inlined: every transfer planned asks it once or twice. */
@@ -38,7 +33,9 @@ rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t byte
 
 /* dir_transaction_ns(l, dir, l->p.burst_bytes), worked out again only when
  * the rate it depends on has changed since (the overhead and the burst are
- * set once, at init). */
+ * set once, at init).  The setters keep it current themselves; the key
+ * stays for a rate written into p.rate_bytes_s directly (the drive's bus
+ * set-up still does), and can go when nothing does. */
 static inline rs_time_t full_burst_ns(struct rs_link *l, uint8_t dir)
 {
 	double rate = dir == RS_DIR_OUT && l->rate_out_bytes_s > 0 ? l->rate_out_bytes_s
@@ -77,6 +74,27 @@ static inline void busy_end(struct rs_link_channel *c, rs_time_t now)
 	c->busy.level = 0;
 }
 
+/* Work the full bursts' times out again for the rates now in force. */
+static void refresh_burst_ns(struct rs_link *l)
+{
+	for (uint8_t d = 0; d < 2; d++)
+		(void)full_burst_ns(l, d);
+}
+
+void rs_link_set_rate(struct rs_link *l, double rate_bytes_s)
+{
+	RS_ASSERT(rate_bytes_s > 0);
+	l->p.rate_bytes_s = rate_bytes_s;
+	refresh_burst_ns(l);
+}
+
+void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s)
+{
+	RS_ASSERT(rate_bytes_s >= 0);
+	l->rate_out_bytes_s = rate_bytes_s;
+	refresh_burst_ns(l);
+}
+
 static uint64_t burst_of(const struct rs_link *l, uint64_t left)
 {
 	uint64_t b = l->p.burst_bytes;
@@ -92,6 +110,7 @@ void rs_link_init(struct rs_link *l, const char *name, const struct rs_link_para
 	l->ch_offset[RS_DIR_IN] = p->full_duplex ? (uint32_t)sizeof(l->ch[0]) : 0;
 	for (int d = 0; d < 2; d++)
 		rs_tavg_init(&l->ch[d].busy, now, 0);
+	refresh_burst_ns(l);
 }
 
 void rs_link_add_priority(struct rs_link *l, const void *obj, int dir, int prio)

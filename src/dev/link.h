@@ -80,6 +80,12 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 		  rs_job_fn *fn, void *obj, void *arg);
 /* Down: fail everything queued or moving, and every later transfer until up. */
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
+/* The payload rate after init (a drive slowing a shared bus to its own
+ * interface): the time of a full burst, which the link keeps per
+ * direction, follows it at once.  Writing p.rate_bytes_s directly still
+ * works (the kept time is keyed by the rate it was worked out at), but
+ * costs every transfer of several bursts a compare this makes needless. */
+void rs_link_set_rate(struct rs_link *l, double rate_bytes_s);
 /* A host-to-device rate of its own (a SCSI bus whose write blocks take
  * longer than its read blocks); 0 goes back to the one rate. */
 void rs_link_set_rate_out(struct rs_link *l, double rate_bytes_s);

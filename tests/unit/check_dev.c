@@ -492,6 +492,44 @@ START_TEST(link_burst_time_follows_rate)
 }
 END_TEST
 
+/* rs_link_set_rate (and rs_link_set_rate_out) keep the full burst's
+ * time current themselves, so a transfer of several bursts would need no
+ * key: the kept times equal the reference right after each set, and the
+ * next batch in each direction takes the reference time. */
+START_TEST(link_set_rate_keeps_burst_time)
+{
+	struct rs_link_params p = { 3e8, 700, 4096, false };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "bus", &p, 0);
+	const double rates[] = { 1e8, 4.5e7, 3e8 };
+	const double rates_out[] = { 0, 2e7, 0 };
+	const uint64_t bytes = 5 * 4096 + 7;
+	rs_time_t start = 0;
+	for (int k = 0; k < 3; k++) {
+		rs_link_set_rate(&l, rates[k]);
+		struct rs_link_params ref = p;
+		ref.rate_bytes_s = rates[k];
+		ck_assert_int_eq(l.burst_ns[RS_DIR_IN], ref_xfer_ns(&ref, 4096));
+		ck_assert(l.burst_rate[RS_DIR_IN] == rates[k]);
+		rs_link_set_rate_out(&l, rates_out[k]);
+		struct rs_link_params ref_out = ref;
+		if (rates_out[k] > 0)
+			ref_out.rate_bytes_s = rates_out[k];
+		ck_assert_int_eq(l.burst_ns[RS_DIR_OUT], ref_xfer_ns(&ref_out, 4096));
+		for (int d = 0; d < 2; d++) {
+			struct xfer x = { 0 };
+			rs_link_xfer(sim, &l, (enum rs_dir)d, bytes, xfer_done, &x, NULL);
+			rs_sim_run(sim, RS_TIME_MAX);
+			ck_assert_int_eq(x.done - start,
+					 ref_xfer_ns(d == RS_DIR_OUT ? &ref_out : &ref, bytes));
+			start = x.done;
+		}
+	}
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(link_down_and_up)
 {
 	const struct rs_link_params p = { 1e8, 500, 4096, true };
@@ -1408,6 +1446,7 @@ static Suite *dev_suite(void)
 	tcase_add_test(tc, link_busy_time_exact);
 	tcase_add_test(tc, link_lone_path_matches_queued_path);
 	tcase_add_test(tc, link_burst_time_follows_rate);
+	tcase_add_test(tc, link_set_rate_keeps_burst_time);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("server");
 	tcase_add_test(tc, server_k_fifo);
