@@ -130,7 +130,6 @@ static void ideal_restart(struct rs_dev *dev, rs_time_t now)
 {
 	struct ideal *id = dev->priv;
 	rs_tavg_restart(&id->busy, now);
-	rs_tavg_restart(&id->q.depth, now);
 }
 
 static void ideal_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)

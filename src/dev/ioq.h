@@ -34,13 +34,18 @@ struct rs_ioq {
 	uint32_t busy;                /* tags in use */
 	const struct rs_ioq_policy *policy;
 	void *policy_ctx;
-	struct rs_tavg depth;         /* waiting + in service, over time */
+	/* Not kept: no output reads a queue's depth over time (a device's
+	 * queue depth is its inflight average, dev.h), and keeping it cost
+	 * every push and release.  The field stays, initialised, only while
+	 * the restarts of the drive, the SSD and the controller still name
+	 * it; it can go with them. */
+	struct rs_tavg depth;
 };
 
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
 		 void *policy_ctx, rs_time_t now);
 /* Push and release are inline: each runs once a request per queue, and is
- * a few stores and the depth's average. */
+ * a few stores. */
 static inline void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
 {
 	io->qnext = NULL;
@@ -51,7 +56,6 @@ static inline void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_i
 		q->head = io;
 	q->tail = io;
 	q->len++;
-	rs_tavg_add(&q->depth, sim->now, 1);
 }
 /* rs_ioq_dispatch once a tag is free and a request waits (for it alone). */
 struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q);
@@ -69,7 +73,6 @@ static inline void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
 {
 	RS_ASSERT(q->busy > 0);
 	q->busy--;
-	rs_tavg_add(&q->depth, sim->now, -1);
 }
 /* Unlink a waiting request (for policies; the depth average still counts
  * it, since it is about to be dispatched). */

@@ -149,7 +149,6 @@ static void hba_restart(struct rs_dev *dev, rs_time_t now)
 	struct hba *a = dev->priv;
 	rs_server_restart_stats(&a->fw, now);
 	rs_link_restart_stats(&a->link, now);
-	rs_tavg_restart(&a->q.depth, now);
 }
 
 static void hba_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
