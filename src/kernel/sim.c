@@ -122,10 +122,9 @@ static void sift_down(struct rs_sim *sim, uint32_t i, struct rs_heap_slot s)
 static inline __attribute__((always_inline)) void small_insert(struct rs_sim *sim,
 							   struct rs_heap_slot s)
 {
-	/* s is the newest event (the highest sequence number), so of the
-	 * events at its time every one fires first: the times alone decide,
-	 * which saves reading the sequence from the event on a tie. */
-	RS_ASSERT(s.ev->seq + 1 == sim->seq);
+	/* s is the newest event, so of the events at its time every one
+	 * fires first: the times alone decide, and the events of this form
+	 * carry no sequence number (small_to_heap gives them theirs). */
 	struct rs_heap_slot *h = sim->heap;
 	uint32_t i = sim->heap_len++;
 	while (i > 0 && h[i - 1].time <= s.time) {
@@ -147,7 +146,11 @@ static void small_remove(struct rs_sim *sim, const struct rs_event *ev)
 		h[i] = h[i + 1];
 }
 
-/* Earliest first is a valid heap of any arity. */
+/* Earliest first is a valid heap of any arity.  The sorted form orders
+ * events by time and, at one time, by when they were scheduled, without
+ * numbering them: numbered here in firing order, from the sequence on,
+ * they keep that order in the heap, and every later event, numbered
+ * after them, fires after those of its time. */
 static __attribute__((noinline)) void small_to_heap(struct rs_sim *sim)
 {
 	struct rs_heap_slot *h = sim->heap;
@@ -157,8 +160,10 @@ static __attribute__((noinline)) void small_to_heap(struct rs_sim *sim)
 		h[i] = h[j];
 		h[j] = t;
 	}
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		h[i].ev->heap_index = i;
+		h[i].ev->seq = sim->seq++;
+	}
 	sim->small = false;
 	sim->small_cap = 0;
 }
@@ -246,6 +251,11 @@ static inline void release(struct rs_sim *sim, struct rs_event *ev)
 static inline __attribute__((always_inline)) void heap_insert(struct rs_sim *sim,
 							      struct rs_heap_slot s)
 {
+	/* The sorted form (never with a vacant root) numbers its events
+	 * only now, and s after them. */
+	if (sim->small)
+		small_to_heap(sim);
+	s.ev->seq = sim->seq++;
 	if (sim->root_vacant) {
 		/* The event being fired is the minimum and at most s's time:
 		 * the new one replaces it at the root and sinks to its place. */
@@ -253,8 +263,6 @@ static inline __attribute__((always_inline)) void heap_insert(struct rs_sim *sim
 		sift_down(sim, 0, s);
 		return;
 	}
-	if (sim->small)
-		small_to_heap(sim);
 	if (sim->heap_len == sim->heap_cap)
 		heap_alloc(sim, sim->heap_cap * 2);
 	sift_up(sim, sim->heap_len++, s);
@@ -269,7 +277,6 @@ sched_into(struct rs_sim *sim, struct rs_event *ev, rs_time_t when, rs_event_fn 
 	 * but the generation, which the pool keeps (its chunks start zeroed):
 	 * no zeroing. */
 	ev->time = when;
-	ev->seq = sim->seq++;
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;
@@ -308,7 +315,6 @@ struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_
 	RS_ASSERT(fn != NULL);
 	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
 	ev->time = when;
-	ev->seq = sim->seq++;
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;

@@ -62,7 +62,8 @@ static inline bool rs_event_stale(struct rs_event_handle h)
 
 /* 16 bytes, so the four children of a node fill one 64-byte cache line
  * (see sim.c); the sequence number is read from the event only on a tie
- * of times. */
+ * of times, and only in the heap form (the sorted form of few events
+ * leaves it unset until it turns into the heap). */
 struct rs_heap_slot {
 	rs_time_t time;
 	struct rs_event *ev;
