@@ -68,21 +68,8 @@ void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io)
 struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q)
 {
 	/* rs_ioq_dispatch, its only caller, has seen a free tag and a
-	 * waiting request (rs_ioq_unlink asserts the latter again). */
-	if (q->policy == &rs_ioq_fifo) {
-		/* fifo_pick's head, unlinked as the head: no call through the
-		 * policy, and none of the tests for a request in the middle. */
-		struct rs_io *io = q->head;
-		q->head = io->qnext;
-		if (q->head)
-			q->head->qprev = NULL;
-		else
-			q->tail = NULL;
-		io->qnext = NULL;
-		q->len--;
-		q->busy++;
-		return io;
-	}
+	 * waiting request (rs_ioq_unlink asserts the latter again), and takes
+	 * the fifo policy's head itself. */
 	struct rs_io *io = q->policy->pick(sim, q, q->policy_ctx);
 	RS_ASSERT(io != NULL);
 	rs_ioq_unlink(q, io);

@@ -837,6 +837,70 @@ END_TEST
 /* The queue keeps its depth (waiting + in service) as counts, not as an
  * average over time, which no output reads: push, dispatch and release
  * move the counts, and the tags bound what is in service. */
+/* The fifo policy through the general take (a policy that picks the
+ * head, called and unlinked as any other) */
+static struct rs_io *head_pick(struct rs_sim *sim, struct rs_ioq *q, void *ctx)
+{
+	return q->head;
+}
+static const struct rs_ioq_policy head_policy = { "head", head_pick };
+
+/* rs_ioq_dispatch takes the fifo policy's head inline: the same pushes
+ * and dispatches, interleaved, through it and through the general take
+ * give the same requests in the same order and leave the same line,
+ * tags and links behind. */
+START_TEST(ioq_fifo_inline_matches_general)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_ioq fast, slow;
+	rs_ioq_init(&fast, 3, NULL, NULL, 0);
+	rs_ioq_init(&slow, 3, &head_policy, NULL, 0);
+	ck_assert_ptr_eq(fast.policy, &rs_ioq_fifo);
+	struct rs_io *a[8], *b[8];
+	for (int i = 0; i < 8; i++) {
+		a[i] = rs_io_new(sim, RS_READ, (uint64_t)i, 1, io_keep, NULL);
+		b[i] = rs_io_new(sim, RS_READ, (uint64_t)i, 1, io_keep, NULL);
+	}
+	/* Push two, take up to the tags, release one, and so on: the line
+	 * goes empty and fills again, and the tags run out. */
+	int pushed = 0;
+	for (int round = 0; round < 6; round++) {
+		for (int k = 0; k < 2 && pushed < 8; k++, pushed++) {
+			rs_ioq_push(sim, &fast, a[pushed]);
+			rs_ioq_push(sim, &slow, b[pushed]);
+		}
+		for (;;) {
+			struct rs_io *x = rs_ioq_dispatch(sim, &fast);
+			struct rs_io *y = rs_ioq_dispatch(sim, &slow);
+			ck_assert_int_eq(x == NULL, y == NULL);
+			if (!x)
+				break;
+			ck_assert_uint_eq(x->lba, y->lba);
+			ck_assert_ptr_null(x->qnext);
+			ck_assert_ptr_null(y->qnext);
+		}
+		ck_assert_uint_eq(fast.len, slow.len);
+		ck_assert_uint_eq(fast.busy, slow.busy);
+		ck_assert_int_eq(fast.head == NULL, slow.head == NULL);
+		ck_assert_int_eq(fast.tail == NULL, slow.tail == NULL);
+		if (fast.head) {
+			ck_assert_uint_eq(fast.head->lba, slow.head->lba);
+			ck_assert_ptr_null(fast.head->qprev);
+			ck_assert_uint_eq(fast.tail->lba, slow.tail->lba);
+		}
+		rs_ioq_release(sim, &fast);
+		rs_ioq_release(sim, &slow);
+	}
+	for (int i = 0; i < 8; i++) {
+		rs_io_complete(sim, a[i], 0);
+		rs_io_complete(sim, b[i], 0);
+		rs_io_free(sim, a[i]);
+		rs_io_free(sim, b[i]);
+	}
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(ioq_depth_counts)
 {
 	struct rs_sim *sim = rs_sim_new(1);
@@ -1464,6 +1528,7 @@ static Suite *dev_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ioq");
 	tcase_add_test(tc, ioq_tags_fifo);
+	tcase_add_test(tc, ioq_fifo_inline_matches_general);
 	tcase_add_test(tc, ioq_depth_counts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ideal");
