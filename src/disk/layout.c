@@ -155,6 +155,9 @@ static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 		return 0;
 	if (p->slips == NULL)
 		return fail(err, errlen, "layout: nslips > 0 but no slip list");
+	/* The index of cuts counts a zone's slips in 32 bits. */
+	if (p->nslips > UINT32_MAX)
+		return fail(err, errlen, "layout: more than 4294967295 slips");
 	l->slip_idx = malloc(p->nslips * sizeof(*l->slip_idx));
 	RS_ASSERT(l->slip_idx != NULL);
 	for (size_t i = 0; i < p->nslips; i++) {
@@ -201,10 +204,9 @@ static uint64_t slip_candidate(const struct rs_layout *l, const struct rs_layout
 }
 
 /* Appends brk's entry from lba on (count: room checked by the caller). */
-static void brk_add(struct rs_layout *l, uint64_t lba, uint64_t delta, size_t next,
-		    uint32_t zone)
+static void brk_add(struct rs_layout *l, uint64_t lba, uint32_t zone, size_t slips)
 {
-	l->brk[l->nbrk++] = (struct rs_layout_brk){ lba, delta, next, zone };
+	l->brk[l->nbrk++] = (struct rs_layout_brk){ lba, zone, (uint32_t)slips };
 }
 
 /* brk and its buckets (see layout.h), once the zones' first LBAs and the
@@ -216,33 +218,31 @@ static void zone_index_build(struct rs_layout *l)
 	for (uint32_t i = 0; i < l->nzones; i++) {
 		struct rs_layout_zone *z = &l->zones[i];
 		z->last_lba = min_u64(z->first_lba + z->lba_count - 1, l->capacity_blk - 1);
+		z->to_k = z->empty_front - z->first_lba;
 	}
 	l->brk = malloc((l->nzones + l->nslips + 1) * sizeof(*l->brk));
 	RS_ASSERT(l->brk != NULL);
 	l->nbrk = 0;
 	for (uint32_t i = 0; i < l->nzones; i++) {
 		const struct rs_layout_zone *z = &l->zones[i];
-		/* lba's candidate k is lba + to_k (modulo 2^64). */
-		uint64_t to_k = z->empty_front - z->first_lba;
 		if (z->group_sectors) {
-			brk_add(l, z->first_lba, to_k, z->slip_begin, i);
+			brk_add(l, z->first_lba, i, 0);
 			continue;
 		}
 		size_t j = z->slip_begin;
 		while (j < z->slip_end && slip_candidate(l, z, j) <= z->empty_front)
 			j++;
-		brk_add(l, z->first_lba, to_k + (j - z->slip_begin), j, i);
+		brk_add(l, z->first_lba, i, j - z->slip_begin);
 		while (j < z->slip_end) {
 			uint64_t k = slip_candidate(l, z, j);
 			while (j < z->slip_end && slip_candidate(l, z, j) == k)
 				j++;
 			if (k - z->empty_front >= z->lba_count)
 				break;
-			brk_add(l, z->first_lba + (k - z->empty_front), to_k + (j - z->slip_begin),
-				j, i);
+			brk_add(l, z->first_lba + (k - z->empty_front), i, j - z->slip_begin);
 		}
 	}
-	l->brk[l->nbrk] = (struct rs_layout_brk){ UINT64_MAX, 0, 0, 0 };
+	l->brk[l->nbrk] = (struct rs_layout_brk){ UINT64_MAX, 0, 0 };
 	/* About four buckets an entry, but no more than 4096 (16 KiB): a
 	 * defect list of thousands of slips walks a few entries more instead
 	 * of every drive holding a table its size. */
@@ -539,34 +539,36 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
 }
 
 /* The stretch around data index c (an LBA's, at lba) of zone zi in a zone
- * without spare groups: bounded by its track, the slips on either side
- * and the zone's and the disk's first and last LBAs.  `next` indexes the
- * first slip after c. */
+ * without spare groups, under brk entry e: bounded by its track, the slips
+ * on either side and the zone's and the disk's first and last LBAs.  The
+ * LBAs from e->lba on lie on consecutive data sectors up to the next slip,
+ * so e->lba is the first bound below lba the track's start does not set
+ * (the first after the slips before lba, or the zone's first). */
 /* Inline, as zone_search. */
 static inline __attribute__((always_inline)) void
-stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, size_t next,
-	   struct rs_layout_stretch *st)
+stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c,
+	   const struct rs_layout_brk *e, struct rs_layout_stretch *st)
 {
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
 	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
-	uint64_t t0 = track_start;
-	uint64_t t1 = min_u64(min_u64(t0 + z->spt, cyl_start + z->data_per_cyl), z->data_sectors);
-	if (next > z->slip_begin && l->slip_idx[next - 1] + 1 > t0)
-		t0 = l->slip_idx[next - 1] + 1;
+	uint64_t t1 = min_u64(min_u64(track_start + z->spt, cyl_start + z->data_per_cyl),
+			      z->data_sectors);
+	size_t next = z->slip_begin + e->slips;
 	bool to_track_end = true;
 	if (next < z->slip_end && l->slip_idx[next] < t1) {
 		t1 = l->slip_idx[next];
 		to_track_end = false;
 	}
-	uint64_t first = lba - (c - t0), last = lba + (t1 - 1 - c);
-	if (first < z->first_lba)
-		first = z->first_lba;
+	/* Distances, not LBAs, compared: on a disk's first tracks c's track
+	 * can start more sectors before c than there are LBAs before lba. */
+	uint64_t first = lba - e->lba < c - track_start ? e->lba : lba - (c - track_start);
+	uint64_t last = lba + (t1 - 1 - c);
 	last = min_u64(last, z->last_lba);
 	st->first = first;
 	st->span = last - first;
-	/* first lies on c's track (at or after t0): its head is c's, its
-	 * sector its distance from the track's start, with no division. */
+	/* first lies on c's track (at or after its start): its head is c's,
+	 * its sector its distance from the track's start, with no division. */
 	st->p.cyl = z->first_cyl + (uint32_t)cyl;
 	st->p.head = (uint32_t)head;
 	st->p.sector = (uint32_t)(c - (lba - first) - track_start);
@@ -602,14 +604,13 @@ map_lba_after(const struct rs_layout *l, uint64_t lba, struct rs_phys *out, bool
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t c;
 	if (z->group_sectors) {
-		c = candidate_index(l, z, lba + e->delta);
+		c = candidate_index(l, z, lba + z->to_k);
 	} else {
-		/* The zone's slips before lba are those before e->next (what
-		 * slip_after_k finds for its candidate). */
-		size_t next = e->next;
-		c = lba + e->delta;
+		/* The zone's slips before lba are e->slips (what slip_after_k
+		 * finds for its candidate). */
+		c = lba + z->to_k + e->slips;
 		struct rs_layout_stretch *fresh = stretch_victim(l);
-		stretch_of(l, zi, lba, c, next, fresh);
+		stretch_of(l, zi, lba, c, e, fresh);
 		stretch_phys(fresh, lba, out);
 		return fresh;
 	}

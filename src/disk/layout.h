@@ -112,6 +112,9 @@ struct rs_layout_zone {
 	/* Its last LBA within the capacity (a stretch's bound): below
 	 * first_lba in a zone the capacity leaves out. */
 	uint64_t last_lba;
+	/* An LBA's candidate is the LBA plus to_k (modulo 2^64):
+	 * empty_front - first_lba. */
+	uint64_t to_k;
 	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
 	uint64_t group_sectors;           /* 0: no spare groups */
 	uint64_t group_data;              /* LBA candidates per whole group */
@@ -146,17 +149,20 @@ struct rs_layout {
 	size_t nslips;
 	/* Where the zones and their slips cut the LBAs: from brk[i].lba up
 	 * to brk[i + 1].lba lie LBAs of zone brk[i].zone; in a zone without
-	 * spare groups the first slip after each is slip_idx[brk[i].next],
-	 * and its data index is the LBA plus brk[i].delta (with spare groups
-	 * the LBA plus delta is its LBA candidate).  The last entry, at
-	 * UINT64_MAX, ends the walk.  brk_at[lba >> brk_shift]: the entry of
-	 * the bucket's first LBA, from which lba's own is a step or two on
+	 * spare groups brk[i].slips of the zone's slips lie before each, the
+	 * first after it is slip_idx[slip_begin + slips], and its data index
+	 * is the LBA plus the zone's to_k plus slips (with spare groups slips
+	 * is 0 and the LBA plus to_k is its LBA candidate).  The last entry,
+	 * at UINT64_MAX, ends the walk.  brk_at[lba >> brk_shift]: the entry
+	 * of the bucket's first LBA, from which lba's own is a step or two on
 	 * (about four buckets an entry, at most 4096): a new random block
-	 * finds its zone and its slips with no binary search. */
+	 * finds its zone and its slips with no binary search.  16 bytes an
+	 * entry, four to a cache line: each drive of an array holds its own,
+	 * and a random block reads one or two of them. */
 	struct rs_layout_brk {
-		uint64_t lba, delta;
-		size_t next;
+		uint64_t lba;
 		uint32_t zone;
+		uint32_t slips;
 	} *brk;
 	size_t nbrk;                      /* the entries before the last */
 	uint32_t *brk_at;

@@ -1127,7 +1127,9 @@ START_TEST(layout_slip_index)
 		{ .first_cyl = 4, .last_cyl = 5, .sectors_per_track = 8, .spare_sectors = 2 },
 		{ .first_cyl = 6, .last_cyl = 9, .sectors_per_track = 9, .spare_sectors = 3 },
 	};
-	static const uint64_t slips[] = { 1, 2, 9, 10, 40, 78, 79, 112, 117, 118, 162 };
+	/* 7: a slip between LBAs of the disk's first track, where lba's
+	 * track starts more sectors before it than there are LBAs before. */
+	static const uint64_t slips[] = { 1, 2, 7, 9, 10, 40, 78, 79, 112, 117, 118, 162 };
 	enum { NSLIPS = sizeof(slips) / sizeof(slips[0]), CAP = 160 };
 	struct rs_layout_params p = { .heads = 2, .cylinders = 10, .zones = zones, .nzones = 3,
 				      .slips = slips, .nslips = NSLIPS, .capacity_blk = CAP };
@@ -1168,6 +1170,18 @@ START_TEST(layout_slip_index)
 		ck_assert_msg(got.zone == w->zone && got.cyl == w->cyl && got.head == w->head &&
 			      got.sector == w->sector, "lba %llu: zone %u cyl %u head %u sector %u",
 			      (unsigned long long)lba, got.zone, got.cyl, got.head, got.sector);
+		/* The stretch lba's mapping cached holds no LBA it does not
+		 * map right: every block, mapped after it with the cache kept. */
+		for (uint64_t o = 0; o < CAP; o++) {
+			rs_layout_forget(&l);
+			rs_layout_lba_to_phys(&l, lba, &got);
+			rs_layout_lba_to_phys(&l, o, &got);
+			ck_assert_msg(got.zone == want[o].zone && got.cyl == want[o].cyl &&
+				      got.head == want[o].head && got.sector == want[o].sector,
+				      "lba %llu after %llu: cyl %u head %u sector %u",
+				      (unsigned long long)o, (unsigned long long)lba, got.cyl,
+				      got.head, got.sector);
+		}
 		rs_layout_forget(&l);
 		ck_assert_uint_eq(rs_layout_zone_of_lba(&l, lba), w->zone);
 		/* The walk's track end and the end of the sectors that follow on. */
