@@ -748,15 +748,80 @@ static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 	r->base = (uint32_t)(track_base(l, z, &start) % z->spt);
 }
 
+/* rs_layout_run_at for a block no stretch holds, in zone z (without spare
+ * groups) under brk entry e: the stretch_of and run_fill of the general
+ * path with the run written where it goes, not copied out of the stretch,
+ * and its track's first LBA, end and straight part read off the bounds
+ * just worked out.  The same run, the same stretch, as check_disk_geom's
+ * layout_slip_index checks LBA by LBA. */
+static inline __attribute__((always_inline)) void
+run_fresh(const struct rs_layout *l, uint64_t lba, const struct rs_layout_brk *e,
+	  const struct rs_layout_zone *z, struct rs_track_run *r)
+{
+	uint64_t c = lba + z->to_k + e->slips;
+	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
+	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
+	uint64_t t1 = min_u64(min_u64(track_start + z->spt, cyl_start + z->data_per_cyl),
+			      z->data_sectors);
+	size_t next = z->slip_begin + e->slips;
+	bool to_track_end = true;
+	if (next < z->slip_end && l->slip_idx[next] < t1) {
+		t1 = l->slip_idx[next];
+		to_track_end = false;
+	}
+	uint64_t sector = c - track_start;
+	/* lba - e->lba: the LBAs before lba on consecutive sectors (see
+	 * stretch_of); when the track's start is no further back, the track
+	 * holds its first LBA at sector 0. */
+	bool whole_front = sector <= lba - e->lba;
+	uint64_t first = whole_front ? lba - sector : e->lba;
+	uint64_t last = min_u64(lba + (t1 - 1 - c), z->last_lba);
+	uint32_t cyl32 = z->first_cyl + (uint32_t)cyl;
+	struct rs_layout_stretch *st = stretch_victim(l);
+	st->first = first;
+	st->span = last - first;
+	st->p = (struct rs_phys){ cyl32, (uint32_t)head, (uint32_t)(sector - (lba - first)),
+				  e->zone };
+	r->first = lba;
+	r->p = (struct rs_phys){ cyl32, (uint32_t)head, (uint32_t)sector, e->zone };
+	/* A stretch that no slip cuts short runs to its track's last data
+	 * sector (see stretch_of). */
+	if (!to_track_end)
+		last = rs_layout_track_last_lba_of(l, &r->p);
+	st->track_last = last;
+	r->last = last;
+	r->spt = z->spt;
+	if (l->slip_skew == RS_SLIP_SKEW_NONE)
+		r->base = (uint32_t)((cyl % z->spt * z->cyl_turn + head * z->track_skew +
+				      z->first_offset) % z->spt);
+	else
+		run_fill(l, r);
+	/* The stretch ends at the track's end or at the slip that cuts it. */
+	r->straight = first + st->span;
+	r->track_first = whole_front ? first : UINT64_MAX;
+}
+
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
 {
-	/* The stretch the mapping answered from or built (none in a zone with
-	 * spare groups) gives the track's end, once known, and how far the
-	 * sectors run on without a slip. */
+	RS_ASSERT(lba < l->capacity_blk);
 	/* The scan alone, without trying the last stretch first: it comes
 	 * mostly for a random block, which misses every one, or for a track
 	 * the walk has not reached, and the scan tries the last one too. */
-	struct rs_layout_stretch *st = map_lba_after(l, lba, &r->p, true);
+	struct rs_layout_stretch *st = stretch_scan(l, lba);
+	if (st) {
+		stretch_phys(st, lba, &r->p);
+	} else {
+		const struct rs_layout_brk *e = brk_search(l, lba);
+		const struct rs_layout_zone *z = &l->zones[e->zone];
+		if (!z->group_sectors) {
+			run_fresh(l, lba, e, z, r);
+			return;
+		}
+		st = map_lba_after(l, lba, &r->p, true);  /* NULL: spare groups */
+	}
+	/* The stretch the mapping answered from (none in a zone with spare
+	 * groups) gives the track's end, once known, and how far the
+	 * sectors run on without a slip. */
 	r->first = lba;
 	if (st && st->track_last != UINT64_MAX) {
 		r->last = st->track_last;
