@@ -15,6 +15,10 @@
  * spares sit at its end and the spare tracks at the zone's end.  Slips and
  * the zone-end spare sectors are then handled on data-sector indices. */
 
+/* What run_fresh reads of a zone lies in its first cache line. */
+_Static_assert(offsetof(struct rs_layout_zone, first_offset) + sizeof(uint32_t) <= 64,
+	       "a zone's hot fields fit in one line");
+
 static int fail(char *err, size_t errlen, const char *msg)
 {
 	if (err && errlen)
@@ -188,8 +192,8 @@ static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 		/* slip_end == 0 means "no slip seen yet" (a zone's range can only
 		 * end at 0 if it is empty); empty zones are placed later. */
 		if (z->slip_end == 0)
-			z->slip_begin = i;
-		z->slip_end = i + 1;
+			z->slip_begin = (uint32_t)i;
+		z->slip_end = (uint32_t)(i + 1);
 	}
 	return 0;
 }
@@ -278,8 +282,11 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 	l->cylinders = p->cylinders;
 	l->slip_skew = p->slip_skew;
 	l->nzones = p->nzones;
-	l->zones = calloc(p->nzones, sizeof(*l->zones));
+	/* Line-aligned: a random block's run reads one line of its zone. */
+	l->zones = aligned_alloc(_Alignof(struct rs_layout_zone),
+				 p->nzones * sizeof(*l->zones));
 	RS_ASSERT(l->zones != NULL);
+	memset(l->zones, 0, p->nzones * sizeof(*l->zones));
 	derive_zones(l, p);
 	const struct rs_layout_zone *last = &l->zones[l->nzones - 1];
 	uint64_t total_pbn = last->first_pbn +
@@ -293,7 +300,7 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		/* An empty slip range sits where the zone's slips would be, so
 		 * the binary searches need no special case. */
 		if (z->slip_end == 0)
-			z->slip_begin = z->slip_end = next;
+			z->slip_begin = z->slip_end = (uint32_t)next;
 		next = z->slip_end;
 		uint64_t nslip = z->slip_end - z->slip_begin;
 		uint64_t reserve = nslip > p->zones[i].spare_sectors ?

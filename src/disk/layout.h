@@ -99,31 +99,37 @@ struct rs_phys {
 	uint32_t zone;
 };
 
-/* Derived per-zone data, precomputed by rs_layout_init. */
+/* Derived per-zone data, precomputed by rs_layout_init.  What a random
+ * block's run reads comes first, in one cache line (the table is aligned
+ * to lines): each drive of an array keeps its own table. */
 struct rs_layout_zone {
-	uint32_t first_cyl, last_cyl;
-	uint32_t spt;
-	uint32_t track_skew, cyl_skew;
-	uint32_t data_per_cyl;            /* heads * spt - spare_sect_per_cyl */
+	/* An LBA's candidate is the LBA plus to_k (modulo 2^64):
+	 * empty_front - first_lba. */
+	_Alignas(64) uint64_t to_k;
 	uint64_t data_sectors;            /* candidates: no per-cyl/track spares */
-	uint64_t first_pbn;
-	uint64_t first_lba;
-	uint64_t lba_count;
 	/* Its last LBA within the capacity (a stretch's bound): below
 	 * first_lba in a zone the capacity leaves out. */
 	uint64_t last_lba;
-	/* An LBA's candidate is the LBA plus to_k (modulo 2^64):
-	 * empty_front - first_lba. */
-	uint64_t to_k;
-	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
 	uint64_t group_sectors;           /* 0: no spare groups */
-	uint64_t group_data;              /* LBA candidates per whole group */
-	uint64_t empty_front;
-	uint32_t first_offset;
+	uint32_t slip_begin, slip_end;    /* range in rs_layout.slip_idx */
+	uint32_t first_cyl;
+	uint32_t spt;
+	uint32_t data_per_cyl;            /* heads * spt - spare_sect_per_cyl */
+	uint32_t track_skew;              /* sectors, per head switch */
 	/* How far a cylinder's switches (heads - 1 head switches and one
 	 * cylinder switch) turn sector 0 on, modulo spt. */
 	uint32_t cyl_turn;
+	uint32_t first_offset;
+	/* The rest. */
+	uint32_t last_cyl;
+	uint32_t cyl_skew;
+	uint64_t first_pbn;
+	uint64_t first_lba;
+	uint64_t lba_count;
+	uint64_t group_data;              /* LBA candidates per whole group */
+	uint64_t empty_front;
 };
+
 
 /* A stretch of consecutive LBAs on consecutive sectors of one track: no
  * slip, spare, track or zone edge inside. */
