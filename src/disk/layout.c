@@ -757,10 +757,12 @@ static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 
 /* rs_layout_run_at for a block no stretch holds, in zone z (without spare
  * groups) under brk entry e: the stretch_of and run_fill of the general
- * path with the run written where it goes, not copied out of the stretch,
- * and its track's first LBA, end and straight part read off the bounds
- * just worked out.  The same run, the same stretch, as check_disk_geom's
- * layout_slip_index checks LBA by LBA. */
+ * path with the run written where it goes, and its track's first LBA, end
+ * and straight part read off the bounds just worked out.  The same run, as
+ * check_disk_geom's layout_slip_index checks LBA by LBA.  No stretch is
+ * kept: the run's users (the memo of positions, a command's media time,
+ * the firmware's rules, the stream's limit) read the run itself, and a
+ * random block's stretch was never asked for again. */
 static inline __attribute__((always_inline)) void
 run_fresh(const struct rs_layout *l, uint64_t lba, const struct rs_layout_brk *e,
 	  const struct rs_layout_zone *z, struct rs_track_run *r)
@@ -781,31 +783,22 @@ run_fresh(const struct rs_layout *l, uint64_t lba, const struct rs_layout_brk *e
 	 * stretch_of); when the track's start is no further back, the track
 	 * holds its first LBA at sector 0. */
 	bool whole_front = sector <= lba - e->lba;
-	uint64_t first = whole_front ? lba - sector : e->lba;
-	uint64_t last = min_u64(lba + (t1 - 1 - c), z->last_lba);
-	uint32_t cyl32 = z->first_cyl + (uint32_t)cyl;
-	struct rs_layout_stretch *st = stretch_victim(l);
-	st->first = first;
-	st->span = last - first;
-	st->p = (struct rs_phys){ cyl32, (uint32_t)head, (uint32_t)(sector - (lba - first)),
-				  e->zone };
+	/* The sectors run on from lba to the track's end or to the slip that
+	 * cuts it, the zone's or the disk's last LBA. */
+	uint64_t straight = min_u64(lba + (t1 - 1 - c), z->last_lba);
 	r->first = lba;
-	r->p = (struct rs_phys){ cyl32, (uint32_t)head, (uint32_t)sector, e->zone };
-	/* A stretch that no slip cuts short runs to its track's last data
-	 * sector (see stretch_of). */
-	if (!to_track_end)
-		last = rs_layout_track_last_lba_of(l, &r->p);
-	st->track_last = last;
-	r->last = last;
+	r->p = (struct rs_phys){ z->first_cyl + (uint32_t)cyl, (uint32_t)head, (uint32_t)sector,
+				 e->zone };
+	/* Cut by no slip, they end where the track's LBAs do (see stretch_of). */
+	r->last = to_track_end ? straight : rs_layout_track_last_lba_of(l, &r->p);
 	r->spt = z->spt;
 	if (l->slip_skew == RS_SLIP_SKEW_NONE)
 		r->base = (uint32_t)((cyl % z->spt * z->cyl_turn + head * z->track_skew +
 				      z->first_offset) % z->spt);
 	else
 		run_fill(l, r);
-	/* The stretch ends at the track's end or at the slip that cuts it. */
-	r->straight = first + st->span;
-	r->track_first = whole_front ? first : UINT64_MAX;
+	r->straight = straight;
+	r->track_first = whole_front ? lba - sector : UINT64_MAX;
 }
 
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
