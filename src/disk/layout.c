@@ -804,48 +804,25 @@ run_fresh(const struct rs_layout *l, uint64_t lba, const struct rs_layout_brk *e
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
 {
 	RS_ASSERT(lba < l->capacity_blk);
-	/* The scan alone, without trying the last stretch first: it comes
-	 * mostly for a random block, which misses every one, or for a track
-	 * the walk has not reached, and the scan tries the last one too. */
-	struct rs_layout_stretch *st = stretch_scan(l, lba);
-	if (st) {
-		stretch_phys(st, lba, &r->p);
-	} else {
-		const struct rs_layout_brk *e = brk_search(l, lba);
-		const struct rs_layout_zone *z = &l->zones[e->zone];
-		if (!z->group_sectors) {
-			run_fresh(l, lba, e, z, r);
-			return;
-		}
-		st = map_lba_after(l, lba, &r->p, true);  /* NULL: spare groups */
+	/* Outside spare groups the run is worked out afresh without asking
+	 * the stretches first: it comes mostly for a random block, which
+	 * misses every one, or for a track the walk has not reached, and
+	 * from a stretch it would cost about as much. */
+	const struct rs_layout_brk *e = brk_search(l, lba);
+	const struct rs_layout_zone *z = &l->zones[e->zone];
+	if (!z->group_sectors) {
+		run_fresh(l, lba, e, z, r);
+		return;
 	}
-	/* The stretch the mapping answered from (none in a zone with spare
-	 * groups) gives the track's end, once known, and how far the
-	 * sectors run on without a slip. */
+	/* A zone with spare groups: the mapping keeps no stretch there, the
+	 * track's end is looked up and the sectors past lba are mapped one
+	 * by one. */
+	map_lba_after(l, lba, &r->p, true);
 	r->first = lba;
-	if (st && st->track_last != UINT64_MAX) {
-		r->last = st->track_last;
-	} else {
-		r->last = rs_layout_track_last_lba_of(l, &r->p);
-		if (st)
-			st->track_last = r->last;
-	}
+	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	run_fill(l, r);
-	/* Slips break the track into stretches: the mapping found lba's (in
-	 * a zone with spare groups it does not, and the sectors past lba are
-	 * mapped one by one). */
-	const struct rs_layout_zone *z = &l->zones[r->p.zone];
-	if (z->slip_begin == z->slip_end)
-		r->straight = r->last;
-	else if (st)
-		r->straight = st->first + st->span;
-	else
-		r->straight = lba;
-	/* The first LBA a track's first sectors could hold: when the stretch
-	 * (one track's) holds it, it is on the track, and it is the first
-	 * (what the firmware's track_first works out with a look-up). */
-	uint64_t cand = lba - (r->p.sector < lba ? r->p.sector : lba);
-	r->track_first = st && cand >= st->first ? cand : UINT64_MAX;
+	r->straight = z->slip_begin == z->slip_end ? r->last : lba;
+	r->track_first = UINT64_MAX;
 }
 
 void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)
