@@ -755,10 +755,10 @@ static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 	r->base = (uint32_t)(track_base(l, z, &start) % z->spt);
 }
 
-/* rs_layout_run_at for a block no stretch holds, in zone z (without spare
- * groups) under brk entry e: the stretch_of and run_fill of the general
- * path with the run written where it goes, and its track's first LBA, end
- * and straight part read off the bounds just worked out.  The same run, as
+/* rs_layout_run_at for a block of zone z (without spare groups) under brk
+ * entry e: what stretch_of and run_fill work out, with the run written
+ * where it goes, and its track's first LBA, end and straight part read off
+ * the bounds just worked out.  The same run, as
  * check_disk_geom's layout_slip_index checks LBA by LBA.  No stretch is
  * kept: the run's users (the memo of positions, a command's media time,
  * the firmware's rules, the stream's limit) read the run itself, and a
