@@ -12,6 +12,8 @@ static inline __attribute__((always_inline)) rs_time_t mt(const struct rs_hdd_me
 	return n ? rs_disk_media_time_memo(m->l, m->s, m->sp, memo, lba, (uint32_t)n) : 0;
 }
 
+_Static_assert(sizeof(struct rs_hdd_phys_memo) == 64, "a memo entry is a cache line");
+
 static struct rs_hdd_phys_memo *phys_memo_slot(const struct rs_hdd_mech *m, uint64_t lba)
 {
 	size_t i = (size_t)((lba * 0x9E3779B97F4A7C15ull) >> 58) % RS_HDD_PHYS_MEMO;
@@ -21,7 +23,7 @@ static struct rs_hdd_phys_memo *phys_memo_slot(const struct rs_hdd_mech *m, uint
 const struct rs_track_run *rs_hdd_mech_run_of(const struct rs_hdd_mech *m, uint64_t lba)
 {
 	const struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
-	return e->ok && e->lba == lba ? &e->run : NULL;
+	return e->lba1 == lba + 1 ? &e->run : NULL;
 }
 
 rs_time_t rs_hdd_mech_media_time(const struct rs_hdd_mech *m, uint64_t lba, uint64_t n)
@@ -247,9 +249,8 @@ static inline __attribute__((always_inline)) const struct rs_hdd_phys_memo *
 phys_of(const struct rs_hdd_mech *m, uint64_t lba)
 {
 	struct rs_hdd_phys_memo *e = phys_memo_slot(m, lba);
-	if (!e->ok || e->lba != lba) {
-		e->lba = lba;
-		e->ok = true;
+	if (e->lba1 != lba + 1) {
+		e->lba1 = lba + 1;
 		rs_layout_run_at(m->l, lba, &e->run);
 	}
 	return e;

@@ -74,10 +74,11 @@ struct rs_hdd_mech {
 	 * again at every dispatch while it waits).  Kept as the run from the
 	 * LBA to its track's end, which the command's media time then starts
 	 * from instead of mapping the LBA again, and whose base gives the
-	 * angle.  Direct-mapped by a hash of the LBA. */
+	 * angle.  Direct-mapped by a hash of the LBA.  An entry is a cache
+	 * line (a random command misses and fills one line, not two):
+	 * rs_hdd_mech is aligned to lines for it. */
 	struct rs_hdd_phys_memo {
-		bool ok;
-		uint64_t lba;
+		_Alignas(64) uint64_t lba1;  /* the LBA + 1; 0 (as zeroed): empty */
 		struct rs_track_run run;  /* rs_layout_run_at(lba); run.p: where it lies */
 	} memo_phys[RS_HDD_PHYS_MEMO];
 };

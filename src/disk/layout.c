@@ -15,6 +15,10 @@
  * spares sit at its end and the spare tracks at the zone's end.  Slips and
  * the zone-end spare sectors are then handled on data-sector indices. */
 
+/* What run_fresh reads of a zone lies in its first cache line. */
+_Static_assert(offsetof(struct rs_layout_zone, first_offset) + sizeof(uint32_t) <= 64,
+	       "a zone's hot fields fit in one line");
+
 static int fail(char *err, size_t errlen, const char *msg)
 {
 	if (err && errlen)
@@ -155,6 +159,9 @@ static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 		return 0;
 	if (p->slips == NULL)
 		return fail(err, errlen, "layout: nslips > 0 but no slip list");
+	/* The index of cuts counts a zone's slips in 32 bits. */
+	if (p->nslips > UINT32_MAX)
+		return fail(err, errlen, "layout: more than 4294967295 slips");
 	l->slip_idx = malloc(p->nslips * sizeof(*l->slip_idx));
 	RS_ASSERT(l->slip_idx != NULL);
 	for (size_t i = 0; i < p->nslips; i++) {
@@ -185,8 +192,8 @@ static int index_slips(struct rs_layout *l, const struct rs_layout_params *p,
 		/* slip_end == 0 means "no slip seen yet" (a zone's range can only
 		 * end at 0 if it is empty); empty zones are placed later. */
 		if (z->slip_end == 0)
-			z->slip_begin = i;
-		z->slip_end = i + 1;
+			z->slip_begin = (uint32_t)i;
+		z->slip_end = (uint32_t)(i + 1);
 	}
 	return 0;
 }
@@ -201,10 +208,9 @@ static uint64_t slip_candidate(const struct rs_layout *l, const struct rs_layout
 }
 
 /* Appends brk's entry from lba on (count: room checked by the caller). */
-static void brk_add(struct rs_layout *l, uint64_t lba, uint64_t delta, size_t next,
-		    uint32_t zone)
+static void brk_add(struct rs_layout *l, uint64_t lba, uint32_t zone, size_t slips)
 {
-	l->brk[l->nbrk++] = (struct rs_layout_brk){ lba, delta, next, zone };
+	l->brk[l->nbrk++] = (struct rs_layout_brk){ lba, zone, (uint32_t)slips };
 }
 
 /* brk and its buckets (see layout.h), once the zones' first LBAs and the
@@ -216,33 +222,31 @@ static void zone_index_build(struct rs_layout *l)
 	for (uint32_t i = 0; i < l->nzones; i++) {
 		struct rs_layout_zone *z = &l->zones[i];
 		z->last_lba = min_u64(z->first_lba + z->lba_count - 1, l->capacity_blk - 1);
+		z->to_k = z->empty_front - z->first_lba;
 	}
 	l->brk = malloc((l->nzones + l->nslips + 1) * sizeof(*l->brk));
 	RS_ASSERT(l->brk != NULL);
 	l->nbrk = 0;
 	for (uint32_t i = 0; i < l->nzones; i++) {
 		const struct rs_layout_zone *z = &l->zones[i];
-		/* lba's candidate k is lba + to_k (modulo 2^64). */
-		uint64_t to_k = z->empty_front - z->first_lba;
 		if (z->group_sectors) {
-			brk_add(l, z->first_lba, to_k, z->slip_begin, i);
+			brk_add(l, z->first_lba, i, 0);
 			continue;
 		}
 		size_t j = z->slip_begin;
 		while (j < z->slip_end && slip_candidate(l, z, j) <= z->empty_front)
 			j++;
-		brk_add(l, z->first_lba, to_k + (j - z->slip_begin), j, i);
+		brk_add(l, z->first_lba, i, j - z->slip_begin);
 		while (j < z->slip_end) {
 			uint64_t k = slip_candidate(l, z, j);
 			while (j < z->slip_end && slip_candidate(l, z, j) == k)
 				j++;
 			if (k - z->empty_front >= z->lba_count)
 				break;
-			brk_add(l, z->first_lba + (k - z->empty_front), to_k + (j - z->slip_begin),
-				j, i);
+			brk_add(l, z->first_lba + (k - z->empty_front), i, j - z->slip_begin);
 		}
 	}
-	l->brk[l->nbrk] = (struct rs_layout_brk){ UINT64_MAX, 0, 0, 0 };
+	l->brk[l->nbrk] = (struct rs_layout_brk){ UINT64_MAX, 0, 0 };
 	/* About four buckets an entry, but no more than 4096 (16 KiB): a
 	 * defect list of thousands of slips walks a few entries more instead
 	 * of every drive holding a table its size. */
@@ -278,8 +282,11 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 	l->cylinders = p->cylinders;
 	l->slip_skew = p->slip_skew;
 	l->nzones = p->nzones;
-	l->zones = calloc(p->nzones, sizeof(*l->zones));
+	/* Line-aligned: a random block's run reads one line of its zone. */
+	l->zones = aligned_alloc(_Alignof(struct rs_layout_zone),
+				 p->nzones * sizeof(*l->zones));
 	RS_ASSERT(l->zones != NULL);
+	memset(l->zones, 0, p->nzones * sizeof(*l->zones));
 	derive_zones(l, p);
 	const struct rs_layout_zone *last = &l->zones[l->nzones - 1];
 	uint64_t total_pbn = last->first_pbn +
@@ -293,7 +300,7 @@ int rs_layout_init(struct rs_layout *l, const struct rs_layout_params *p,
 		/* An empty slip range sits where the zone's slips would be, so
 		 * the binary searches need no special case. */
 		if (z->slip_end == 0)
-			z->slip_begin = z->slip_end = next;
+			z->slip_begin = z->slip_end = (uint32_t)next;
 		next = z->slip_end;
 		uint64_t nslip = z->slip_end - z->slip_begin;
 		uint64_t reserve = nslip > p->zones[i].spare_sectors ?
@@ -539,34 +546,36 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
 }
 
 /* The stretch around data index c (an LBA's, at lba) of zone zi in a zone
- * without spare groups: bounded by its track, the slips on either side
- * and the zone's and the disk's first and last LBAs.  `next` indexes the
- * first slip after c. */
+ * without spare groups, under brk entry e: bounded by its track, the slips
+ * on either side and the zone's and the disk's first and last LBAs.  The
+ * LBAs from e->lba on lie on consecutive data sectors up to the next slip,
+ * so e->lba is the first bound below lba the track's start does not set
+ * (the first after the slips before lba, or the zone's first). */
 /* Inline, as zone_search. */
 static inline __attribute__((always_inline)) void
-stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c, size_t next,
-	   struct rs_layout_stretch *st)
+stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c,
+	   const struct rs_layout_brk *e, struct rs_layout_stretch *st)
 {
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
 	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
-	uint64_t t0 = track_start;
-	uint64_t t1 = min_u64(min_u64(t0 + z->spt, cyl_start + z->data_per_cyl), z->data_sectors);
-	if (next > z->slip_begin && l->slip_idx[next - 1] + 1 > t0)
-		t0 = l->slip_idx[next - 1] + 1;
+	uint64_t t1 = min_u64(min_u64(track_start + z->spt, cyl_start + z->data_per_cyl),
+			      z->data_sectors);
+	size_t next = z->slip_begin + e->slips;
 	bool to_track_end = true;
 	if (next < z->slip_end && l->slip_idx[next] < t1) {
 		t1 = l->slip_idx[next];
 		to_track_end = false;
 	}
-	uint64_t first = lba - (c - t0), last = lba + (t1 - 1 - c);
-	if (first < z->first_lba)
-		first = z->first_lba;
+	/* Distances, not LBAs, compared: on a disk's first tracks c's track
+	 * can start more sectors before c than there are LBAs before lba. */
+	uint64_t first = lba - e->lba < c - track_start ? e->lba : lba - (c - track_start);
+	uint64_t last = lba + (t1 - 1 - c);
 	last = min_u64(last, z->last_lba);
 	st->first = first;
 	st->span = last - first;
-	/* first lies on c's track (at or after t0): its head is c's, its
-	 * sector its distance from the track's start, with no division. */
+	/* first lies on c's track (at or after its start): its head is c's,
+	 * its sector its distance from the track's start, with no division. */
 	st->p.cyl = z->first_cyl + (uint32_t)cyl;
 	st->p.head = (uint32_t)head;
 	st->p.sector = (uint32_t)(c - (lba - first) - track_start);
@@ -602,14 +611,13 @@ map_lba_after(const struct rs_layout *l, uint64_t lba, struct rs_phys *out, bool
 	const struct rs_layout_zone *z = &l->zones[zi];
 	uint64_t c;
 	if (z->group_sectors) {
-		c = candidate_index(l, z, lba + e->delta);
+		c = candidate_index(l, z, lba + z->to_k);
 	} else {
-		/* The zone's slips before lba are those before e->next (what
-		 * slip_after_k finds for its candidate). */
-		size_t next = e->next;
-		c = lba + e->delta;
+		/* The zone's slips before lba are e->slips (what slip_after_k
+		 * finds for its candidate). */
+		c = lba + z->to_k + e->slips;
 		struct rs_layout_stretch *fresh = stretch_victim(l);
-		stretch_of(l, zi, lba, c, next, fresh);
+		stretch_of(l, zi, lba, c, e, fresh);
 		stretch_phys(fresh, lba, out);
 		return fresh;
 	}
@@ -747,39 +755,74 @@ static void run_fill(const struct rs_layout *l, struct rs_track_run *r)
 	r->base = (uint32_t)(track_base(l, z, &start) % z->spt);
 }
 
+/* rs_layout_run_at for a block of zone z (without spare groups) under brk
+ * entry e: what stretch_of and run_fill work out, with the run written
+ * where it goes, and its track's first LBA, end and straight part read off
+ * the bounds just worked out.  The same run, as
+ * check_disk_geom's layout_slip_index checks LBA by LBA.  No stretch is
+ * kept: the run's users (the memo of positions, a command's media time,
+ * the firmware's rules, the stream's limit) read the run itself, and a
+ * random block's stretch was never asked for again. */
+static inline __attribute__((always_inline)) void
+run_fresh(const struct rs_layout *l, uint64_t lba, const struct rs_layout_brk *e,
+	  const struct rs_layout_zone *z, struct rs_track_run *r)
+{
+	uint64_t c = lba + z->to_k + e->slips;
+	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
+	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
+	uint64_t t1 = min_u64(min_u64(track_start + z->spt, cyl_start + z->data_per_cyl),
+			      z->data_sectors);
+	size_t next = z->slip_begin + e->slips;
+	bool to_track_end = true;
+	if (next < z->slip_end && l->slip_idx[next] < t1) {
+		t1 = l->slip_idx[next];
+		to_track_end = false;
+	}
+	uint64_t sector = c - track_start;
+	/* lba - e->lba: the LBAs before lba on consecutive sectors (see
+	 * stretch_of); when the track's start is no further back, the track
+	 * holds its first LBA at sector 0. */
+	bool whole_front = sector <= lba - e->lba;
+	/* The sectors run on from lba to the track's end or to the slip that
+	 * cuts it, the zone's or the disk's last LBA. */
+	uint64_t straight = min_u64(lba + (t1 - 1 - c), z->last_lba);
+	r->first = lba;
+	r->p = (struct rs_phys){ z->first_cyl + (uint32_t)cyl, (uint32_t)head, (uint32_t)sector,
+				 e->zone };
+	/* Cut by no slip, they end where the track's LBAs do (see stretch_of). */
+	r->last = to_track_end ? straight : rs_layout_track_last_lba_of(l, &r->p);
+	r->spt = z->spt;
+	if (l->slip_skew == RS_SLIP_SKEW_NONE)
+		r->base = (uint32_t)((cyl % z->spt * z->cyl_turn + head * z->track_skew +
+				      z->first_offset) % z->spt);
+	else
+		run_fill(l, r);
+	r->straight = straight;
+	r->track_first = whole_front ? lba - sector : UINT64_MAX;
+}
+
 void rs_layout_run_at(const struct rs_layout *l, uint64_t lba, struct rs_track_run *r)
 {
-	/* The stretch the mapping answered from or built (none in a zone with
-	 * spare groups) gives the track's end, once known, and how far the
-	 * sectors run on without a slip. */
-	/* The scan alone, without trying the last stretch first: it comes
-	 * mostly for a random block, which misses every one, or for a track
-	 * the walk has not reached, and the scan tries the last one too. */
-	struct rs_layout_stretch *st = map_lba_after(l, lba, &r->p, true);
-	r->first = lba;
-	if (st && st->track_last != UINT64_MAX) {
-		r->last = st->track_last;
-	} else {
-		r->last = rs_layout_track_last_lba_of(l, &r->p);
-		if (st)
-			st->track_last = r->last;
+	RS_ASSERT(lba < l->capacity_blk);
+	/* Outside spare groups the run is worked out afresh without asking
+	 * the stretches first: it comes mostly for a random block, which
+	 * misses every one, or for a track the walk has not reached, and
+	 * from a stretch it would cost about as much. */
+	const struct rs_layout_brk *e = brk_search(l, lba);
+	const struct rs_layout_zone *z = &l->zones[e->zone];
+	if (!z->group_sectors) {
+		run_fresh(l, lba, e, z, r);
+		return;
 	}
+	/* A zone with spare groups: the mapping keeps no stretch there, the
+	 * track's end is looked up and the sectors past lba are mapped one
+	 * by one. */
+	map_lba_after(l, lba, &r->p, true);
+	r->first = lba;
+	r->last = rs_layout_track_last_lba_of(l, &r->p);
 	run_fill(l, r);
-	/* Slips break the track into stretches: the mapping found lba's (in
-	 * a zone with spare groups it does not, and the sectors past lba are
-	 * mapped one by one). */
-	const struct rs_layout_zone *z = &l->zones[r->p.zone];
-	if (z->slip_begin == z->slip_end)
-		r->straight = r->last;
-	else if (st)
-		r->straight = st->first + st->span;
-	else
-		r->straight = lba;
-	/* The first LBA a track's first sectors could hold: when the stretch
-	 * (one track's) holds it, it is on the track, and it is the first
-	 * (what the firmware's track_first works out with a look-up). */
-	uint64_t cand = lba - (r->p.sector < lba ? r->p.sector : lba);
-	r->track_first = st && cand >= st->first ? cand : UINT64_MAX;
+	r->straight = z->slip_begin == z->slip_end ? r->last : lba;
+	r->track_first = UINT64_MAX;
 }
 
 void rs_layout_run_next(const struct rs_layout *l, struct rs_track_run *r)

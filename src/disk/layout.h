@@ -99,28 +99,37 @@ struct rs_phys {
 	uint32_t zone;
 };
 
-/* Derived per-zone data, precomputed by rs_layout_init. */
+/* Derived per-zone data, precomputed by rs_layout_init.  What a random
+ * block's run reads comes first, in one cache line (the table is aligned
+ * to lines): each drive of an array keeps its own table. */
 struct rs_layout_zone {
-	uint32_t first_cyl, last_cyl;
-	uint32_t spt;
-	uint32_t track_skew, cyl_skew;
-	uint32_t data_per_cyl;            /* heads * spt - spare_sect_per_cyl */
+	/* An LBA's candidate is the LBA plus to_k (modulo 2^64):
+	 * empty_front - first_lba. */
+	_Alignas(64) uint64_t to_k;
 	uint64_t data_sectors;            /* candidates: no per-cyl/track spares */
-	uint64_t first_pbn;
-	uint64_t first_lba;
-	uint64_t lba_count;
 	/* Its last LBA within the capacity (a stretch's bound): below
 	 * first_lba in a zone the capacity leaves out. */
 	uint64_t last_lba;
-	size_t slip_begin, slip_end;      /* range in rs_layout.slip_idx */
 	uint64_t group_sectors;           /* 0: no spare groups */
-	uint64_t group_data;              /* LBA candidates per whole group */
-	uint64_t empty_front;
-	uint32_t first_offset;
+	uint32_t slip_begin, slip_end;    /* range in rs_layout.slip_idx */
+	uint32_t first_cyl;
+	uint32_t spt;
+	uint32_t data_per_cyl;            /* heads * spt - spare_sect_per_cyl */
+	uint32_t track_skew;              /* sectors, per head switch */
 	/* How far a cylinder's switches (heads - 1 head switches and one
 	 * cylinder switch) turn sector 0 on, modulo spt. */
 	uint32_t cyl_turn;
+	uint32_t first_offset;
+	/* The rest. */
+	uint32_t last_cyl;
+	uint32_t cyl_skew;
+	uint64_t first_pbn;
+	uint64_t first_lba;
+	uint64_t lba_count;
+	uint64_t group_data;              /* LBA candidates per whole group */
+	uint64_t empty_front;
 };
+
 
 /* A stretch of consecutive LBAs on consecutive sectors of one track: no
  * slip, spare, track or zone edge inside. */
@@ -146,17 +155,20 @@ struct rs_layout {
 	size_t nslips;
 	/* Where the zones and their slips cut the LBAs: from brk[i].lba up
 	 * to brk[i + 1].lba lie LBAs of zone brk[i].zone; in a zone without
-	 * spare groups the first slip after each is slip_idx[brk[i].next],
-	 * and its data index is the LBA plus brk[i].delta (with spare groups
-	 * the LBA plus delta is its LBA candidate).  The last entry, at
-	 * UINT64_MAX, ends the walk.  brk_at[lba >> brk_shift]: the entry of
-	 * the bucket's first LBA, from which lba's own is a step or two on
+	 * spare groups brk[i].slips of the zone's slips lie before each, the
+	 * first after it is slip_idx[slip_begin + slips], and its data index
+	 * is the LBA plus the zone's to_k plus slips (with spare groups slips
+	 * is 0 and the LBA plus to_k is its LBA candidate).  The last entry,
+	 * at UINT64_MAX, ends the walk.  brk_at[lba >> brk_shift]: the entry
+	 * of the bucket's first LBA, from which lba's own is a step or two on
 	 * (about four buckets an entry, at most 4096): a new random block
-	 * finds its zone and its slips with no binary search. */
+	 * finds its zone and its slips with no binary search.  16 bytes an
+	 * entry, four to a cache line: each drive of an array holds its own,
+	 * and a random block reads one or two of them. */
 	struct rs_layout_brk {
-		uint64_t lba, delta;
-		size_t next;
+		uint64_t lba;
 		uint32_t zone;
+		uint32_t slips;
 	} *brk;
 	size_t nbrk;                      /* the entries before the last */
 	uint32_t *brk_at;

@@ -1127,10 +1127,15 @@ START_TEST(layout_slip_index)
 		{ .first_cyl = 4, .last_cyl = 5, .sectors_per_track = 8, .spare_sectors = 2 },
 		{ .first_cyl = 6, .last_cyl = 9, .sectors_per_track = 9, .spare_sectors = 3 },
 	};
-	static const uint64_t slips[] = { 1, 2, 9, 10, 40, 78, 79, 112, 117, 118, 162 };
+	/* 7: a slip between LBAs of the disk's first track, where lba's
+	 * track starts more sectors before it than there are LBAs before. */
+	static const uint64_t slips[] = { 1, 2, 7, 9, 10, 40, 78, 79, 112, 117, 118, 162 };
 	enum { NSLIPS = sizeof(slips) / sizeof(slips[0]), CAP = 160 };
+	/* Twice: the skew of a track's sector 0 with and without slips. */
+	for (int skew = 0; skew < 2; skew++) {
 	struct rs_layout_params p = { .heads = 2, .cylinders = 10, .zones = zones, .nzones = 3,
-				      .slips = slips, .nslips = NSLIPS, .capacity_blk = CAP };
+				      .slips = slips, .nslips = NSLIPS, .capacity_blk = CAP,
+				      .slip_skew = skew ? RS_SLIP_SKEW_TRACK : RS_SLIP_SKEW_NONE };
 	struct rs_layout l;
 	char err[200];
 	ck_assert_msg(rs_layout_init(&l, &p, err, sizeof(err)) == 0, "%s", err);
@@ -1168,6 +1173,18 @@ START_TEST(layout_slip_index)
 		ck_assert_msg(got.zone == w->zone && got.cyl == w->cyl && got.head == w->head &&
 			      got.sector == w->sector, "lba %llu: zone %u cyl %u head %u sector %u",
 			      (unsigned long long)lba, got.zone, got.cyl, got.head, got.sector);
+		/* The stretch lba's mapping cached holds no LBA it does not
+		 * map right: every block, mapped after it with the cache kept. */
+		for (uint64_t o = 0; o < CAP; o++) {
+			rs_layout_forget(&l);
+			rs_layout_lba_to_phys(&l, lba, &got);
+			rs_layout_lba_to_phys(&l, o, &got);
+			ck_assert_msg(got.zone == want[o].zone && got.cyl == want[o].cyl &&
+				      got.head == want[o].head && got.sector == want[o].sector,
+				      "lba %llu after %llu: cyl %u head %u sector %u",
+				      (unsigned long long)o, (unsigned long long)lba, got.cyl,
+				      got.head, got.sector);
+		}
 		rs_layout_forget(&l);
 		ck_assert_uint_eq(rs_layout_zone_of_lba(&l, lba), w->zone);
 		/* The walk's track end and the end of the sectors that follow on. */
@@ -1187,8 +1204,28 @@ START_TEST(layout_slip_index)
 			      (unsigned long long)lba, (unsigned long long)r.last,
 			      (unsigned long long)r.straight, (unsigned long long)last,
 			      (unsigned long long)straight);
+		/* The run is worked out afresh from the index of cuts (outside
+		 * spare groups): it must agree with the mapping and the track's
+		 * end from scratch.  The track's first LBA may be left unknown
+		 * (UINT64_MAX), else it is the walk's. */
+		uint64_t track_first = lba;
+		while (track_first > 0 && want[track_first - 1].zone == w->zone &&
+		       want[track_first - 1].cyl == w->cyl &&
+		       want[track_first - 1].head == w->head)
+			track_first--;
+		rs_layout_forget(&l);
+		rs_layout_lba_to_phys(&l, lba, &got);
+		ck_assert_msg(r.first == lba && r.p.cyl == got.cyl && r.p.head == got.head &&
+			      r.p.sector == got.sector && r.p.zone == got.zone,
+			      "lba %llu: the run's position differs", (unsigned long long)lba);
+		ck_assert_uint_eq(r.last, rs_layout_track_last_lba_of(&l, &got));
+		ck_assert_uint_eq(r.spt, l.zones[w->zone].spt);
+		ck_assert_uint_eq(r.base, (uint32_t)(rs_layout_angle_of(&l, &(struct rs_phys){
+			w->cyl, w->head, 0, w->zone }) * r.spt + 0.5));
+		ck_assert(r.track_first == UINT64_MAX || r.track_first == track_first);
 	}
 	rs_layout_destroy(&l);
+	}
 }
 END_TEST
 
