@@ -31,19 +31,12 @@ rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t byte
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
-/* dir_transaction_ns(l, dir, l->p.burst_bytes), worked out again only when
- * the rate it depends on has changed since (the overhead and the burst are
- * set once, at init).  The setters keep it current themselves; the key
- * stays for a rate written into p.rate_bytes_s directly (the drive's bus
- * set-up still does), and can go when nothing does. */
-static inline rs_time_t full_burst_ns(struct rs_link *l, uint8_t dir)
+/* dir_transaction_ns(l, dir, l->p.burst_bytes): the overhead and the burst
+ * are set once, at init, and the rates change only through the setters,
+ * which work it out again (a rate written into p directly would not be
+ * seen: nothing may do that after init). */
+static inline rs_time_t full_burst_ns(const struct rs_link *l, uint8_t dir)
 {
-	double rate = dir == RS_DIR_OUT && l->rate_out_bytes_s > 0 ? l->rate_out_bytes_s
-								   : l->p.rate_bytes_s;
-	if (rate != l->burst_rate[dir]) {
-		l->burst_ns[dir] = dir_transaction_ns(l, dir, l->p.burst_bytes);
-		l->burst_rate[dir] = rate;
-	}
 	return l->burst_ns[dir];
 }
 
@@ -78,7 +71,7 @@ static inline void busy_end(struct rs_link_channel *c, rs_time_t now)
 static void refresh_burst_ns(struct rs_link *l)
 {
 	for (uint8_t d = 0; d < 2; d++)
-		(void)full_burst_ns(l, d);
+		l->burst_ns[d] = dir_transaction_ns(l, d, l->p.burst_bytes);
 }
 
 void rs_link_set_rate(struct rs_link *l, double rate_bytes_s)

@@ -59,10 +59,9 @@ struct rs_link {
 	 * is then one load and an add on every transfer (an offset, not a
 	 * pointer, so the link stays a plain value). */
 	uint32_t ch_offset[2];
-	/* The time of one full burst in each direction, and the rate it was
-	 * worked out at (0: not yet): a transfer of several bursts asks it
-	 * every time, and a rate written after init is seen by the key. */
-	double burst_rate[2];
+	/* The time of one full burst in each direction, worked out again by
+	 * init and the two rate setters, the only writers of the rates after
+	 * the parameters are given: a transfer of several bursts reads it. */
 	rs_time_t burst_ns[2];
 	uint64_t failed;              /* transfers failed by the link being down */
 	/* Priority arbitration when narb > 0: at each burst boundary the

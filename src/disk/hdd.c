@@ -1167,10 +1167,8 @@ static void hdd_restart(struct rs_dev *dev, rs_time_t now)
 {
 	struct hdd *h = dev->priv;
 	rs_tavg_restart(&h->head_busy, now);
-	rs_tavg_restart(&h->port.depth, now);
 	rs_tavg_restart(&h->held, now);
 	h->held_max = h->port.busy;
-	rs_tavg_restart(&h->mq.depth, now);
 	rs_link_restart_stats(h->link, now);
 	rs_server_restart_stats(&h->fw, now);
 }
@@ -1265,7 +1263,7 @@ static bool hdd_attach(struct rs_dev *dev, const struct rs_dev_attach *at)
 		return false;
 	if (at->shared_bus) {
 		if (h->link->p.rate_bytes_s < at->link->p.rate_bytes_s)
-			at->link->p.rate_bytes_s = h->link->p.rate_bytes_s;
+			rs_link_set_rate(at->link, h->link->p.rate_bytes_s);
 		rs_link_add_priority(at->link, h, -1, at->bus_rank);
 	}
 	h->link = at->link;

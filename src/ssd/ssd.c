@@ -496,7 +496,6 @@ static void ssd_restart(struct rs_dev *dev, rs_time_t now)
 	s->held_max = s->port.busy;
 	flash_restart_stats(&s->fa, now);
 	rs_server_restart_stats(&s->ctrl, now);
-	rs_tavg_restart(&s->port.depth, now);
 	rs_link_restart_stats(s->link, now);
 	s->win_host_units = s->ftl.host_units;
 	s->win_gc_units = s->ftl.gc_units;

@@ -446,12 +446,11 @@ START_TEST(link_lone_path_matches_queued_path)
 }
 END_TEST
 
-/* The time of a full burst is kept between transfers, keyed by the rate
- * it was worked out at: a rate written after init (a drive slowing a
- * shared bus to its own interface writes p.rate_bytes_s) or a write rate
- * of its own set later is honoured by the next transfer of several
- * bursts, in either direction, and a burst split by a second transfer
- * uses it too. */
+/* The time of a full burst is kept between transfers: a rate set after
+ * init (a drive slowing a shared bus to its own interface, through
+ * rs_link_set_rate) or a write rate of its own set later is honoured by
+ * the next transfer of several bursts, in either direction, and a burst
+ * split by a second transfer uses it too. */
 START_TEST(link_burst_time_follows_rate)
 {
 	struct rs_link_params p = { 3e8, 700, 4096, true };
@@ -464,7 +463,7 @@ START_TEST(link_burst_time_follows_rate)
 	for (int k = 0; k < 8; k++) {
 		enum rs_dir dir = (k & 1) ? RS_DIR_IN : RS_DIR_OUT;
 		if (k == 2)
-			l.p.rate_bytes_s = p.rate_bytes_s = 1e8;
+			rs_link_set_rate(&l, p.rate_bytes_s = 1e8);
 		if (k == 4)
 			rs_link_set_rate_out(&l, 5e7);
 		if (k == 6)
@@ -511,7 +510,6 @@ START_TEST(link_set_rate_keeps_burst_time)
 		struct rs_link_params ref = p;
 		ref.rate_bytes_s = rates[k];
 		ck_assert_int_eq(l.burst_ns[RS_DIR_IN], ref_xfer_ns(&ref, 4096));
-		ck_assert(l.burst_rate[RS_DIR_IN] == rates[k]);
 		rs_link_set_rate_out(&l, rates_out[k]);
 		struct rs_link_params ref_out = ref;
 		if (rates_out[k] > 0)
