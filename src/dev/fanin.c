@@ -32,11 +32,3 @@ void rs_io_release(struct rs_sim *sim, struct rs_io *io)
 	if (--io->pending == 0)
 		rs_io_finish(sim, io, io->status);
 }
-
-void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status)
-{
-	RS_ASSERT(!io->relay && io->relay_dev);
-	io->dev = io->relay_dev;
-	io->relay_dev = NULL;
-	rs_dev_complete(sim, io->dev, io, status);
-}

@@ -65,14 +65,31 @@ static inline void rs_io_relay(struct rs_io *io, struct rs_dev *dev, rs_io_done_
 }
 /* The relayed io is done at its layer: complete it through that device
  * (status kept if io has none yet) to whoever submitted it.  Its relay
- * ends here, so a layer above may relay it again. */
-void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status);
+ * ends here, so a layer above may relay it again.  Inline (below): two
+ * layers of a request relay it, each calls this once. */
+static inline void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status);
 /* Drop a hold; finishes io when nothing else holds it. */
 void rs_io_release(struct rs_sim *sim, struct rs_io *io);
 /* Complete io through the device it was submitted to (its accounting),
  * or as a layer's own request if none. */
 void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status);
 
+
+/* dev/dev.h defines it, after this header (which it includes first, as
+ * the device's type needs the request's hooks): declared here for
+ * rs_io_relay_finish, which every user of this header reaches through
+ * dev/dev.h. */
+static inline void rs_dev_complete(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io,
+				   int status);
+
+static inline void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status)
+{
+	RS_ASSERT(!io->relay && io->relay_dev);
+	struct rs_dev *dev = io->relay_dev;
+	io->dev = dev;
+	io->relay_dev = NULL;
+	rs_dev_complete(sim, dev, io, status);
+}
 
 /* The fan-in runs for every child: inline, as the pool's get and put. */
 static inline int rs_io_child_detach(struct rs_sim *sim, struct rs_io *child)

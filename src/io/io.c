@@ -36,8 +36,6 @@ const struct rs_io_counters *rs_io_counters(const struct rs_sim *sim)
 	return &sim->io_counters;
 }
 
-const struct rs_io rs_io_zero;
-
 /* A request from a pool that may have to be sized or grown first: out of
  * line, so the constructors, which take from a non-empty free list
  * nearly always, call nothing and save no registers. */

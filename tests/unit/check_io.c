@@ -458,6 +458,10 @@ START_TEST(reused_request_is_clean)
 	io->at.hdd.arrived = 77;
 	io->status = -1;
 	rs_io_complete(sim, io, 0);
+	/* What completion leaves, and what a relay would have left. */
+	io->t_done = 55;
+	io->relay = keep;
+	io->up.raid = (struct mop *)io;
 	rs_io_child_detach(sim, io);
 	io = rs_io_new_child(sim, parent, RS_READ, 3, 4, keep, sim);
 	ck_assert_ptr_eq(io, first);
