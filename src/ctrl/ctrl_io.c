@@ -346,14 +346,6 @@ static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 		 * it in io's device type, at a lookup and a call. */
 		ch = rs_io_new_child(sim, io, io->op, io->lba, io->nblk, rs_ctrl_child_done,
 				     NULL);
-	/* A command of no cost on an idle processor would start and end at
-	 * this instant, through an event of no delay: the decision follows at
-	 * once instead.  Behind a busy processor it still waits its turn, so
-	 * the jobs keep their order. */
-	if (c->p.command_cost_ns == 0 && c->cpu.busy == 0) {
-		cpu_done(sim, c, ch, 0);
-		return;
-	}
 	rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, cpu_done, c, ch);
 }
 

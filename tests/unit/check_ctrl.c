@@ -539,86 +539,6 @@ START_TEST(relayed_host_request_as_a_child_would)
 }
 END_TEST
 
-/* ---- a command of no cost -------------------------------------------------- */
-
-struct at_done {
-	int n;
-	uint64_t lba[8];
-	rs_time_t t[8];
-};
-
-static void at_done(struct rs_sim *sim, struct rs_io *io)
-{
-	struct at_done *d = io->done_ctx;
-	d->lba[d->n] = io->lba;
-	d->t[d->n++] = io->t_done;
-	rs_io_free(sim, io);
-}
-
-static void submit_at_event(struct rs_sim *sim, void *obj, void *arg)
-{
-	rs_dev_submit(sim, obj, arg);
-}
-
-/* command_cost 0 (the default): on an idle processor the request goes on
- * at once, without an event; behind a busy one it waits its turn, as any
- * job.  Three reads miss a cache whose lookup costs 100 us: A and B at 0,
- * C at 50 us, while A's lookup holds the processor.  B's command waited
- * behind A's lookup and C's behind B's command, so the lookups run A, B,
- * C, and each read takes 1 ms more on an array serving all at once. */
-START_TEST(no_command_cost_waits_behind_a_busy_processor)
-{
-	struct rig g;
-	rig_up(&g, "type: controller\nqueue_depth: 8\n"
-		   "cache: {mode: write-through, size: 1MiB, line: 64KiB, cost_miss: 100us}\n"
-		   "array: {type: ideal, mean: 1ms, servers: 8}\n");
-	struct at_done d = { 0 };
-	rs_dev_submit(g.sim, g.dev, rs_io_new(g.sim, RS_READ, 0, 8, at_done, &d));
-	rs_dev_submit(g.sim, g.dev, rs_io_new(g.sim, RS_READ, 1024, 8, at_done, &d));
-	rs_sched_at(g.sim, 50 * RS_US, submit_at_event, g.dev,
-		    rs_io_new(g.sim, RS_READ, 2048, 8, at_done, &d));
-	rs_sim_run(g.sim, RS_TIME_MAX);
-	ck_assert_int_eq(d.n, 3);
-	for (int i = 0; i < 3; i++) {
-		ck_assert_uint_eq(d.lba[i], 1024 * (uint64_t)i);
-		ck_assert_int_eq(d.t[i], (rs_time_t)(i + 1) * 100 * RS_US + RS_MS);
-	}
-	rig_down(&g);
-
-	/* A read of what a write-back write at the same instant is putting
-	 * in the cache: its command waits for the write's 100 us in the
-	 * cache, so it finds the blocks there and hits (at 200 us), where
-	 * looking at once would have missed and gone to the array. */
-	rig_up(&g, "type: controller\nqueue_depth: 8\n"
-		   "cache: {mode: write-back, size: 1MiB, line: 64KiB, cost_hit: 100us,\n"
-		   "        cost_miss: 100us}\n"
-		   "array: {type: ideal, mean: 1ms, servers: 8}\n");
-	d = (struct at_done){ 0 };
-	rs_dev_submit(g.sim, g.dev, rs_io_new(g.sim, RS_WRITE, 0, 8, at_done, &d));
-	rs_dev_submit(g.sim, g.dev, rs_io_new(g.sim, RS_READ, 0, 8, at_done, &d));
-	rs_sim_run(g.sim, RS_TIME_MAX);
-	ck_assert_int_eq(d.n, 2);
-	ck_assert_int_eq(d.t[0], 100 * RS_US);
-	ck_assert_int_eq(d.t[1], 200 * RS_US);
-	ck_assert_uint_eq(rs_ctrl_counters(g.dev)->hits, 1);
-	rig_down(&g);
-
-	/* Without a cache, nothing else takes the processor: every request
-	 * reaches the array at once, at the same instant it arrived. */
-	rig_up(&g, "type: controller\nqueue_depth: 8\n"
-		   "array: {type: ideal, mean: 1ms, servers: 8}\n");
-	d = (struct at_done){ 0 };
-	for (int i = 0; i < 3; i++)
-		rs_dev_submit(g.sim, g.dev, rs_io_new(g.sim, RS_READ, 8 * (uint64_t)i, 8, at_done,
-						      &d));
-	rs_sim_run(g.sim, RS_TIME_MAX);
-	ck_assert_int_eq(d.n, 3);
-	for (int i = 0; i < 3; i++)
-		ck_assert_int_eq(d.t[i], RS_MS);
-	rig_down(&g);
-}
-END_TEST
-
 START_TEST(write_back_absorbs_then_destage_speed)
 {
 	struct rig g;
@@ -1141,7 +1061,6 @@ static Suite *ctrl_suite(void)
 	tcase_add_test(tc, write_back_absorbs_then_destage_speed);
 	tcase_add_test(tc, write_back_passes_fua_through);
 	tcase_add_test(tc, relayed_host_request_as_a_child_would);
-	tcase_add_test(tc, no_command_cost_waits_behind_a_busy_processor);
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
 	tcase_add_test(tc, dirty_search_cost_grows_with_dirty_lines);
