@@ -485,7 +485,6 @@ static void ctrl_restart(struct rs_dev *dev, rs_time_t now)
 	for (size_t i = 0; i < c->nch; i++) {
 		if (c->ch[i].has_link)
 			rs_link_restart_stats(&c->ch[i].link, now);
-		rs_tavg_restart(&c->ch[i].q.depth, now);
 	}
 	for (size_t i = 0; c->scsi && i < c->p.ports; i++)
 		rs_link_restart_stats(&c->scsi[i], now);

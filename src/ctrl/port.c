@@ -26,7 +26,7 @@ void rs_channel_init(struct rs_channel *ch, const char *name, const struct rs_li
 		rs_link_init(&ch->link, ch->name, lp, now);
 		ch->bus = &ch->link;
 	}
-	rs_ioq_init(&ch->q, tags, rs_hostq_policy(policy), &ch->last_lba, now);
+	rs_ioq_init(&ch->q, tags, rs_hostq_policy(policy), &ch->last_lba);
 }
 
 void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_link *bus,

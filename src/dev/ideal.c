@@ -119,7 +119,7 @@ static int ideal_init(struct rs_sim *sim, struct rs_dev *dev, const void *params
 	id->p = *p;
 	id->ns_per_byte = p->bandwidth_bytes_s > 0 ? 1e9 / p->bandwidth_bytes_s : 0;
 	id->rng = rs_sim_rng(sim, "service", 0);
-	rs_ioq_init(&id->q, (uint32_t)p->servers, &rs_ioq_fifo, NULL, rs_now(sim));
+	rs_ioq_init(&id->q, (uint32_t)p->servers, &rs_ioq_fifo, NULL);
 	rs_tavg_init(&id->busy, rs_now(sim), 0);
 	dev->priv = id;
 	dev->capacity_blk = p->capacity_bytes / RS_BLOCK_BYTES;

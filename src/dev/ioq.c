@@ -43,11 +43,10 @@ const struct rs_ioq_policy *rs_ioq_policy_find(const char *name)
 }
 
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
-		 void *policy_ctx, rs_time_t now)
+		 void *policy_ctx)
 {
 	*q = (struct rs_ioq){ .tags = tags, .policy = policy ? policy : &rs_ioq_fifo,
 			      .policy_ctx = policy_ctx };
-	rs_tavg_init(&q->depth, now, 0);
 }
 
 void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io)

@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "io/io.h"
-#include "stats/tavg.h"
 
 struct rs_ioq;
 
@@ -34,16 +33,10 @@ struct rs_ioq {
 	uint32_t busy;                /* tags in use */
 	const struct rs_ioq_policy *policy;
 	void *policy_ctx;
-	/* Not kept: no output reads a queue's depth over time (a device's
-	 * queue depth is its inflight average, dev.h), and keeping it cost
-	 * every push and release.  The field stays, initialised, only while
-	 * the restarts of the drive, the SSD and the controller still name
-	 * it; it can go with them. */
-	struct rs_tavg depth;
 };
 
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
-		 void *policy_ctx, rs_time_t now);
+		 void *policy_ctx);
 /* Push and release are inline: each runs once a request per queue, and is
  * a few stores. */
 static inline void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
@@ -89,8 +82,7 @@ static inline void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
 	RS_ASSERT(q->busy > 0);
 	q->busy--;
 }
-/* Unlink a waiting request (for policies; the depth average still counts
- * it, since it is about to be dispatched). */
+/* Unlink a waiting request (for policies: it is about to be dispatched). */
 void rs_ioq_unlink(struct rs_ioq *q, struct rs_io *io);
 static inline bool rs_ioq_empty(const struct rs_ioq *q) { return q->len == 0 && q->busy == 0; }
 

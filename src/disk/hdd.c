@@ -1157,8 +1157,8 @@ static int hdd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 				     RS_BLOCK_BYTES * 1e9 / (double)p->interface_block_write_ns);
 	h->link = &h->link_own;
 	rs_server_init(&h->fw, dev->name, 1, now);
-	rs_ioq_init(&h->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
-	rs_ioq_init(&h->mq, 0, rs_hdd_sched_policy(p->scheduler), &h->sched, now);
+	rs_ioq_init(&h->port, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL);
+	rs_ioq_init(&h->mq, 0, rs_hdd_sched_policy(p->scheduler), &h->sched);
 	rs_tavg_init(&h->head_busy, now, 0);
 	return 0;
 }

@@ -134,7 +134,7 @@ static int hba_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	dev->priv = a;
 	a->p = *p;
 	rs_time_t now = rs_now(sim);
-	rs_ioq_init(&a->q, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL, now);
+	rs_ioq_init(&a->q, (uint32_t)p->queue_depth, &rs_ioq_fifo, NULL);
 	a->has_fw = p->iops > 0;
 	a->fw_ns = a->has_fw ? rs_ns_from_double(1e9 / p->iops) : 0;
 	rs_server_init(&a->fw, dev->name, 1, now);

@@ -478,8 +478,7 @@ static int ssd_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	/* The queue pairs' entries are one pool of tags: the controller
 	 * serves the queues round-robin, which FIFO over all of them matches
 	 * while every queue has work. */
-	rs_ioq_init(&s->port, (uint32_t)(p->queue_depth * p->queue_pairs), &rs_ioq_fifo, NULL,
-		    now);
+	rs_ioq_init(&s->port, (uint32_t)(p->queue_depth * p->queue_pairs), &rs_ioq_fifo, NULL);
 	rs_tavg_init(&s->held, now, 0);
 	s->has_link = p->interface;
 	rs_link_init(&s->link_own, dev->name, &lp, now);

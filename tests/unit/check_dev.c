@@ -774,7 +774,7 @@ START_TEST(ioq_tags_fifo)
 {
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_ioq q;
-	rs_ioq_init(&q, 2, NULL, NULL, 0);
+	rs_ioq_init(&q, 2, NULL, NULL);
 	ck_assert_ptr_eq(q.policy, &rs_ioq_fifo);
 	ck_assert(rs_ioq_empty(&q));
 	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));
@@ -816,7 +816,7 @@ START_TEST(ioq_tags_fifo)
 	ck_assert(rs_ioq_empty(&q));
 	/* No tag limit: everything goes at once, in order. */
 	struct rs_ioq u;
-	rs_ioq_init(&u, 0, &rs_ioq_fifo, NULL, 0);
+	rs_ioq_init(&u, 0, &rs_ioq_fifo, NULL);
 	for (int i = 0; i < 6; i++)
 		rs_ioq_push(sim, &u, io[i]);
 	for (int i = 0; i < 6; i++)
@@ -851,8 +851,8 @@ START_TEST(ioq_fifo_inline_matches_general)
 {
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_ioq fast, slow;
-	rs_ioq_init(&fast, 3, NULL, NULL, 0);
-	rs_ioq_init(&slow, 3, &head_policy, NULL, 0);
+	rs_ioq_init(&fast, 3, NULL, NULL);
+	rs_ioq_init(&slow, 3, &head_policy, NULL);
 	ck_assert_ptr_eq(fast.policy, &rs_ioq_fifo);
 	struct rs_io *a[8], *b[8];
 	for (int i = 0; i < 8; i++) {
@@ -903,7 +903,7 @@ START_TEST(ioq_depth_counts)
 {
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_ioq q;
-	rs_ioq_init(&q, 1, NULL, NULL, 0);
+	rs_ioq_init(&q, 1, NULL, NULL);
 	struct rs_io *a = rs_io_new(sim, RS_READ, 0, 1, io_keep, NULL);
 	struct rs_io *b = rs_io_new(sim, RS_READ, 1, 1, io_keep, NULL);
 	rs_ioq_push(sim, &q, a);

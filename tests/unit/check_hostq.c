@@ -85,7 +85,7 @@ START_TEST(sstf_picks_nearest)
 		struct rs_sim *sim = rs_sim_new(1);
 		struct rs_ioq q;
 		uint64_t last = 1000;
-		rs_ioq_init(&q, 1, rs_hostq_policy(RS_HOSTQ_SSTF), &last, 0);
+		rs_ioq_init(&q, 1, rs_hostq_policy(RS_HOSTQ_SSTF), &last);
 		for (size_t i = 0; i < 6; i++)
 			queued(sim, &q, RS_READ, arrive[i], NULL);
 		uint64_t got[6];
@@ -104,7 +104,7 @@ START_TEST(flush_is_a_barrier)
 	struct rs_sim *sim = rs_sim_new(1);
 	struct rs_ioq q;
 	uint64_t last = 1000;
-	rs_ioq_init(&q, 1, rs_hostq_policy(policies[_i]), &last, 0);
+	rs_ioq_init(&q, 1, rs_hostq_policy(policies[_i]), &last);
 	/* sptf asks the drive behind each request's port: here an ideal
 	 * device, so it orders as sstf. */
 	struct rs_channel ch;
