@@ -545,6 +545,36 @@ static uint64_t candidate_index(const struct rs_layout *l, const struct rs_layou
 	return start + j + (lo - first);
 }
 
+/* Where data index c (of zone z, under brk entry e) lies and how far the
+ * sectors run on from it: its cylinder and head within the zone, its
+ * track's first data index, and t1, the end of the run (the track's end,
+ * the cylinder's or the zone's, or the next slip, which to_track_end says
+ * is not it).  The common step of a stretch and of a fresh run. */
+struct track_bounds {
+	uint64_t cyl, head, track_start, t1;
+	bool to_track_end;
+};
+
+static inline __attribute__((always_inline)) struct track_bounds
+track_bounds_of(const struct rs_layout *l, const struct rs_layout_zone *z,
+		const struct rs_layout_brk *e, uint64_t c)
+{
+	struct track_bounds b;
+	uint64_t cyl_start = c / z->data_per_cyl * z->data_per_cyl;
+	b.cyl = c / z->data_per_cyl;
+	b.head = (c - cyl_start) / z->spt;
+	b.track_start = cyl_start + b.head * z->spt;
+	b.t1 = min_u64(min_u64(b.track_start + z->spt, cyl_start + z->data_per_cyl),
+		       z->data_sectors);
+	b.to_track_end = true;
+	size_t next = z->slip_begin + e->slips;
+	if (next < z->slip_end && l->slip_idx[next] < b.t1) {
+		b.t1 = l->slip_idx[next];
+		b.to_track_end = false;
+	}
+	return b;
+}
+
 /* The stretch around data index c (an LBA's, at lba) of zone zi in a zone
  * without spare groups, under brk entry e: bounded by its track, the slips
  * on either side and the zone's and the disk's first and last LBAs.  The
@@ -557,16 +587,9 @@ stretch_of(const struct rs_layout *l, uint32_t zi, uint64_t lba, uint64_t c,
 	   const struct rs_layout_brk *e, struct rs_layout_stretch *st)
 {
 	const struct rs_layout_zone *z = &l->zones[zi];
-	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
-	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
-	uint64_t t1 = min_u64(min_u64(track_start + z->spt, cyl_start + z->data_per_cyl),
-			      z->data_sectors);
-	size_t next = z->slip_begin + e->slips;
-	bool to_track_end = true;
-	if (next < z->slip_end && l->slip_idx[next] < t1) {
-		t1 = l->slip_idx[next];
-		to_track_end = false;
-	}
+	struct track_bounds b = track_bounds_of(l, z, e, c);
+	uint64_t cyl = b.cyl, head = b.head, track_start = b.track_start, t1 = b.t1;
+	bool to_track_end = b.to_track_end;
 	/* Distances, not LBAs, compared: on a disk's first tracks c's track
 	 * can start more sectors before c than there are LBAs before lba. */
 	uint64_t first = lba - e->lba < c - track_start ? e->lba : lba - (c - track_start);
@@ -768,16 +791,9 @@ run_fresh(const struct rs_layout *l, uint64_t lba, const struct rs_layout_brk *e
 	  const struct rs_layout_zone *z, struct rs_track_run *r)
 {
 	uint64_t c = lba + z->to_k + e->slips;
-	uint64_t cyl = c / z->data_per_cyl, cyl_start = cyl * z->data_per_cyl;
-	uint64_t head = (c - cyl_start) / z->spt, track_start = cyl_start + head * z->spt;
-	uint64_t t1 = min_u64(min_u64(track_start + z->spt, cyl_start + z->data_per_cyl),
-			      z->data_sectors);
-	size_t next = z->slip_begin + e->slips;
-	bool to_track_end = true;
-	if (next < z->slip_end && l->slip_idx[next] < t1) {
-		t1 = l->slip_idx[next];
-		to_track_end = false;
-	}
+	struct track_bounds b = track_bounds_of(l, z, e, c);
+	uint64_t cyl = b.cyl, head = b.head, track_start = b.track_start, t1 = b.t1;
+	bool to_track_end = b.to_track_end;
 	uint64_t sector = c - track_start;
 	/* lba - e->lba: the LBAs before lba on consecutive sectors (see
 	 * stretch_of); when the track's start is no further back, the track
