@@ -78,7 +78,7 @@ static void bus_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
  * crosses the host bus to memory. */
 static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *child, int status)
 {
-	rs_ioq_release(sim, &pt->ch->q);
+	rs_ioq_release(&pt->ch->q);
 	dispatch(sim, pt->ch);
 	if (status == 0)
 		status = child->status;
@@ -242,7 +242,7 @@ static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io
 	if (left <= most && !(pt->ch->bus_overlap && pt->host_bus) && rs_io_relayable(io) &&
 	    io->t_issue == 0) {
 		rs_io_relay(io, dev, member_done);
-		rs_ioq_push(sim, &pt->ch->q, io);
+		rs_ioq_push(&pt->ch->q, io);
 		dispatch(sim, pt->ch);
 		return;
 	}
@@ -253,7 +253,7 @@ static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io
 		 * io's device type, named here: a lookup and a call less per
 		 * command. */
 		struct rs_io *child = rs_io_new_child(sim, io, io->op, lba, n, member_done, NULL);
-		rs_ioq_push(sim, &pt->ch->q, child);
+		rs_ioq_push(&pt->ch->q, child);
 		lba += n;
 		left -= n;
 	} while (left);

@@ -52,7 +52,7 @@ static void serve_done(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_dev *dev = obj;
 	struct ideal *id = dev->priv;
-	rs_ioq_release(sim, &id->q);
+	rs_ioq_release(&id->q);
 	rs_tavg_add(&id->busy, sim->now, -1);
 	dispatch(sim, dev);
 	rs_dev_complete(sim, dev, arg, 0);
@@ -87,7 +87,7 @@ static void ideal_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *i
 	 * too; the latter then completes with ERANGE from the event loop. */
 	if (io->op != RS_FLUSH && io->lba + io->nblk > dev->capacity_blk)
 		io->status = -RS_ERR_ERANGE;
-	rs_ioq_push(sim, &id->q, io);
+	rs_ioq_push(&id->q, io);
 	dispatch(sim, dev);
 }
 

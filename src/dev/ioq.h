@@ -39,7 +39,7 @@ void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *po
 		 void *policy_ctx);
 /* Push and release are inline: each runs once a request per queue, and is
  * a few stores. */
-static inline void rs_ioq_push(struct rs_sim *sim, struct rs_ioq *q, struct rs_io *io)
+static inline void rs_ioq_push(struct rs_ioq *q, struct rs_io *io)
 {
 	io->qnext = NULL;
 	io->qprev = q->tail;
@@ -77,7 +77,7 @@ static inline struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q
 	return io;
 }
 /* A dispatched request finished: give its tag back. */
-static inline void rs_ioq_release(struct rs_sim *sim, struct rs_ioq *q)
+static inline void rs_ioq_release(struct rs_ioq *q)
 {
 	RS_ASSERT(q->busy > 0);
 	q->busy--;

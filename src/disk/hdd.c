@@ -197,7 +197,7 @@ static void data_phase(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum
 static void complete_cmd(struct rs_sim *sim, struct hdd *h, struct rs_io *io, int status)
 {
 	rs_hdd_sched_drop(&h->sched, io);
-	rs_ioq_release(sim, &h->port);
+	rs_ioq_release(&h->port);
 	rs_tavg_add(&h->held, rs_now(sim), -1);
 	pump(sim, h);
 	rs_dev_complete(sim, h->dev, io, status);
@@ -460,7 +460,7 @@ static void media_done(struct rs_sim *sim, void *obj, void *arg)
 		h->wm_io = NULL;
 	}
 	head_stop(sim, h);
-	rs_ioq_release(sim, &h->mq);
+	rs_ioq_release(&h->mq);
 	if (io->op == RS_READ) {
 		cmd_of(h, io)->read |= READ_MEDIA_DONE;
 		read_try_finish(sim, h, io);
@@ -822,7 +822,7 @@ static void wt_data_in(struct rs_sim *sim, void *obj, void *arg, int status)
 		h->xd_saved_ovh = h->sched.overhead_ns[1];
 		h->sched.overhead_ns[1] = h->xd_seek_at > now ? h->xd_seek_at - now : 0;
 	}
-	rs_ioq_push(sim, &h->mq, io);
+	rs_ioq_push(&h->mq, io);
 	kick(sim, h);
 }
 
@@ -1008,7 +1008,7 @@ static void accept(struct rs_sim *sim, struct hdd *h, struct rs_io *io)
 		h->c.misses++;
 		release_bus(sim, h);
 		h->rd_disc_end = now + h->sched.overhead_ns[0] + h->p.disconnect_read_ns[pw];
-		rs_ioq_push(sim, &h->mq, io);
+		rs_ioq_push(&h->mq, io);
 		kick(sim, h);
 		return;
 	}
@@ -1066,7 +1066,7 @@ static void pump(struct rs_sim *sim, struct hdd *h)
 static void hdd_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct hdd *h = dev->priv;
-	rs_ioq_push(sim, &h->port, io);
+	rs_ioq_push(&h->port, io);
 	pump(sim, h);
 }
 

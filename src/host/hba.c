@@ -64,7 +64,7 @@ static void pump(struct rs_sim *sim, struct rs_dev *dev)
 static void hba_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct hba *a = dev->priv;
-	rs_ioq_push(sim, &a->q, io);
+	rs_ioq_push(&a->q, io);
 	pump(sim, dev);
 }
 
@@ -104,7 +104,7 @@ static void finished(struct rs_sim *sim, void *obj, void *arg, int status)
 	struct rs_io *io = arg;
 	if (status && !io->status)
 		io->status = status;
-	rs_ioq_release(sim, &a->q);
+	rs_ioq_release(&a->q);
 	pump(sim, dev);
 	rs_dev_complete(sim, dev, io, io->status);
 }

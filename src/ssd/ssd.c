@@ -38,7 +38,7 @@ static void interrupt_delivered(struct rs_sim *sim, void *obj, void *arg)
  * after the completion's way out. */
 static void complete_cmd(struct rs_sim *sim, struct ssd *s, struct rs_io *io, int status)
 {
-	rs_ioq_release(sim, &s->port);
+	rs_ioq_release(&s->port);
 	rs_tavg_add(&s->held, rs_now(sim), -1);
 	pump(sim, s);
 	if (s->p.interrupt_ns > 0) {
@@ -386,7 +386,7 @@ static void accept(struct rs_sim *sim, struct ssd *s, struct rs_io *io)
 static void command_arrived(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct ssd *s = obj;
-	rs_ioq_push(sim, &s->port, arg);
+	rs_ioq_push(&s->port, arg);
 	pump(sim, s);
 }
 

@@ -781,7 +781,7 @@ START_TEST(ioq_tags_fifo)
 	struct rs_io *io[6];
 	for (int i = 0; i < 6; i++) {
 		io[i] = rs_io_new(sim, RS_READ, (uint64_t)i, 1, io_keep, NULL);
-		rs_ioq_push(sim, &q, io[i]);
+		rs_ioq_push(&q, io[i]);
 	}
 	ck_assert_uint_eq(q.len, 6);
 	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[0]);
@@ -803,22 +803,22 @@ START_TEST(ioq_tags_fifo)
 	ck_assert_ptr_eq(q.tail, io[4]);
 	ck_assert_ptr_null(io[4]->qnext);
 	/* A tag comes back: the next in arrival order goes. */
-	rs_ioq_release(sim, &q);
+	rs_ioq_release(&q);
 	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[2]);
 	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));
-	rs_ioq_release(sim, &q);
-	rs_ioq_release(sim, &q);
+	rs_ioq_release(&q);
+	rs_ioq_release(&q);
 	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), io[4]);
 	ck_assert_ptr_null(q.head);
 	ck_assert_ptr_null(q.tail);
 	ck_assert(!rs_ioq_empty(&q));
-	rs_ioq_release(sim, &q);
+	rs_ioq_release(&q);
 	ck_assert(rs_ioq_empty(&q));
 	/* No tag limit: everything goes at once, in order. */
 	struct rs_ioq u;
 	rs_ioq_init(&u, 0, &rs_ioq_fifo, NULL);
 	for (int i = 0; i < 6; i++)
-		rs_ioq_push(sim, &u, io[i]);
+		rs_ioq_push(&u, io[i]);
 	for (int i = 0; i < 6; i++)
 		ck_assert_ptr_eq(rs_ioq_dispatch(sim, &u), io[i]);
 	ck_assert_uint_eq(u.busy, 6);
@@ -864,8 +864,8 @@ START_TEST(ioq_fifo_inline_matches_general)
 	int pushed = 0;
 	for (int round = 0; round < 6; round++) {
 		for (int k = 0; k < 2 && pushed < 8; k++, pushed++) {
-			rs_ioq_push(sim, &fast, a[pushed]);
-			rs_ioq_push(sim, &slow, b[pushed]);
+			rs_ioq_push(&fast, a[pushed]);
+			rs_ioq_push(&slow, b[pushed]);
 		}
 		for (;;) {
 			struct rs_io *x = rs_ioq_dispatch(sim, &fast);
@@ -886,8 +886,8 @@ START_TEST(ioq_fifo_inline_matches_general)
 			ck_assert_ptr_null(fast.head->qprev);
 			ck_assert_uint_eq(fast.tail->lba, slow.tail->lba);
 		}
-		rs_ioq_release(sim, &fast);
-		rs_ioq_release(sim, &slow);
+		rs_ioq_release(&fast);
+		rs_ioq_release(&slow);
 	}
 	for (int i = 0; i < 8; i++) {
 		rs_io_complete(sim, a[i], 0);
@@ -906,19 +906,19 @@ START_TEST(ioq_depth_counts)
 	rs_ioq_init(&q, 1, NULL, NULL);
 	struct rs_io *a = rs_io_new(sim, RS_READ, 0, 1, io_keep, NULL);
 	struct rs_io *b = rs_io_new(sim, RS_READ, 1, 1, io_keep, NULL);
-	rs_ioq_push(sim, &q, a);
-	rs_ioq_push(sim, &q, b);
+	rs_ioq_push(&q, a);
+	rs_ioq_push(&q, b);
 	ck_assert_uint_eq(q.len + q.busy, 2);
 	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), a);
 	ck_assert_ptr_null(rs_ioq_dispatch(sim, &q));     /* its one tag is taken */
 	ck_assert_uint_eq(q.len, 1);
 	ck_assert_uint_eq(q.busy, 1);
 	rs_sim_run(sim, 100);
-	rs_ioq_release(sim, &q);
+	rs_ioq_release(&q);
 	ck_assert_uint_eq(q.len + q.busy, 1);
 	ck_assert_ptr_eq(rs_ioq_dispatch(sim, &q), b);
 	rs_sim_run(sim, 300);
-	rs_ioq_release(sim, &q);
+	rs_ioq_release(&q);
 	ck_assert(rs_ioq_empty(&q));
 	rs_io_complete(sim, a, 0);
 	rs_io_complete(sim, b, 0);

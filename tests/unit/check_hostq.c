@@ -43,7 +43,7 @@ static struct rs_io *queued(struct rs_sim *sim, struct rs_ioq *q, enum rs_op op,
 	} else {
 		io = rs_io_new(sim, op, lba, nblk, never_done, NULL);
 	}
-	rs_ioq_push(sim, q, io);
+	rs_ioq_push(q, io);
 	return io;
 }
 
@@ -69,7 +69,7 @@ static size_t drain(struct rs_sim *sim, struct rs_ioq *q, uint64_t *out, size_t 
 	while ((io = rs_ioq_dispatch(sim, q))) {
 		ck_assert_uint_lt(n, max);
 		out[n++] = io->op == RS_FLUSH ? UINT64_MAX : io->lba;
-		rs_ioq_release(sim, q);
+		rs_ioq_release(q);
 		retire(sim, io);
 	}
 	return n;
@@ -186,10 +186,10 @@ START_TEST(sptf_picks_shortest_positioning)
 			uint64_t keep = ch.last_lba;
 			struct rs_io *io = rs_ioq_dispatch(sim, &ch.q);
 			ck_assert_uint_eq(io->lba, best);
-			rs_ioq_release(sim, &ch.q);
+			rs_ioq_release(&ch.q);
 			retire(sim, io);
 			while ((io = rs_ioq_dispatch(sim, &ch.q))) {
-				rs_ioq_release(sim, &ch.q);
+				rs_ioq_release(&ch.q);
 				retire(sim, io);
 			}
 			if (again == 0)
@@ -247,10 +247,10 @@ START_TEST(sptf_host_estimates_from_the_last_media_event)
 			queued(sim, &ch.q, RS_READ, lba[i], p.dev);
 		struct rs_io *io = rs_ioq_dispatch(sim, &ch.q);
 		ck_assert_uint_eq(io->lba, best);
-		rs_ioq_release(sim, &ch.q);
+		rs_ioq_release(&ch.q);
 		retire(sim, io);
 		while ((io = rs_ioq_dispatch(sim, &ch.q))) {
-			rs_ioq_release(sim, &ch.q);
+			rs_ioq_release(&ch.q);
 			retire(sim, io);
 		}
 	}
