@@ -154,6 +154,23 @@ static const struct rs_array_counters *h_counters(const struct h *h)
 	return rs_array_counters(h->dev);
 }
 
+/* Two runs that must not differ end at the same instant with the same
+ * array counters and the same device report. */
+static void assert_same_array_end(const struct h *a, const struct h *b)
+{
+	ck_assert_mem_eq(h_counters(a), h_counters(b), sizeof(struct rs_array_counters));
+	rs_time_t now = a->sim->now;
+	ck_assert_int_eq(now, b->sim->now);
+	struct rs_dev_report ra, rb;
+	rs_dev_report(a->dev, now, &ra);
+	rs_dev_report(b->dev, now, &rb);
+	ck_assert_double_eq(ra.queue_depth, rb.queue_depth);
+	ck_assert_double_eq(ra.utilisation, rb.utilisation);
+	ck_assert_double_eq(ra.drive_qd, rb.drive_qd);
+	ck_assert_double_eq(ra.drive_qd_max, rb.drive_qd_max);
+	ck_assert_uint_eq(a->dev->submitted, b->dev->submitted);
+}
+
 static uint64_t h_ops(const struct h *h, enum rs_array_op op)
 {
 	return h_counters(h)->ops[op];
@@ -312,17 +329,7 @@ START_TEST(raid0_one_strip_path_matches_general)
 		ck_assert_int_eq(a->t_submit, b->t_submit);
 		ck_assert_int_eq(a->t_done, b->t_done);
 	}
-	ck_assert_mem_eq(h_counters(&fast), h_counters(&general),
-			 sizeof(struct rs_array_counters));
-	rs_time_t now = fast.sim->now;
-	ck_assert_int_eq(now, general.sim->now);
-	struct rs_dev_report rf, rg;
-	rs_dev_report(fast.dev, now, &rf);
-	rs_dev_report(general.dev, now, &rg);
-	ck_assert_double_eq(rf.queue_depth, rg.queue_depth);
-	ck_assert_double_eq(rf.utilisation, rg.utilisation);
-	ck_assert_double_eq(rf.drive_qd, rg.drive_qd);
-	ck_assert_uint_eq(fast.dev->submitted, general.dev->submitted);
+	assert_same_array_end(&fast, &general);
 	h_free(&fast);
 	h_free(&general);
 }
@@ -381,16 +388,7 @@ START_TEST(raid0_plain_ops_match_recorded_ones)
 			ck_assert_int_gt(failed, 0);
 		else
 			ck_assert_int_eq(failed, 0);
-		ck_assert_mem_eq(h_counters(&plain), h_counters(&recorded),
-				 sizeof(struct rs_array_counters));
-		rs_time_t now = plain.sim->now;
-		ck_assert_int_eq(now, recorded.sim->now);
-		struct rs_dev_report rp, rr;
-		rs_dev_report(plain.dev, now, &rp);
-		rs_dev_report(recorded.dev, now, &rr);
-		ck_assert_double_eq(rp.queue_depth, rr.queue_depth);
-		ck_assert_double_eq(rp.drive_qd, rr.drive_qd);
-		ck_assert_double_eq(rp.drive_qd_max, rr.drive_qd_max);
+		assert_same_array_end(&plain, &recorded);
 		h_free(&plain);
 		h_free(&recorded);
 	}
