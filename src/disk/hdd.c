@@ -579,8 +579,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 			}
 			uint64_t from = io->lba - free_behind(h, io->lba, limit, pos,
 							      run ? &at : NULL);
-			h->live_seg = (int)rs_hdd_buffer_claim(&h->buf);
-			rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from, from);
+			h->live_seg = (int)rs_hdd_buffer_claim(&h->buf, from);
 			m->streaming = true;
 			m->s_lba = io->lba;
 			m->s_valid_from = from;

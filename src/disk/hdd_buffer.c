@@ -15,8 +15,12 @@ void rs_hdd_buffer_init(struct rs_hdd_buffer *b, uint32_t nseg, uint64_t seg_blk
 	for (uint32_t i = 0; i < nseg; i++) {
 		b->seg[i].older = i - 1;  /* wraps for the first, never read */
 		b->seg[i].newer = i + 1;
+		b->seg[i].slot[0] = b->seg[i].slot[1] = RS_HDD_BUFFER_NO_SLOT;
 	}
+	b->filter[RS_HDD_BUFFER_NO_SLOT] = 2 * nseg;
 	b->seg[nseg].end = UINT64_MAX;  /* the sentinel: holds every range */
+	while (b->chunk_shift < 63 && (UINT64_C(1) << b->chunk_shift) < seg_blk)
+		b->chunk_shift++;
 	b->lru = 0;
 	b->mru = nseg - 1;
 }

@@ -11,7 +11,15 @@
  *
  * Everything is sized at init; nothing allocates afterwards.  seg[nseg] is
  * a sentinel for the look-up's walk: it holds [0, UINT64_MAX) and is never
- * used, touched or claimed. */
+ * used, touched or claimed.
+ *
+ * The look-up's filter: the LBAs are cut into chunks of a power of two no
+ * smaller than a segment, so a segment's range lies in at most two; each
+ * segment, when set, counts its chunks in `filter` (by the chunk's low
+ * bits), and a block whose chunk counts none lies in no stored range: a
+ * random read, which nearly always misses, then skips the walk.  A range
+ * only shrinks between two sets (a claim, an invalidation, a drop), so
+ * the chunks counted at its set still cover it. */
 #ifndef RS_DISK_HDD_BUFFER_H
 #define RS_DISK_HDD_BUFFER_H
 
@@ -22,12 +30,21 @@
 #include "kernel/assert.h"
 #include "kernel/sim.h"
 
+#define RS_HDD_BUFFER_FILTER 256
+/* filter[RS_HDD_BUFFER_NO_SLOT] counts what no chunk holds (an empty
+ * range, a range's second chunk when it has one): no look-up reads it, and
+ * setting a range needs no test of how many chunks it had. */
+#define RS_HDD_BUFFER_NO_SLOT RS_HDD_BUFFER_FILTER
+
 struct rs_hdd_seg {
 	uint64_t start, end;          /* valid blocks; empty when start == end */
 	/* Its neighbours in the order of use, least recent first (an
 	 * untouched segment counts as used before every touched one, the
 	 * lower index first). */
 	uint32_t older, newer;
+	/* The filter slots counted for it at its last set (see above), or
+	 * RS_HDD_BUFFER_NO_SLOT. */
+	uint16_t slot[2];
 };
 
 struct rs_hdd_extent {
@@ -43,6 +60,8 @@ struct rs_hdd_buffer {
 	struct rs_hdd_extent *ext;
 	size_t next, ext_cap;
 	uint64_t dirty_blk;           /* sum over the extents */
+	unsigned chunk_shift;         /* a chunk is 2^chunk_shift >= seg_blk blocks */
+	uint32_t filter[RS_HDD_BUFFER_FILTER + 1];  /* segments counted per slot */
 };
 
 void rs_hdd_buffer_init(struct rs_hdd_buffer *b, uint32_t nseg, uint64_t seg_blk,
@@ -72,20 +91,28 @@ static inline uint32_t rs_hdd_buffer_holding(const struct rs_hdd_seg *seg, uint3
 		s++;
 	return (uint32_t)(s - seg);
 }
-/* Index of a segment whose valid range holds [lba, lba+nblk), or -1.  The
- * streaming segment `live` (or -1) has its end given as live_end, since
- * its read-ahead is still running.  Inline: every read asks. */
+/* The filter slot of lba's chunk. */
+static inline uint32_t rs_hdd_buffer_slot(const struct rs_hdd_buffer *b, uint64_t lba)
+{
+	return (uint32_t)(lba >> b->chunk_shift) % RS_HDD_BUFFER_FILTER;
+}
+/* Index of a segment whose valid range holds [lba, lba+nblk) (nblk >= 1),
+ * or -1.  The streaming segment `live` (or -1) has its end given as
+ * live_end, since its read-ahead is still running.  Inline: every read
+ * asks. */
 static inline int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t lba,
 				       uint32_t nblk, int live, uint64_t live_end)
 {
-	/* One walk over every segment's stored range; the live one's bounds
-	 * are worked out only when nothing before it holds the range (the
-	 * lowest index that holds it wins). */
+	/* One walk over every segment's stored range, unless the filter
+	 * says none holds lba; the live one's bounds are worked out only
+	 * when nothing before it holds the range (the lowest index that
+	 * holds it wins). */
 	uint64_t end = lba + nblk;
 	const struct rs_hdd_seg *seg = b->seg;
 	uint32_t n = b->nseg;
 	uint32_t at = live >= 0 && (uint32_t)live < n ? (uint32_t)live : n;
-	uint32_t i = rs_hdd_buffer_holding(seg, 0, lba, end);
+	uint32_t i = b->filter[rs_hdd_buffer_slot(b, lba)] ? rs_hdd_buffer_holding(seg, 0, lba, end)
+							     : n;
 	if (i < at)
 		return (int)i;
 	if (at == n)
@@ -97,8 +124,27 @@ static inline int rs_hdd_buffer_lookup(const struct rs_hdd_buffer *b, uint64_t l
 		i = rs_hdd_buffer_holding(seg, at + 1, lba, end);
 	return i < n ? (int)i : -1;
 }
-/* Inline, as the two below: every read miss claims a segment, sets it
- * twice and touches it. */
+/* s's range leaves the filter, and [start, end) (no longer than a chunk)
+ * enters it. */
+static inline void rs_hdd_buffer_refilter(struct rs_hdd_buffer *b, struct rs_hdd_seg *s,
+					  uint64_t start, uint64_t end)
+{
+	b->filter[s->slot[0]]--;
+	b->filter[s->slot[1]]--;
+	uint32_t first = RS_HDD_BUFFER_NO_SLOT, last = RS_HDD_BUFFER_NO_SLOT;
+	if (start != end) {
+		first = rs_hdd_buffer_slot(b, start);
+		last = rs_hdd_buffer_slot(b, end - 1);
+		if (last == first)
+			last = RS_HDD_BUFFER_NO_SLOT;
+	}
+	s->slot[0] = (uint16_t)first;
+	s->slot[1] = (uint16_t)last;
+	b->filter[first]++;
+	b->filter[last]++;
+}
+/* Inline, as the two below: every read miss claims a segment (emptied
+ * where its stream starts), touches it and sets it when the stream stops. */
 static inline void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
 {
 	/* Moved to the most recent end of the order of use: the least
@@ -115,11 +161,14 @@ static inline void rs_hdd_buffer_touch(struct rs_hdd_buffer *b, uint32_t i)
 	s[b->mru].newer = i;
 	b->mru = i;
 }
-/* The least recently used segment, touched and emptied. */
-static inline uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b)
+/* The least recently used segment, touched and emptied at `at` (its
+ * range [at, at)). */
+static inline uint32_t rs_hdd_buffer_claim(struct rs_hdd_buffer *b, uint64_t at)
 {
 	uint32_t v = b->lru;
-	b->seg[v].start = b->seg[v].end = 0;
+	struct rs_hdd_seg *s = &b->seg[v];
+	rs_hdd_buffer_refilter(b, s, at, at);
+	s->start = s->end = at;
 	rs_hdd_buffer_touch(b, v);
 	return v;
 }
@@ -130,8 +179,10 @@ static inline void rs_hdd_buffer_set(struct rs_hdd_buffer *b, uint32_t i, uint64
 	RS_ASSERT(start <= end);
 	if (end - start > b->seg_blk)
 		start = end - b->seg_blk;
-	b->seg[i].start = start;
-	b->seg[i].end = end;
+	struct rs_hdd_seg *s = &b->seg[i];
+	rs_hdd_buffer_refilter(b, s, start, end);
+	s->start = start;
+	s->end = end;
 }
 /* Drop [lba, lba+nblk) from every segment except `keep` (new data was
  * written there).  A segment keeps the part above the write if that is the

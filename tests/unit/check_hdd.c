@@ -1327,6 +1327,70 @@ START_TEST(buffer_lookup_matches_rule)
 }
 END_TEST
 
+/* The look-up through its filter against the plain rule while segments
+ * are claimed, set, invalidated, dropped through and cut from below (as the
+ * drive does to its stream's segment), at LBAs far apart and close to the
+ * chunk boundaries, so the filter skips the walk for most requests and any
+ * range it lost would be a miss the rule calls a hit.  The segments' size
+ * is not a power of two (the chunk is the next one up). */
+START_TEST(buffer_lookup_filter_matches_rule)
+{
+	uint64_t x = 424242;
+	const uint64_t seg_blk = 374, chunk = 512;
+	uint64_t held = 0, skipped = 0;
+	for (int round = 0; round < 200; round++) {
+		struct rs_hdd_buffer b;
+		uint32_t nseg = 1 + (uint32_t)(round % 10);
+		rs_hdd_buffer_init(&b, nseg, seg_blk, 4);
+		int live = -1;
+		for (int q = 0; q < 400; q++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			/* Ranges around a few chunk boundaries among 2^16 chunks. */
+			uint64_t base = ((x >> 40) % 8) * 97 * chunk + (round % 3) * (chunk << 12);
+			uint64_t lba = base + (x >> 20) % (2 * chunk) - chunk / 2 + chunk;
+			uint64_t len = (x >> 8) % (seg_blk + 40);
+			uint32_t i = (uint32_t)((x >> 52) % nseg);
+			switch ((x >> 60) % 6) {
+			case 0:
+				live = (int)rs_hdd_buffer_claim(&b, lba);
+				break;
+			case 1:
+				rs_hdd_buffer_set(&b, i, lba, lba + len);
+				break;
+			case 2:
+				rs_hdd_buffer_invalidate(&b, lba, (uint32_t)(len % 64 + 1), live);
+				break;
+			case 3:
+				rs_hdd_buffer_drop_through(&b, lba, lba + len % 64 + 1, live);
+				break;
+			case 4:
+				if (b.seg[i].end > b.seg[i].start + len % 64)
+					b.seg[i].start += len % 64;
+				break;
+			default:
+				live = -1;
+				break;
+			}
+			for (int r = 0; r < 8; r++) {
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				uint64_t at = base + (x >> 20) % (2 * chunk) - chunk / 2 + chunk;
+				uint32_t nblk = 1 + (uint32_t)((x >> 12) % 16);
+				uint64_t live_end = at + (x >> 40) % 32;
+				int want = lookup_by_rule(&b, at, nblk, live, live_end);
+				ck_assert_int_eq(rs_hdd_buffer_lookup(&b, at, nblk, live, live_end),
+						 want);
+				held += want >= 0;
+				skipped += b.filter[rs_hdd_buffer_slot(&b, at)] == 0;
+			}
+		}
+		rs_hdd_buffer_destroy(&b);
+	}
+	/* Both sides were tried: hits, and requests the filter turned away. */
+	ck_assert_uint_gt(held, 1000);
+	ck_assert_uint_gt(skipped, 1000);
+}
+END_TEST
+
 /* Claims take the least recently used segment: untouched ones first,
  * lowest index first, then in the order they were last touched. */
 START_TEST(buffer_claim_lru)
@@ -1334,17 +1398,17 @@ START_TEST(buffer_claim_lru)
 	struct rs_hdd_buffer b;
 	rs_hdd_buffer_init(&b, 4, 100, 4);
 	rs_hdd_buffer_touch(&b, 2);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 0);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 1);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 3);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 0);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 1);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 3);
 	rs_hdd_buffer_touch(&b, 0);
 	rs_hdd_buffer_touch(&b, 3);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 2);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 1);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 0);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 2);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 1);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 0);
 	rs_hdd_buffer_touch(&b, 0);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 3);
-	ck_assert_uint_eq(rs_hdd_buffer_claim(&b), 2);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 3);
+	ck_assert_uint_eq(rs_hdd_buffer_claim(&b, 0), 2);
 	rs_hdd_buffer_destroy(&b);
 }
 END_TEST
@@ -1378,6 +1442,7 @@ static Suite *hdd_suite(void)
 	tcase_add_test(th, mech_spindle_reference_matches);
 	tcase_add_test(th, buffer_lookup_segments);
 	tcase_add_test(th, buffer_lookup_matches_rule);
+	tcase_add_test(th, buffer_lookup_filter_matches_rule);
 	tcase_add_test(th, buffer_claim_lru);
 	TCase *tf = tcase_create("firmware");
 	tcase_add_test(tf, fw_prefetch_limits);
