@@ -256,11 +256,11 @@ phys_of(const struct rs_hdd_mech *m, uint64_t lba)
 	return e;
 }
 
-/* rs_layout_angle_of(r->p) of a run's first sector: the run's base is its
- * track's sector 0 modulo spt. */
-static double run_angle(const struct rs_track_run *r)
+/* rs_spindle_target_units(rs_layout_angle_of(r->p)) of a run's first
+ * sector: the run's base is its track's sector 0 modulo spt. */
+static int64_t run_target_units(const struct rs_track_run *r)
 {
-	return (double)((r->base + r->p.sector) % r->spt) / r->spt;
+	return rs_spindle_sector_units((r->base + r->p.sector) % r->spt, r->spt);
 }
 
 static uint32_t distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
@@ -301,7 +301,7 @@ static const struct rs_track_run *position_time(const struct rs_hdd_mech *m,
 					       from->head != out->target.head, is_write);
 	/* rs_spindle_wait, the angle under the heads from the reference. */
 	out->rot_ns = rs_spindle_wait_units(m->sp, angle_units_at(m, from->free_at_ns + out->seek_ns),
-					    rs_spindle_target_units(run_angle(&e->run)));
+					    run_target_units(&e->run));
 	out->total_ns = out->seek_ns + out->rot_ns;
 	return &e->run;
 }

@@ -57,6 +57,25 @@ static inline int64_t rs_spindle_target_units(double target)
 	return rs_round_nonneg(target * (double)RS_SPINDLE_UNITS) % RS_SPINDLE_UNITS;
 }
 
+/* rs_spindle_target_units((double)k / spt), the angle of sector k of a
+ * track of spt (0 <= k < spt), in integers: k * UNITS / spt rounded, whose
+ * quotient and remainder one division gives.  The doubles' two roundings
+ * move the product by less than 0.014 units (UNITS < 2^46), so the
+ * integer rounding is theirs unless the remainder lies within a 32nd of
+ * spt of a half: those, and tracks too long for k * UNITS in 64 bits, take
+ * the doubles.  Inline: every positioning converts its target's angle. */
+static inline int64_t rs_spindle_sector_units(uint32_t k, uint32_t spt)
+{
+	if (spt <= UINT64_MAX / (uint64_t)RS_SPINDLE_UNITS) {
+		uint64_t x = k * (uint64_t)RS_SPINDLE_UNITS;
+		uint64_t q = x / spt, twice = 2 * (x % spt);
+		uint64_t off = twice > spt ? twice - spt : spt - twice;
+		if (off * 32 > spt)
+			return (int64_t)(q + (twice > spt));
+	}
+	return rs_spindle_target_units((double)k / spt);
+}
+
 /* The angle dt >= 0 nanoseconds after angle a (both in units): the angle is
  * linear in t modulo UNITS, so this is exact. */
 int64_t rs_spindle_turned_units(const struct rs_spindle *sp, rs_time_t dt);

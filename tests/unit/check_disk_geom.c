@@ -745,6 +745,38 @@ START_TEST(spindle_wait_agrees)
 }
 END_TEST
 
+/* A sector's angle in integers against the doubles it stands for, for
+ * every sector of every track length up to 3,000 (the integers decide
+ * all but the remainders near a half), and for tracks at and past the
+ * longest the integers take; a count of the sectors the integers decided
+ * shows they were tried. */
+START_TEST(spindle_sector_units_agree)
+{
+	uint64_t decided = 0, total = 0;
+	for (uint32_t spt = 1; spt <= 3000; spt++)
+		for (uint32_t k = 0; k < spt; k++) {
+			int64_t want = rs_spindle_target_units((double)k / spt);
+			ck_assert_int_eq(rs_spindle_sector_units(k, spt), want);
+			uint64_t x = k * (uint64_t)RS_SPINDLE_UNITS, twice = 2 * (x % spt);
+			uint64_t off = twice > spt ? twice - spt : spt - twice;
+			decided += off * 32 > spt;
+			total++;
+		}
+	ck_assert_uint_gt(decided, total * 9 / 10);
+	static const uint32_t longs[] = { 65536, 100003, 307444, 307445, 307446, 1000000,
+					  UINT32_MAX };
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+		for (uint32_t j = 0; j < 2000; j++) {
+			uint32_t spt = longs[i];
+			uint32_t k = (uint32_t)((uint64_t)j * 2654435761u % spt);
+			ck_assert_int_eq(rs_spindle_sector_units(k, spt),
+					 rs_spindle_target_units((double)k / spt));
+			ck_assert_int_eq(rs_spindle_sector_units(spt - 1 - j % spt, spt),
+					 rs_spindle_target_units((double)(spt - 1 - j % spt) / spt));
+		}
+}
+END_TEST
+
 START_TEST(spindle_no_drift)
 {
 	struct rs_spindle sp;
@@ -1280,6 +1312,7 @@ static Suite *disk_geom_suite(void)
 	tc = tcase_create("spindle");
 	tcase_set_timeout(tc, timeout_s);
 	tcase_add_test(tc, spindle_wait_agrees);
+	tcase_add_test(tc, spindle_sector_units_agree);
 	tcase_add_test(tc, spindle_no_drift);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("position");
