@@ -329,17 +329,32 @@ static void admit_stalled(struct rs_sim *sim, struct hdd *h)
 /* ---- the head ---------------------------------------------------------- */
 
 
+/* The stream has stopped with its valid data ending at end: its segment
+ * keeps what was read. */
+static inline __attribute__((always_inline)) void stopped(struct hdd *h, uint64_t end)
+{
+	uint64_t from = h->mech.s_valid_from;
+	if (h->live_seg >= 0)
+		rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from < end ? from : end, end);
+	h->live_seg = -1;
+}
+
 /* Finish the stream before other work: its segment keeps what was read.
  * Inline: every command that does not continue the stream stops it. */
 static inline __attribute__((always_inline)) void stop_stream(struct rs_sim *sim, struct hdd *h)
 {
 	if (!h->mech.streaming)
 		return;
-	uint64_t end = rs_hdd_mech_stop(&h->mech, rs_now(sim));
-	uint64_t from = h->mech.s_valid_from;
-	if (h->live_seg >= 0)
-		rs_hdd_buffer_set(&h->buf, (uint32_t)h->live_seg, from < end ? from : end, end);
-	h->live_seg = -1;
+	stopped(h, rs_hdd_mech_stop(&h->mech, rs_now(sim)));
+}
+/* The same for the access pos has just positioned: the stop it worked out. */
+static inline __attribute__((always_inline)) void stop_stream_for(struct rs_sim *sim,
+								  struct hdd *h,
+								  const struct rs_hdd_pos *pos)
+{
+	if (!h->mech.streaming)
+		return;
+	stopped(h, rs_hdd_mech_stop_positioned(&h->mech, rs_now(sim), pos));
 }
 
 static void park_after(struct hdd *h, uint64_t last_lba, rs_time_t free_at)
@@ -547,7 +562,7 @@ static void start_host(struct rs_sim *sim, struct hdd *h)
 		if (h->live_seg >= 0)
 			rs_hdd_buffer_touch(&h->buf, (uint32_t)h->live_seg);
 	} else {
-		stop_stream(sim, h);
+		stop_stream_for(sim, h, pos);
 		/* The run the positioning has just mapped: the media time, and a
 		 * read's firmware rules and stream, start from it. */
 		const struct rs_track_run *run = rs_hdd_mech_run_of_pos(&h->mech, pos, io->lba);

@@ -368,6 +368,7 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 	if (!is_write && rs_hdd_mech_continues(m, lba, nblk, ready)) {
 		rs_time_t t = rs_hdd_mech_stream_time(m, lba);
 		out->cont = true;
+		out->stops = false;
 		out->free_ns = ready;
 		out->pos = (struct rs_position){ 0 };
 		out->run = &phys_of(m, lba)->run;
@@ -388,11 +389,16 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
 		 * was last asked. */
 		uint64_t done = stream_done_next_as(m, ts, &next, true);
 		stream_park_done(m, ts, done, &hs);
+		/* rs_hdd_mech_stop at now: the stream stops at ts, parked. */
+		out->stops = true;
+		out->stop_end = m->s_lba + done;
+		out->stopped = hs;
 		if (ready <= ts && m->finish_sector && ts < m->s_end_ns)
 			hs.free_at_ns = head_free_done(m, ts, done, next);
 		else
 			hs.free_at_ns = head_free(m, ts, ready);
 	} else {
+		out->stops = false;
 		hs = m->head;
 		hs.free_at_ns = head_free(m, hs.free_at_ns, ready);
 	}
@@ -435,6 +441,7 @@ rs_time_t rs_hdd_mech_position_fast(const struct rs_hdd_mech *m, struct rs_hdd_v
 	/* position_time, with the spindle's angle carried forward from the
 	 * shared instant by the seek instead of computed afresh. */
 	out->cont = false;
+	out->stops = false;
 	out->run = NULL;
 	out->free_ns = v->at[k].free_ns;
 	out->pos.target = t->p;

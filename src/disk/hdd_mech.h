@@ -94,6 +94,14 @@ struct rs_hdd_pos {
 	 * service takes it from here instead of hashing into the memo again
 	 * (rs_hdd_mech_run_of_pos). */
 	const struct rs_track_run *run;
+	/* Set when rs_hdd_mech_position found the head streaming and the
+	 * access does not continue the stream: what rs_hdd_mech_stop at the
+	 * same instant gives (the end of the valid data, the parked head), so
+	 * that start of service stops the stream without asking it again
+	 * (rs_hdd_mech_stop_positioned). */
+	bool stops;
+	uint64_t stop_end;
+	struct rs_head_state stopped;
 };
 
 /* Where a queued command's access starts on the platter, worked out once
@@ -202,6 +210,19 @@ rs_time_t rs_hdd_mech_position(const struct rs_hdd_mech *m, rs_time_t now,
  * returns the end of the valid data ([s_valid_from, end)) and parks the
  * head where the stream stopped. */
 uint64_t rs_hdd_mech_stop(struct rs_hdd_mech *m, rs_time_t now);
+/* rs_hdd_mech_stop(m, now) for an access that pos positioned at now, the
+ * mechanism unchanged since: the stop the positioning worked out when it
+ * has one.  Inline: every read miss stops the stream of the one before. */
+static inline uint64_t rs_hdd_mech_stop_positioned(struct rs_hdd_mech *m, rs_time_t now,
+						   const struct rs_hdd_pos *pos)
+{
+	if (!pos->stops)
+		return rs_hdd_mech_stop(m, now);
+	RS_ASSERT(m->streaming);
+	m->head = pos->stopped;
+	m->streaming = false;
+	return pos->stop_end;
+}
 /* Move the stream origin up to min(lba, what is read by now), so lookups
  * stay short on long sequential runs. */
 void rs_hdd_mech_rebase(struct rs_hdd_mech *m, rs_time_t now, uint64_t lba);

@@ -1063,7 +1063,8 @@ static uint64_t done_by_walk(const struct mech_rig *r, uint64_t lba, rs_time_t t
  * (which needs the end of the sector under the head), are those of the
  * walk: for a stream on one run of a track (worked out by division) and
  * for one across tracks or past a slip (searched), at every block's end
- * and a nanosecond either side of it. */
+ * and a nanosecond either side of it.  A stop as the positioning worked it
+ * out is rs_hdd_mech_stop's. */
 START_TEST(mech_stream_done_matches_walk)
 {
 	static const struct { uint64_t lba, limit; bool flat; } cases[] = {
@@ -1116,6 +1117,23 @@ START_TEST(mech_stream_done_matches_walk)
 				rs_hdd_mech_position(&ref, t, 0, 90000, 8, 0, &b);
 				ck_assert_int_eq(a.free_ns, b.free_ns);
 				ck_assert_int_eq(a.start_ns, b.start_ns);
+				/* Stopping the stream for that access as the
+				 * positioning found it, and by asking the stream,
+				 * with read-ahead yielding at once or running on
+				 * to its limit. */
+				for (int yield = 0; yield <= 1; yield++) {
+					struct rs_hdd_mech s1 = m, s2 = m;
+					s1.stop_on_command = s2.stop_on_command = yield;
+					struct rs_hdd_pos p;
+					rs_hdd_mech_position(&s1, t, 0, 90000, 8, 0, &p);
+					ck_assert(p.stops);
+					ck_assert_uint_eq(rs_hdd_mech_stop_positioned(&s1, t, &p),
+							  rs_hdd_mech_stop(&s2, t));
+					ck_assert(!s1.streaming && !s2.streaming);
+					ck_assert_uint_eq(s1.head.cyl, s2.head.cyl);
+					ck_assert_uint_eq(s1.head.head, s2.head.head);
+					ck_assert_int_eq(s1.head.free_at_ns, s2.head.free_at_ns);
+				}
 			}
 		}
 	}
