@@ -43,6 +43,11 @@ struct hdd {
 	rs_time_t queued_ns;          /* per-command cost of queuing, 0 at depth 1 */
 	struct rs_hdd_fw fwr;         /* DiskSim-style firmware rules (opt-in) */
 	bool prev_write;              /* the previous command was a write */
+	/* What note_command last set the overheads for (1 + 2 * previous
+	 * write + cached; 0: nothing yet) and the write overhead it set, which
+	 * the extra disconnect's write moves for a while. */
+	uint8_t noted;
+	rs_time_t noted_write_ns;
 	uint64_t wt_end;              /* end of the latest write going to the media */
 	uint32_t wt_active;           /* writes going to the media, not yet done */
 	/* The write streaming its data in under the write water mark (one at a
@@ -934,16 +939,23 @@ static bool write_is_cached(const struct hdd *h, const struct rs_io *io)
 	return io->lba > 0 && rs_hdd_buffer_dirty_covers(&h->buf, io->lba - 1, 1);
 }
 
-/* Overheads that depend on the previous command: set for this one. */
+/* Overheads that depend on the previous command: set for this one.  They
+ * depend on nothing else, so a command after one of the same kind (every
+ * read of a read-only load) finds them set, unless the write overhead has
+ * been moved since. */
 static void note_command(struct hdd *h, const struct rs_io *io, bool cached)
 {
 	const struct rs_hdd_fw *f = &h->fwr;
 	bool pw = h->prev_write;
+	uint8_t key = (uint8_t)(1 + 2 * pw + cached);
+	h->prev_write = io->op == RS_WRITE;
+	if (h->noted == key && h->sched.overhead_ns[1] == h->noted_write_ns)
+		return;
+	h->noted = key;
 	h->ovh_hit = f->ovh[RS_CMD_READ_HIT][pw] + h->queued_ns + h->p.data_prep_ns;
 	h->sched.overhead_ns[0] = f->ovh[RS_CMD_READ_MISS][pw] + h->queued_ns;
-	h->sched.overhead_ns[1] =
+	h->noted_write_ns = h->sched.overhead_ns[1] =
 		f->ovh[cached ? RS_CMD_WRITE_HIT : RS_CMD_WRITE_MISS][pw] + h->queued_ns;
-	h->prev_write = io->op == RS_WRITE;
 }
 
 /* ---- bus release by need (tcq_release: when-needed) ---------------------

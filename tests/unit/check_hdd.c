@@ -613,14 +613,21 @@ START_TEST(fw_overheads_by_previous)
 				    "W h 50000 4 0 100000\n"  /* write hit after a read */
 				    "R h 1000 8 0 100000\n"   /* hit after a write */
 				    "W h 60000 4 0 100000\n"  /* write hit after a read */
-				    "W h 60004 4 0 100000\n"; /* write hit after a write */
-	rs_time_t r[8];
-	ck_assert_uint_eq(fw_replay(device, trace, r, 8), 6);
+				    "W h 60004 4 0 100000\n"  /* write hit after a write */
+				    "R h 1000 8 0 100000\n"   /* hit after a write */
+				    "R h 1000 8 0 100000\n"   /* hit after a read */
+				    "R h 1000 8 0 100000\n";  /* the same again */
+	rs_time_t r[10];
+	ck_assert_uint_eq(fw_replay(device, trace, r, 10), 9);
 	ck_assert_int_eq(r[1], 50000 + 8 * 100000);
 	ck_assert_int_eq(r[2], 200000 + 4 * 100000);
 	ck_assert_int_eq(r[3], 300000 + 8 * 100000);
 	ck_assert_int_eq(r[4], 200000 + 4 * 100000);
 	ck_assert_int_eq(r[5], 400000 + 4 * 100000);
+	/* Overheads set for the command before, of the same kind, hold. */
+	ck_assert_int_eq(r[6], 300000 + 8 * 100000);
+	ck_assert_int_eq(r[7], 50000 + 8 * 100000);
+	ck_assert_int_eq(r[8], 50000 + 8 * 100000);
 	/* The miss: its last block leaves the drive one block time after the
 	 * media has read it, never before. */
 	ck_assert_int_ge(r[0], 8 * 100000 + 100000);
