@@ -133,17 +133,16 @@ static uint64_t wm_chunk(const struct hdd *h, const struct rs_io *io)
 static void data_go(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum data_step step)
 {
 	uint64_t bytes, last;
-	last_burst(h, io, &bytes, &last);
-	if (step == STEP_WT && wm_streams(h, io))
-		bytes = h->buf.seg_blk * RS_BLOCK_BYTES;
+	/* Only a read's two halves split off the last burst. */
 	switch (step) {
 	case STEP_HIT:
-		rs_link_xfer(sim, h->link, RS_DIR_IN, bytes, xfer_complete, h, io);
+		rs_link_xfer(sim, h->link, RS_DIR_IN, rs_io_bytes(io), xfer_complete, h, io);
 		return;
 	case STEP_WC:
-		rs_link_xfer(sim, h->link, RS_DIR_OUT, bytes, wc_data_in, h, io);
+		rs_link_xfer(sim, h->link, RS_DIR_OUT, rs_io_bytes(io), wc_data_in, h, io);
 		return;
 	case STEP_WT:
+		bytes = wm_streams(h, io) ? h->buf.seg_blk * RS_BLOCK_BYTES : rs_io_bytes(io);
 		rs_link_xfer(sim, h->link, RS_DIR_OUT, bytes, wt_data_in, h, io);
 		return;
 	case STEP_WT_MORE:
@@ -151,9 +150,11 @@ static void data_go(struct rs_sim *sim, struct hdd *h, struct rs_io *io, enum da
 			     wm_data_in, h, io);
 		return;
 	case STEP_READ_FIRST:
+		last_burst(h, io, &bytes, &last);
 		rs_link_xfer(sim, h->link, RS_DIR_IN, bytes - last, read_first_done, h, io);
 		return;
 	case STEP_READ_LAST:
+		last_burst(h, io, &bytes, &last);
 		rs_link_xfer(sim, h->link, RS_DIR_IN, last, xfer_complete, h, io);
 		return;
 	}
