@@ -47,7 +47,6 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 
 	RS_ASSERT(ms->outstanding > 0);
 	ms->outstanding--;
-	rs_tavg_add(&ms->depth, sim->now, -1);
 	if (a->trace) {
 		struct rs_array_event ev = {
 			.op = (enum rs_array_op)mo->kind,
@@ -118,14 +117,13 @@ void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, stru
 }
 
 /* What the array keeps of every member operation it sends: the member's
- * depth and head, the counters, and the drive's death after `after_ios`. */
+ * count and head, the counters, and the drive's death after `after_ios`. */
 static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
 			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
 			    uint32_t nblk)
 {
 	struct member_state *ms = &a->ms[member];
 	ms->outstanding++;
-	rs_tavg_add(&ms->depth, sim->now, 1);
 	if (op != RS_FLUSH)
 		ms->head_lba = member_lba + nblk;
 	a->c.ops[kind]++;
@@ -186,7 +184,6 @@ static void plain_done(struct rs_sim *sim, struct rs_io *child)
 	struct member_state *ms = &a->ms[member];
 	RS_ASSERT(ms->outstanding > 0);
 	ms->outstanding--;
-	rs_tavg_add(&ms->depth, sim->now, -1);
 	rs_io_child_fold(sim, child, 0);
 	if (parent->pending == 0)
 		array_finish(sim, a, parent);
