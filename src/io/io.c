@@ -62,13 +62,13 @@ void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
 	RS_ASSERT(io->pending == 0);
 	if (io->status == 0)
 		io->status = status;
-	if (io->relay) {
-		/* Back to the layer that relayed it, still live: it completes
-		 * it once more when its own work is done.  io->dev still says
-		 * which device gave it back (the layer's own, or one below). */
-		rs_io_done_fn *back = io->relay;
-		io->relay = NULL;
-		back(sim, io);
+	if (io->nrelay) {
+		/* Back to the last layer that relayed it, still live: it
+		 * completes it once more (rs_io_relay_finish, which takes its
+		 * frame off first) when its own work is done.  io->dev still
+		 * says which device gave it back (the layer's own, or one
+		 * below). */
+		io->relays[io->nrelay - 1].back(sim, io);
 		return;
 	}
 	io->state = RS_IO_DONE;

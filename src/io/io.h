@@ -52,6 +52,10 @@ const char *rs_strerror(int status);
 
 struct rs_io;
 struct rs_dev;
+/* Most layers that relay one request at once (dev/fanin.h): a controller,
+ * its array and the array's port; a layer that finds them all taken makes
+ * a child. */
+#define RS_IO_RELAYS 3
 /* Layers' per-request state (union rs_io_up), each defined by its layer. */
 struct mop;
 struct cmd;
@@ -70,6 +74,7 @@ struct rs_io {
 	 * there already; one without writes it through its cache.  Children of
 	 * a FUA write inherit it. */
 	bool fua;
+	uint8_t nrelay;               /* relays[] in use */
 	uint64_t lba;                 /* in 512-byte blocks */
 	uint32_t nblk;
 	int status;                   /* 0 or -RS_ERR_* */
@@ -92,13 +97,23 @@ struct rs_io {
 	 * there.  NULL for a layer's own request that no device took (an
 	 * array's rebuild phase), which completes without device accounting. */
 	struct rs_dev *dev;
-	/* A device that handed this very request on to one below it instead
-	 * of making a child (rs_io_relay, dev/fanin.h): the first completion
-	 * runs `relay` with the request back at relay_dev, whose layer
-	 * finishes its own work and completes it again, through its own
-	 * accounting, to whoever submitted it.  NULL when not relayed. */
-	rs_io_done_fn *relay;
-	struct rs_dev *relay_dev;
+	/* The devices that handed this very request on to the one below
+	 * instead of making a child (rs_io_relay, dev/fanin.h), the latest
+	 * last: a completion runs the last one's `back` with the request back
+	 * at that device, whose layer finishes its own work and completes it
+	 * again, through its own accounting, to the layer before it (the
+	 * next relay down the stack) or to whoever submitted it.  nrelay
+	 * frames are in use. */
+	struct rs_io_relay {
+		rs_io_done_fn *back;
+		struct rs_dev *dev;
+		/* The layer's own: what it changed in the request to hand it
+		 * on (the array: the request's address, the member it went to
+		 * and when), to be put back on the way up. */
+		uint64_t lba;
+		rs_time_t t_sent;
+		uint32_t member;
+	} relays[RS_IO_RELAYS];
 
 	/* Per-request state, typed by layer, so no layer borrows a field
 	 * another one gives a different meaning.  `up` belongs to the layer
@@ -126,9 +141,10 @@ struct rs_io {
 	} at;
 };
 
-/* rs_io_init sets or zeroes every field by name: a new field must be
- * added there too (and this size updated with it). */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_io) == 152,
+/* rs_io_init sets or zeroes every field by name (relays[] beyond nrelay
+ * are never read): a new field must be added there too (and this size
+ * updated with it). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_io) == 136 + 40 * RS_IO_RELAYS,
 	       "a new field of struct rs_io needs its line in rs_io_init");
 
 static inline uint64_t rs_io_bytes(const struct rs_io *io)
@@ -187,8 +203,7 @@ rs_io_init(struct rs_sim *sim, struct rs_io *io, enum rs_op op, uint64_t lba, ui
 	io->pending = 0;
 	io->qnext = io->qprev = NULL;
 	io->dev = NULL;
-	io->relay = NULL;
-	io->relay_dev = NULL;
+	io->nrelay = 0;
 	io->up = (union rs_io_up){ 0 };
 	io->at = (union rs_io_at){ 0 };
 	io->state = RS_IO_LIVE;
@@ -235,7 +250,7 @@ static inline struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *pa
 
 /* Complete a request with a status; asserts it has not completed before.
  * Calls io->done, which usually frees the request; a relayed request goes
- * back to its relay first (io->relay), still live. */
+ * back to its last relay first (io->relays), still live. */
 void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
 

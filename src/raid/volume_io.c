@@ -204,6 +204,71 @@ static void plain_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, u
 	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], child);
 }
 
+/* A relayed operation's way back when a fault or a trace came while it
+ * was out: the request becomes again the array's, with the member
+ * operation it stood for as its child, sent when the request went and
+ * completed now with the member's status, and mop_done judges that as
+ * plain_done would have (see there).  Out of line: the common way back
+ * saves no registers for it. */
+static __attribute__((noinline)) void relayed_to_mop(struct rs_sim *sim, struct array *a, struct rs_io *io)
+{
+	struct rs_io_relay *r = rs_io_relay_top(io);
+	uint64_t member_lba = io->lba;
+	int status = io->status;
+	rs_time_t sent = r->t_sent, issued = io->t_issue;
+	uint32_t member = r->member;
+	io->lba = r->lba;
+	io->status = 0;
+	io->t_issue = 0;
+	rs_io_relay_end(io);
+	struct rs_io *child = rs_io_new_child(sim, io, io->op, member_lba, io->nblk, mop_done,
+					      NULL);
+	child->t_submit = sent;
+	child->t_issue = issued;
+	struct mop *mo = rs_pool_get_raw(&a->mops);
+	*mo = (struct mop){ .a = a, .member = member,
+			    .kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE };
+	child->up.raid = mo;
+	rs_io_complete(sim, child, status);
+}
+
+/* A relayed operation is back from its member (relay_issue): the request
+ * goes on up with its own address and no dispatch time (the member's
+ * stamp is the operation's), as plain_done would finish it. */
+static void relayed_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct rs_io_relay *r = rs_io_relay_top(io);
+	struct array *a = r->dev->priv;
+	if (a->faulty || a->trace) {
+		relayed_to_mop(sim, a, io);
+		return;
+	}
+	struct member_state *ms = &a->ms[r->member];
+	io->lba = r->lba;
+	io->t_issue = 0;
+	RS_ASSERT(ms->outstanding > 0);
+	ms->outstanding--;
+	if (a->fg_inflight)
+		a->fg_inflight--;
+	rs_io_relay_finish(sim, io, io->status);
+}
+
+/* plain_issue without the child: the request itself, relayed (dev/fanin.h)
+ * at the member's address, is the member operation, as the one child it
+ * would have been.  Its frame keeps what the way back puts back. */
+static void relay_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, uint32_t member,
+			uint64_t member_lba)
+{
+	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
+	struct rs_io_relay *r = rs_io_relay(io, a->dev, relayed_done);
+	r->lba = io->lba;
+	r->member = member;
+	r->t_sent = sim->now;
+	io->lba = member_lba;
+	count_op(sim, a, member, kind, io->op, member_lba, io->nblk);
+	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], io);
+}
+
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
 			 const struct rs_raid_extent *e, size_t n)
 {
@@ -341,7 +406,14 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	uint64_t member_lba;
 	if (io->op != RS_FLUSH && !a->lost && !a->nbad &&
 	    rs_raid0_map_one(&a->g, io->lba, io->nblk, &member, &member_lba)) {
-		if (!a->faulty && !a->trace)
+		/* Relayed, the request carries what its member operation
+		 * would: its status and dispatch time are then the member's
+		 * (a fault's way back tells them apart), so a request with
+		 * either of its own already goes as a child. */
+		if (!a->faulty && !a->trace && rs_io_relayable(io) && io->status == 0 &&
+		    io->t_issue == 0)
+			relay_issue(sim, a, io, member, member_lba);
+		else if (!a->faulty && !a->trace)
 			plain_issue(sim, a, io, member, member_lba);
 		else
 			array_issue(sim, a, io, NULL, member,

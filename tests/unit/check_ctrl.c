@@ -418,9 +418,10 @@ END_TEST
 /* ---- the host request relayed through the controller, or a child of it ----
  * A layer above the controller (a host stage would be one) relays the
  * request to it or makes a child of it.  The controller relays what it
- * gets unless another layer relays it already, when it makes a child: so
- * with `relay` the controller takes its general path, without it the
- * relay, and the two runs make the same number of requests. */
+ * gets unless every relay of the request is taken already, when it makes
+ * a child: so with `relay` (as many layers relaying as there are relays)
+ * the controller takes its general path, without it the relay, and the
+ * two runs make the same number of requests. */
 
 struct lift {
 	struct rs_dev *below;
@@ -482,9 +483,18 @@ static void lift_run(struct lift_run *r, bool relay_above)
 		   "array: {type: array, level: raid0, strip: 64KiB,\n"
 		   "        disks: {type: ideal, mean: 0.5ms, service: exponential,\n"
 		   "                bandwidth: 80MB/s, capacity: 1GiB, count: 2}}\n");
-	struct lift l = { .below = g.dev, .relay = relay_above };
-	struct rs_dev top = { .type = &lift_type, .priv = &l };
-	rs_tavg_init(&top.inflight, 0, 0);
+	/* Relaying, as many lifts as a request has relays, so none is left
+	 * for the controller; else one lift that makes a child. */
+	struct lift l[RS_IO_RELAYS];
+	struct rs_dev lifts[RS_IO_RELAYS];
+	int nlifts = relay_above ? RS_IO_RELAYS : 1;
+	for (int i = nlifts - 1; i >= 0; i--) {
+		l[i] = (struct lift){ .below = i == nlifts - 1 ? g.dev : &lifts[i + 1],
+				      .relay = relay_above };
+		lifts[i] = (struct rs_dev){ .type = &lift_type, .priv = &l[i] };
+		rs_tavg_init(&lifts[i].inflight, 0, 0);
+	}
+	struct rs_dev *top = &lifts[0];
 	uint64_t seed = 77;
 	for (int i = 0; i < LIFT_N; i++) {
 		seed = seed * 6364136223846793005u + 1442695040888963407u;
@@ -496,7 +506,7 @@ static void lift_run(struct lift_run *r, bool relay_above)
 		if (i >= 30 && i < 45)
 			lba = 100000 + 16 * (uint64_t)(i - 30);
 		uint32_t nblk = op == RS_FLUSH ? 0 : 16;
-		rs_dev_submit(g.sim, &top, rs_io_new(g.sim, op, lba, nblk, lift_done, r));
+		rs_dev_submit(g.sim, top, rs_io_new(g.sim, op, lba, nblk, lift_done, r));
 		if (i % 10 == 9)
 			rs_sim_run(g.sim, g.sim->now + 3 * RS_MS);
 	}
@@ -508,7 +518,8 @@ static void lift_run(struct lift_run *r, bool relay_above)
 	r->array_completed = g.dev->members[0]->completed;
 	r->array_qd = rs_tavg_mean(&g.dev->members[0]->inflight, r->end);
 	r->created = rs_io_counters(g.sim)->created;
-	ck_assert_uint_eq(top.submitted, top.completed);
+	for (int i = 0; i < nlifts; i++)
+		ck_assert_uint_eq(lifts[i].submitted, lifts[i].completed);
 	rig_down(&g);
 }
 
