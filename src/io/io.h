@@ -248,10 +248,31 @@ static inline struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *pa
 	return rs_io_make(sim, op, lba, nblk, parent, done, done_ctx);
 }
 
+/* The end of rs_io_complete for a request no layer relays: done, counted,
+ * io->done called.  Out of line. */
+void rs_io_end(struct rs_sim *sim, struct rs_io *io);
+
 /* Complete a request with a status; asserts it has not completed before.
  * Calls io->done, which usually frees the request; a relayed request goes
- * back to its last relay first (io->relays), still live. */
-void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
+ * back to its last relay first (io->relays), still live: that (every
+ * layer that relays a request, once each) is inline, the end is not. */
+static inline void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
+{
+	RS_ASSERT(io->state == RS_IO_LIVE);
+	RS_ASSERT(io->pending == 0);
+	if (io->status == 0)
+		io->status = status;
+	if (io->nrelay) {
+		/* Back to the last layer that relayed it, still live: it
+		 * completes it once more (rs_io_relay_finish, which takes its
+		 * frame off first) when its own work is done.  io->dev still
+		 * says which device gave it back (the layer's own, or one
+		 * below). */
+		io->relays[io->nrelay - 1].back(sim, io);
+		return;
+	}
+	rs_io_end(sim, io);
+}
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
 
 #endif
