@@ -54,7 +54,7 @@ static bool relayed(const struct rs_io *cmd)
 
 static struct port *port_of(const struct rs_io *cmd)
 {
-	return relayed(cmd) ? cmd->relays[cmd->nrelay - 1].dev->priv : cmd->parent->dev->priv;
+	return relayed(cmd) ? cmd->relay_top->dev->priv : cmd->parent->dev->priv;
 }
 
 /* A command is done.  Relayed, the request goes back to whoever submitted

@@ -57,13 +57,14 @@ static inline void rs_io_hold(struct rs_io *io)
  * below it (rs_io_relay_top). */
 static inline bool rs_io_relayable(const struct rs_io *io)
 {
-	return io->nrelay < RS_IO_RELAYS;
+	return io->relay_top != &io->relays[RS_IO_RELAYS - 1];
 }
 static inline struct rs_io_relay *rs_io_relay(struct rs_io *io, struct rs_dev *dev,
 					      rs_io_done_fn *back)
 {
 	RS_ASSERT(rs_io_relayable(io) && io->dev == dev);
-	struct rs_io_relay *r = &io->relays[io->nrelay++];
+	struct rs_io_relay *r = io->relay_top ? io->relay_top + 1 : io->relays;
+	io->relay_top = r;
 	r->back = back;
 	r->dev = dev;
 	return r;
@@ -71,19 +72,25 @@ static inline struct rs_io_relay *rs_io_relay(struct rs_io *io, struct rs_dev *d
 /* io is relayed (by the layer whose hook or path has it now). */
 static inline bool rs_io_relayed(const struct rs_io *io)
 {
-	return io->nrelay != 0;
+	return io->relay_top != NULL;
 }
-static inline struct rs_io_relay *rs_io_relay_top(struct rs_io *io)
+/* How many layers relay io. */
+static inline unsigned rs_io_relays(const struct rs_io *io)
 {
-	RS_ASSERT(io->nrelay);
-	return &io->relays[io->nrelay - 1];
+	return io->relay_top ? (unsigned)(io->relay_top - io->relays) + 1 : 0;
+}
+static inline struct rs_io_relay *rs_io_relay_top(const struct rs_io *io)
+{
+	RS_ASSERT(io->relay_top);
+	return io->relay_top;
 }
 /* The last relay of io ends without completing it: io is again a request
  * submitted to that layer's device, as if it had never been handed on. */
 static inline struct rs_dev *rs_io_relay_end(struct rs_io *io)
 {
-	struct rs_dev *dev = rs_io_relay_top(io)->dev;
-	io->nrelay--;
+	struct rs_io_relay *r = rs_io_relay_top(io);
+	struct rs_dev *dev = r->dev;
+	io->relay_top = r == io->relays ? NULL : r - 1;
 	io->dev = dev;
 	return dev;
 }

@@ -65,6 +65,19 @@ typedef void rs_io_done_fn(struct rs_sim *sim, struct rs_io *io);
 
 enum rs_io_state { RS_IO_FREE = 0, RS_IO_LIVE, RS_IO_DONE };
 
+/* One layer's frame in a request's relays (struct rs_io). */
+struct rs_io_relay {
+	rs_io_done_fn *back;
+	struct rs_dev *dev;
+	/* The layer's own: what it changed in the request to hand it on (the
+	 * array: the request's address, the member it went to and when), to
+	 * be put back on the way up. */
+	uint64_t lba;
+	rs_time_t t_sent;
+	uint32_t member;
+};
+
+
 struct rs_io {
 	uint64_t id;
 	enum rs_op op;
@@ -74,7 +87,6 @@ struct rs_io {
 	 * there already; one without writes it through its cache.  Children of
 	 * a FUA write inherit it. */
 	bool fua;
-	uint8_t nrelay;               /* relays[] in use */
 	uint64_t lba;                 /* in 512-byte blocks */
 	uint32_t nblk;
 	int status;                   /* 0 or -RS_ERR_* */
@@ -102,18 +114,11 @@ struct rs_io {
 	 * last: a completion runs the last one's `back` with the request back
 	 * at that device, whose layer finishes its own work and completes it
 	 * again, through its own accounting, to the layer before it (the
-	 * next relay down the stack) or to whoever submitted it.  nrelay
-	 * frames are in use. */
-	struct rs_io_relay {
-		rs_io_done_fn *back;
-		struct rs_dev *dev;
-		/* The layer's own: what it changed in the request to hand it
-		 * on (the array: the request's address, the member it went to
-		 * and when), to be put back on the way up. */
-		uint64_t lba;
-		rs_time_t t_sent;
-		uint32_t member;
-	} relays[RS_IO_RELAYS];
+	 * next relay down the stack) or to whoever submitted it.  relay_top
+	 * is the last frame in use, NULL when none is: a pointer, not a
+	 * count, as every layer on the way reads its frame. */
+	struct rs_io_relay *relay_top;
+	struct rs_io_relay relays[RS_IO_RELAYS];
 
 	/* Per-request state, typed by layer, so no layer borrows a field
 	 * another one gives a different meaning.  `up` belongs to the layer
@@ -141,10 +146,10 @@ struct rs_io {
 	} at;
 };
 
-/* rs_io_init sets or zeroes every field by name (relays[] beyond nrelay
- * are never read): a new field must be added there too (and this size
- * updated with it). */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_io) == 136 + 40 * RS_IO_RELAYS,
+/* rs_io_init sets or zeroes every field by name (relays[] beyond
+ * relay_top are never read): a new field must be added there too (and
+ * this size updated with it). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_io) == 144 + 40 * RS_IO_RELAYS,
 	       "a new field of struct rs_io needs its line in rs_io_init");
 
 static inline uint64_t rs_io_bytes(const struct rs_io *io)
@@ -203,7 +208,7 @@ rs_io_init(struct rs_sim *sim, struct rs_io *io, enum rs_op op, uint64_t lba, ui
 	io->pending = 0;
 	io->qnext = io->qprev = NULL;
 	io->dev = NULL;
-	io->nrelay = 0;
+	io->relay_top = NULL;
 	io->up = (union rs_io_up){ 0 };
 	io->at = (union rs_io_at){ 0 };
 	io->state = RS_IO_LIVE;
@@ -262,13 +267,13 @@ static inline void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int stat
 	RS_ASSERT(io->pending == 0);
 	if (io->status == 0)
 		io->status = status;
-	if (io->nrelay) {
+	if (io->relay_top) {
 		/* Back to the last layer that relayed it, still live: it
 		 * completes it once more (rs_io_relay_finish, which takes its
 		 * frame off first) when its own work is done.  io->dev still
 		 * says which device gave it back (the layer's own, or one
 		 * below). */
-		io->relays[io->nrelay - 1].back(sim, io);
+		io->relay_top->back(sim, io);
 		return;
 	}
 	rs_io_end(sim, io);

@@ -456,7 +456,7 @@ START_TEST(relays_nest_inner_first)
 	struct seen s = { 0 };
 	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 8, top_done, &s);
 	rs_dev_submit(sim, &outer, io);
-	ck_assert_uint_eq(io->nrelay, 2);
+	ck_assert_uint_eq(rs_io_relays(io), 2);
 	ck_assert_ptr_eq(rs_io_relay_top(io)->dev, &inner);
 	rs_sim_run(sim, RS_TIME_MAX);
 	/* The inner layer has it back from below at 10, the outer from the
@@ -510,8 +510,8 @@ START_TEST(reused_request_is_clean)
 	rs_io_complete(sim, io, 0);
 	/* What completion leaves, and what a relay would have left. */
 	io->t_done = 55;
-	io->nrelay = 2;
 	io->relays[0] = (struct rs_io_relay){ keep, (struct rs_dev *)io, 5, 6, 7 };
+	io->relay_top = &io->relays[1];
 	io->up.raid = (struct mop *)io;
 	rs_io_child_detach(sim, io);
 	io = rs_io_new_child(sim, parent, RS_READ, 3, 4, keep, sim);
@@ -531,7 +531,7 @@ START_TEST(reused_request_is_clean)
 	ck_assert_ptr_null(io->qprev);
 	ck_assert_ptr_null(io->dev);
 	ck_assert_ptr_null(io->up.raid);
-	ck_assert_uint_eq(io->nrelay, 0);
+	ck_assert_uint_eq(rs_io_relays(io), 0);
 	ck_assert(rs_io_relayable(io) && !rs_io_relayed(io));
 	ck_assert_uint_eq(io->at.hdd.slot, 0);
 	ck_assert_int_eq(io->at.hdd.arrived, 0);
