@@ -192,9 +192,11 @@ static void plain_done(struct rs_sim *sim, struct rs_io *child)
 /* A read or write of a host request to a member while the array has no
  * faults configured and nothing traces it: what mop_done would do with
  * its record comes down to the member's count, so it goes without one
- * (no member is slow, none waits, so it goes to its drive at once). */
-static void plain_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, uint32_t member,
-			uint64_t member_lba)
+ * (no member is slow, none waits, so it goes to its drive at once).  Out
+ * of line: a request relayed instead (relay_issue) is the common way. */
+static __attribute__((noinline)) void plain_issue(struct rs_sim *sim, struct array *a,
+						  struct rs_io *io, uint32_t member,
+						  uint64_t member_lba)
 {
 	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
 	struct rs_io *child = rs_io_new_child(sim, io, io->op, member_lba, io->nblk, plain_done,
@@ -363,6 +365,34 @@ static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
 	}
 }
 
+/* Every request array_submit does not send as one plain operation: its
+ * member operations, made while the request is held.  Out of line, so the
+ * plain way saves no registers for it. */
+static __attribute__((noinline)) void submit_general(struct rs_sim *sim, struct array *a,
+						     struct rs_io *io)
+{
+	/* Held while children are being created: one may finish at once
+	 * (a member that fails it synchronously) without closing the parent. */
+	rs_io_hold(io);
+	switch (io->op) {
+	case RS_FLUSH:
+		for (uint32_t m = 0; m < a->g.nmembers; m++)
+			if (!(a->lost >> m & 1u))
+				array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
+		break;
+	case RS_WRITE:
+		if (rs_raid_has_parity(&a->g)) {
+			array_parity_write(sim, a, io);
+			break;
+		}
+		/* fall through */
+	default:
+		fan_out(sim, a, io);
+		break;
+	}
+	array_release(sim, a, io);
+}
+
 /* How long a dead array takes to refuse a request: a controller's (or
  * md's) per-command overhead, order of 100 us on the hardware modelled. */
 #define DEAD_ANSWER_NS ((rs_time_t)100000)
@@ -421,24 +451,5 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 				    member_lba, io->nblk);
 		return;
 	}
-	/* Held while children are being created: one may finish at once
-	 * (a member that fails it synchronously) without closing the parent. */
-	rs_io_hold(io);
-	switch (io->op) {
-	case RS_FLUSH:
-		for (uint32_t m = 0; m < a->g.nmembers; m++)
-			if (!(a->lost >> m & 1u))
-				array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
-		break;
-	case RS_WRITE:
-		if (rs_raid_has_parity(&a->g)) {
-			array_parity_write(sim, a, io);
-			break;
-		}
-		/* fall through */
-	default:
-		fan_out(sim, a, io);
-		break;
-	}
-	array_release(sim, a, io);
+	submit_general(sim, a, io);
 }
