@@ -54,7 +54,9 @@ void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch)
 {
 	struct ctrl *c = rs_io_relayed(ch) ? rs_io_relay_top(ch)->dev->priv
 					   : ch->parent->dev->priv;
-	if (ch->dev == c->array)
+	if (c->straight)
+		finish(sim, c, ch, 0);
+	else if (ch->dev == c->array)
 		array_done(sim, c, ch);
 	else
 		finish(sim, c, ch, 0);
@@ -289,6 +291,10 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ctrl *c = obj;
 	struct rs_io *ch = arg;
+	if (c->straight) {
+		submit_array(sim, c, ch);
+		return;
+	}
 	if (!c->cached) {
 		to_array(sim, c, ch, 0);
 		return;
