@@ -118,9 +118,9 @@ void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, stru
 
 /* What the array keeps of every member operation it sends: the member's
  * count and head, the counters, and the drive's death after `after_ios`. */
-static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
-			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
-			    uint32_t nblk)
+static inline void count_op_as(struct rs_sim *sim, struct array *a, uint32_t member,
+			       enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
+			       uint32_t nblk, bool faulty)
 {
 	struct member_state *ms = &a->ms[member];
 	ms->outstanding++;
@@ -132,9 +132,19 @@ static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member
 	else if (op == RS_WRITE)
 		a->c.member_writes[member]++;
 	/* `after_ios: N`: the drive dies once it has been sent N commands;
-	 * those in flight then are void, as on any failure. */
-	if (++a->slot[member].ios == a->slot[member].fail_after)
+	 * those in flight then are void, as on any failure.  Setting it
+	 * makes the array faulty (array_of), so an array known not to be
+	 * (`faulty` false) has no N to compare with, only the count to keep
+	 * for when it has. */
+	if (++a->slot[member].ios == a->slot[member].fail_after && faulty)
 		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
+}
+
+static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
+			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
+			    uint32_t nblk)
+{
+	count_op_as(sim, a, member, kind, op, member_lba, nblk, true);
 }
 
 void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
@@ -267,7 +277,7 @@ static void relay_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, u
 	r->member = member;
 	r->t_sent = sim->now;
 	io->lba = member_lba;
-	count_op(sim, a, member, kind, io->op, member_lba, io->nblk);
+	count_op_as(sim, a, member, kind, io->op, member_lba, io->nblk, false);
 	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], io);
 }
 
