@@ -451,6 +451,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	if (set_up_cache(c, node, d))
 		return -1;
 	c->bus_at_top = p->cpu == CPU_CARD || (c->cached && c->cp.location == LOC_CARD);
+	c->straight = !c->cached && !(c->bus_at_top && c->has_host);
 
 	rs_member_hook *saved_hook = b->member_hook;
 	void *saved_ctx = b->member_ctx;

@@ -2,7 +2,8 @@
  *
  * A host request is relayed through the controller (dev/fanin.h): the
  * request itself, not a child, carries it and is what the array sees,
- * unless another layer relays it already, when a child does.  Either
+ * unless as many layers as a request has relays for relay it already,
+ * when a child does.  Either
  * way its completion, by the array or by the controller itself, reaches
  * rs_ctrl_child_done, and the host request completes from there: after
  * the array for a miss, a write-through write or an uncached request; at
@@ -19,7 +20,7 @@ static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io);
 
 static void finish(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch, int status)
 {
-	if (ch->relay_dev)
+	if (rs_io_relayed(ch))
 		rs_io_relay_finish(sim, ch, status);
 	else
 		rs_io_child_finished(sim, ch, status);
@@ -51,8 +52,11 @@ static void array_done(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
  * absorbed write, a failed transfer) is done here. */
 void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch)
 {
-	struct ctrl *c = ch->relay_dev ? ch->relay_dev->priv : ch->parent->dev->priv;
-	if (ch->dev == c->array)
+	struct ctrl *c = rs_io_relayed(ch) ? rs_io_relay_top(ch)->dev->priv
+					   : ch->parent->dev->priv;
+	if (c->straight)
+		finish(sim, c, ch, 0);
+	else if (ch->dev == c->array)
 		array_done(sim, c, ch);
 	else
 		finish(sim, c, ch, 0);
@@ -287,6 +291,10 @@ static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ctrl *c = obj;
 	struct rs_io *ch = arg;
+	if (c->straight) {
+		submit_array(sim, c, ch);
+		return;
+	}
 	if (!c->cached) {
 		to_array(sim, c, ch, 0);
 		return;

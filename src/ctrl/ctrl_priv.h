@@ -73,6 +73,10 @@ struct ctrl {
 	size_t nwrapped;              /* ports the member hook made */
 	struct rs_dev *array;         /* where requests go (maybe a port) */
 
+	/* No cache and no host-bus crossing at the controller: a request
+	 * goes from the processor to the array and back from it with
+	 * nothing between (to_array and array_done have nothing to do). */
+	bool straight;
 	bool cached;
 	bool write_back;              /* mode write-back and the array in its scope */
 	struct rs_cache cache;

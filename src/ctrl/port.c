@@ -45,14 +45,16 @@ void rs_channel_init_scsi(struct rs_channel *ch, const char *name, struct rs_lin
 
 static void dispatch(struct rs_sim *sim, struct rs_channel *ch);
 
+/* A command the port relays has the port's frame last; a child of the
+ * port is a fresh request that no layer relays. */
 static bool relayed(const struct rs_io *cmd)
 {
-	return cmd->relay_dev != NULL;
+	return rs_io_relayed(cmd);
 }
 
 static struct port *port_of(const struct rs_io *cmd)
 {
-	return relayed(cmd) ? cmd->relay_dev->priv : cmd->parent->dev->priv;
+	return relayed(cmd) ? cmd->relay_top->dev->priv : cmd->parent->dev->priv;
 }
 
 /* A command is done.  Relayed, the request goes back to whoever submitted
@@ -236,9 +238,10 @@ static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io
 {
 	struct port *pt = dev->priv;
 	uint32_t most = command_max_blocks(pt->ch), left = io->nblk;
-	/* One command, nothing beside it on the host bus, a request no other
-	 * layer relays and not yet dispatched anywhere (command_done gives
-	 * it back so): the command is the request itself. */
+	/* One command, nothing beside it on the host bus, a request with a
+	 * relay to spare (the layers above may relay it too) and not yet
+	 * dispatched anywhere (command_done gives it back so): the command
+	 * is the request itself. */
 	if (left <= most && !(pt->ch->bus_overlap && pt->host_bus) && rs_io_relayable(io) &&
 	    io->t_issue == 0) {
 		rs_io_relay(io, dev, member_done);

@@ -49,24 +49,56 @@ static inline void rs_io_hold(struct rs_io *io)
  * and operation, hands io itself on instead (the child, its creation, its
  * fold and its second completion are the cost of a layer on the common
  * path).  rs_io_relay marks io, which was submitted to dev, so that its
- * first completion, by whichever device below completes it or by the
+ * next completion, by whichever device below completes it or by the
  * layer itself, runs `back` (io->dev: the device that completed it); the
- * layer then completes io through dev with rs_io_relay_finish.  A request
- * is relayed by one layer at a time (rs_io_relayable). */
+ * layer then completes io through dev with rs_io_relay_finish.  Layers
+ * relay a request one inside another, up to RS_IO_RELAYS of them
+ * (rs_io_relayable); a layer's frame is the last one while io is at or
+ * below it (rs_io_relay_top). */
 static inline bool rs_io_relayable(const struct rs_io *io)
 {
-	return !io->relay_dev;
+	return io->relay_top != &io->relays[RS_IO_RELAYS - 1];
 }
-static inline void rs_io_relay(struct rs_io *io, struct rs_dev *dev, rs_io_done_fn *back)
+static inline struct rs_io_relay *rs_io_relay(struct rs_io *io, struct rs_dev *dev,
+					      rs_io_done_fn *back)
 {
 	RS_ASSERT(rs_io_relayable(io) && io->dev == dev);
-	io->relay = back;
-	io->relay_dev = dev;
+	struct rs_io_relay *r = io->relay_top ? io->relay_top + 1 : io->relays;
+	io->relay_top = r;
+	r->back = back;
+	r->dev = dev;
+	return r;
+}
+/* io is relayed (by the layer whose hook or path has it now). */
+static inline bool rs_io_relayed(const struct rs_io *io)
+{
+	return io->relay_top != NULL;
+}
+/* How many layers relay io. */
+static inline unsigned rs_io_relays(const struct rs_io *io)
+{
+	return io->relay_top ? (unsigned)(io->relay_top - io->relays) + 1 : 0;
+}
+static inline struct rs_io_relay *rs_io_relay_top(const struct rs_io *io)
+{
+	RS_ASSERT(io->relay_top);
+	return io->relay_top;
+}
+/* The last relay of io ends without completing it: io is again a request
+ * submitted to that layer's device, as if it had never been handed on. */
+static inline struct rs_dev *rs_io_relay_end(struct rs_io *io)
+{
+	struct rs_io_relay *r = rs_io_relay_top(io);
+	struct rs_dev *dev = r->dev;
+	io->relay_top = r == io->relays ? NULL : r - 1;
+	io->dev = dev;
+	return dev;
 }
 /* The relayed io is done at its layer: complete it through that device
- * (status kept if io has none yet) to whoever submitted it.  Its relay
- * ends here, so a layer above may relay it again.  Inline (below): two
- * layers of a request relay it, each calls this once. */
+ * (status kept if io has none yet) to whoever submitted it, or to the
+ * relay before.  Its relay ends here, so a layer above may relay it
+ * again.  Inline (below): each layer that relays a request calls this
+ * once. */
 static inline void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status);
 /* Drop a hold; finishes io when nothing else holds it. */
 void rs_io_release(struct rs_sim *sim, struct rs_io *io);
@@ -84,10 +116,7 @@ static inline void rs_dev_complete(struct rs_sim *sim, struct rs_dev *dev, struc
 
 static inline void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status)
 {
-	RS_ASSERT(!io->relay && io->relay_dev);
-	struct rs_dev *dev = io->relay_dev;
-	io->dev = dev;
-	io->relay_dev = NULL;
+	struct rs_dev *dev = rs_io_relay_end(io);
 	rs_dev_complete(sim, dev, io, status);
 }
 

@@ -56,21 +56,8 @@ struct rs_io *rs_io_new(struct rs_sim *sim, enum rs_op op, uint64_t lba, uint32_
 	return rs_io_make(sim, op, lba, nblk, NULL, done, done_ctx);
 }
 
-void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
+void rs_io_end(struct rs_sim *sim, struct rs_io *io)
 {
-	RS_ASSERT(io->state == RS_IO_LIVE);
-	RS_ASSERT(io->pending == 0);
-	if (io->status == 0)
-		io->status = status;
-	if (io->relay) {
-		/* Back to the layer that relayed it, still live: it completes
-		 * it once more when its own work is done.  io->dev still says
-		 * which device gave it back (the layer's own, or one below). */
-		rs_io_done_fn *back = io->relay;
-		io->relay = NULL;
-		back(sim, io);
-		return;
-	}
 	io->state = RS_IO_DONE;
 	io->t_done = sim->now;
 	sim->io_counters.completed++;

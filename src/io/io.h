@@ -52,6 +52,10 @@ const char *rs_strerror(int status);
 
 struct rs_io;
 struct rs_dev;
+/* Most layers that relay one request at once (dev/fanin.h): a controller,
+ * its array and the array's port; a layer that finds them all taken makes
+ * a child. */
+#define RS_IO_RELAYS 3
 /* Layers' per-request state (union rs_io_up), each defined by its layer. */
 struct mop;
 struct cmd;
@@ -60,6 +64,19 @@ struct pc_stream;
 typedef void rs_io_done_fn(struct rs_sim *sim, struct rs_io *io);
 
 enum rs_io_state { RS_IO_FREE = 0, RS_IO_LIVE, RS_IO_DONE };
+
+/* One layer's frame in a request's relays (struct rs_io). */
+struct rs_io_relay {
+	rs_io_done_fn *back;
+	struct rs_dev *dev;
+	/* The layer's own: what it changed in the request to hand it on (the
+	 * array: the request's address, the member it went to and when), to
+	 * be put back on the way up. */
+	uint64_t lba;
+	rs_time_t t_sent;
+	uint32_t member;
+};
+
 
 struct rs_io {
 	uint64_t id;
@@ -92,13 +109,16 @@ struct rs_io {
 	 * there.  NULL for a layer's own request that no device took (an
 	 * array's rebuild phase), which completes without device accounting. */
 	struct rs_dev *dev;
-	/* A device that handed this very request on to one below it instead
-	 * of making a child (rs_io_relay, dev/fanin.h): the first completion
-	 * runs `relay` with the request back at relay_dev, whose layer
-	 * finishes its own work and completes it again, through its own
-	 * accounting, to whoever submitted it.  NULL when not relayed. */
-	rs_io_done_fn *relay;
-	struct rs_dev *relay_dev;
+	/* The devices that handed this very request on to the one below
+	 * instead of making a child (rs_io_relay, dev/fanin.h), the latest
+	 * last: a completion runs the last one's `back` with the request back
+	 * at that device, whose layer finishes its own work and completes it
+	 * again, through its own accounting, to the layer before it (the
+	 * next relay down the stack) or to whoever submitted it.  relay_top
+	 * is the last frame in use, NULL when none is: a pointer, not a
+	 * count, as every layer on the way reads its frame. */
+	struct rs_io_relay *relay_top;
+	struct rs_io_relay relays[RS_IO_RELAYS];
 
 	/* Per-request state, typed by layer, so no layer borrows a field
 	 * another one gives a different meaning.  `up` belongs to the layer
@@ -126,9 +146,10 @@ struct rs_io {
 	} at;
 };
 
-/* rs_io_init sets or zeroes every field by name: a new field must be
- * added there too (and this size updated with it). */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_io) == 152,
+/* rs_io_init sets or zeroes every field by name (relays[] beyond
+ * relay_top are never read): a new field must be added there too (and
+ * this size updated with it). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_io) == 144 + 40 * RS_IO_RELAYS,
 	       "a new field of struct rs_io needs its line in rs_io_init");
 
 static inline uint64_t rs_io_bytes(const struct rs_io *io)
@@ -187,8 +208,7 @@ rs_io_init(struct rs_sim *sim, struct rs_io *io, enum rs_op op, uint64_t lba, ui
 	io->pending = 0;
 	io->qnext = io->qprev = NULL;
 	io->dev = NULL;
-	io->relay = NULL;
-	io->relay_dev = NULL;
+	io->relay_top = NULL;
 	io->up = (union rs_io_up){ 0 };
 	io->at = (union rs_io_at){ 0 };
 	io->state = RS_IO_LIVE;
@@ -233,10 +253,31 @@ static inline struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *pa
 	return rs_io_make(sim, op, lba, nblk, parent, done, done_ctx);
 }
 
+/* The end of rs_io_complete for a request no layer relays: done, counted,
+ * io->done called.  Out of line. */
+void rs_io_end(struct rs_sim *sim, struct rs_io *io);
+
 /* Complete a request with a status; asserts it has not completed before.
  * Calls io->done, which usually frees the request; a relayed request goes
- * back to its relay first (io->relay), still live. */
-void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status);
+ * back to its last relay first (io->relays), still live: that (every
+ * layer that relays a request, once each) is inline, the end is not. */
+static inline void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
+{
+	RS_ASSERT(io->state == RS_IO_LIVE);
+	RS_ASSERT(io->pending == 0);
+	if (io->status == 0)
+		io->status = status;
+	if (io->relay_top) {
+		/* Back to the last layer that relayed it, still live: it
+		 * completes it once more (rs_io_relay_finish, which takes its
+		 * frame off first) when its own work is done.  io->dev still
+		 * says which device gave it back (the layer's own, or one
+		 * below). */
+		io->relay_top->back(sim, io);
+		return;
+	}
+	rs_io_end(sim, io);
+}
 void rs_io_free(struct rs_sim *sim, struct rs_io *io);
 
 #endif

@@ -267,11 +267,9 @@ static int array_init(struct rs_sim *sim, struct rs_dev *dev, const void *params
 	array_faults_init(a);
 
 	rs_time_t now = sim ? rs_now(sim) : 0;
-	for (uint32_t m = 0; m < a->g.nmembers; m++) {
-		rs_tavg_init(&a->ms[m].depth, now, 0);
+	for (uint32_t m = 0; m < a->g.nmembers; m++)
 		for (uint32_t s = 0; s < STREAMS_PER_MEMBER; s++)
 			a->ms[m].stream_end[s] = UINT64_MAX;
-	}
 	a->has_xor = rs_raid_has_parity(&a->g) && a->p.xor.location != XOR_NONE;
 	a->xor_ns_per_byte = 1e9 / a->p.xor.rate_bytes_s;
 	rs_server_init(&a->xor, a->p.xor.location == XOR_ENGINE ? "xor-engine" : "host-xor", 1,
@@ -286,8 +284,6 @@ static int array_init(struct rs_sim *sim, struct rs_dev *dev, const void *params
 static void array_restart(struct rs_dev *dev, rs_time_t now)
 {
 	struct array *a = dev->priv;
-	for (uint32_t m = 0; m < a->g.nmembers; m++)
-		rs_tavg_restart(&a->ms[m].depth, now);
 	rs_server_restart_stats(&a->xor, now);
 }
 
@@ -374,7 +370,7 @@ double rs_array_member_queue_depth(const struct rs_dev *dev, uint32_t m, rs_time
 	RS_ASSERT(dev->type == &rs_dev_array);
 	const struct array *a = dev->priv;
 	RS_ASSERT(m < a->g.nmembers);
-	return rs_tavg_mean(&a->ms[m].depth, now);
+	return rs_tavg_mean(&dev->members[a->slot[m].dev]->inflight, now);
 }
 
 double rs_array_xor_utilisation(const struct rs_dev *dev, rs_time_t now)

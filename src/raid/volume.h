@@ -90,8 +90,10 @@ typedef void rs_array_trace_fn(void *ctx, const struct rs_array_event *ev);
 
 const struct rs_array_counters *rs_array_counters(const struct rs_dev *dev);
 const struct rs_raid_geom *rs_array_geom(const struct rs_dev *dev);
-/* Mean member operations outstanding on member m since the last restart,
- * as the array sees them (queued in the member or in service). */
+/* Mean requests inside the drive in slot m now since the last restart
+ * (the drive's own in-flight average: every one of them is a member
+ * operation the array sent it, queued in the member or in service, so the
+ * array keeps no second average of the same count). */
 double rs_array_member_queue_depth(const struct rs_dev *dev, uint32_t m, rs_time_t now);
 /* Busy fraction of the XOR server since the last restart (0 without one). */
 double rs_array_xor_utilisation(const struct rs_dev *dev, rs_time_t now);

@@ -47,7 +47,6 @@ static void mop_done(struct rs_sim *sim, struct rs_io *child)
 
 	RS_ASSERT(ms->outstanding > 0);
 	ms->outstanding--;
-	rs_tavg_add(&ms->depth, sim->now, -1);
 	if (a->trace) {
 		struct rs_array_event ev = {
 			.op = (enum rs_array_op)mo->kind,
@@ -118,14 +117,13 @@ void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, stru
 }
 
 /* What the array keeps of every member operation it sends: the member's
- * depth and head, the counters, and the drive's death after `after_ios`. */
-static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
-			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
-			    uint32_t nblk)
+ * count and head, the counters, and the drive's death after `after_ios`. */
+static inline void count_op_as(struct rs_sim *sim, struct array *a, uint32_t member,
+			       enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
+			       uint32_t nblk, bool faulty)
 {
 	struct member_state *ms = &a->ms[member];
 	ms->outstanding++;
-	rs_tavg_add(&ms->depth, sim->now, 1);
 	if (op != RS_FLUSH)
 		ms->head_lba = member_lba + nblk;
 	a->c.ops[kind]++;
@@ -134,9 +132,19 @@ static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member
 	else if (op == RS_WRITE)
 		a->c.member_writes[member]++;
 	/* `after_ios: N`: the drive dies once it has been sent N commands;
-	 * those in flight then are void, as on any failure. */
-	if (++a->slot[member].ios == a->slot[member].fail_after)
+	 * those in flight then are void, as on any failure.  Setting it
+	 * makes the array faulty (array_of), so an array known not to be
+	 * (`faulty` false) has no N to compare with, only the count to keep
+	 * for when it has. */
+	if (++a->slot[member].ios == a->slot[member].fail_after && faulty)
 		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
+}
+
+static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
+			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
+			    uint32_t nblk)
+{
+	count_op_as(sim, a, member, kind, op, member_lba, nblk, true);
 }
 
 void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
@@ -186,7 +194,6 @@ static void plain_done(struct rs_sim *sim, struct rs_io *child)
 	struct member_state *ms = &a->ms[member];
 	RS_ASSERT(ms->outstanding > 0);
 	ms->outstanding--;
-	rs_tavg_add(&ms->depth, sim->now, -1);
 	rs_io_child_fold(sim, child, 0);
 	if (parent->pending == 0)
 		array_finish(sim, a, parent);
@@ -195,9 +202,11 @@ static void plain_done(struct rs_sim *sim, struct rs_io *child)
 /* A read or write of a host request to a member while the array has no
  * faults configured and nothing traces it: what mop_done would do with
  * its record comes down to the member's count, so it goes without one
- * (no member is slow, none waits, so it goes to its drive at once). */
-static void plain_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, uint32_t member,
-			uint64_t member_lba)
+ * (no member is slow, none waits, so it goes to its drive at once).  Out
+ * of line: a request relayed instead (relay_issue) is the common way. */
+static __attribute__((noinline)) void plain_issue(struct rs_sim *sim, struct array *a,
+						  struct rs_io *io, uint32_t member,
+						  uint64_t member_lba)
 {
 	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
 	struct rs_io *child = rs_io_new_child(sim, io, io->op, member_lba, io->nblk, plain_done,
@@ -205,6 +214,71 @@ static void plain_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, u
 	child->up.raid_member = member;
 	count_op(sim, a, member, kind, io->op, member_lba, io->nblk);
 	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], child);
+}
+
+/* A relayed operation's way back when a fault or a trace came while it
+ * was out: the request becomes again the array's, with the member
+ * operation it stood for as its child, sent when the request went and
+ * completed now with the member's status, and mop_done judges that as
+ * plain_done would have (see there).  Out of line: the common way back
+ * saves no registers for it. */
+static __attribute__((noinline)) void relayed_to_mop(struct rs_sim *sim, struct array *a, struct rs_io *io)
+{
+	struct rs_io_relay *r = rs_io_relay_top(io);
+	uint64_t member_lba = io->lba;
+	int status = io->status;
+	rs_time_t sent = r->t_sent, issued = io->t_issue;
+	uint32_t member = r->member;
+	io->lba = r->lba;
+	io->status = 0;
+	io->t_issue = 0;
+	rs_io_relay_end(io);
+	struct rs_io *child = rs_io_new_child(sim, io, io->op, member_lba, io->nblk, mop_done,
+					      NULL);
+	child->t_submit = sent;
+	child->t_issue = issued;
+	struct mop *mo = rs_pool_get_raw(&a->mops);
+	*mo = (struct mop){ .a = a, .member = member,
+			    .kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE };
+	child->up.raid = mo;
+	rs_io_complete(sim, child, status);
+}
+
+/* A relayed operation is back from its member (relay_issue): the request
+ * goes on up with its own address and no dispatch time (the member's
+ * stamp is the operation's), as plain_done would finish it. */
+static void relayed_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct rs_io_relay *r = rs_io_relay_top(io);
+	struct array *a = r->dev->priv;
+	if (a->faulty || a->trace) {
+		relayed_to_mop(sim, a, io);
+		return;
+	}
+	struct member_state *ms = &a->ms[r->member];
+	io->lba = r->lba;
+	io->t_issue = 0;
+	RS_ASSERT(ms->outstanding > 0);
+	ms->outstanding--;
+	if (a->fg_inflight)
+		a->fg_inflight--;
+	rs_io_relay_finish(sim, io, io->status);
+}
+
+/* plain_issue without the child: the request itself, relayed (dev/fanin.h)
+ * at the member's address, is the member operation, as the one child it
+ * would have been.  Its frame keeps what the way back puts back. */
+static void relay_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, uint32_t member,
+			uint64_t member_lba)
+{
+	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
+	struct rs_io_relay *r = rs_io_relay(io, a->dev, relayed_done);
+	r->lba = io->lba;
+	r->member = member;
+	r->t_sent = sim->now;
+	io->lba = member_lba;
+	count_op_as(sim, a, member, kind, io->op, member_lba, io->nblk, false);
+	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], io);
 }
 
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
@@ -301,6 +375,34 @@ static void fan_out(struct rs_sim *sim, struct array *a, struct rs_io *io)
 	}
 }
 
+/* Every request array_submit does not send as one plain operation: its
+ * member operations, made while the request is held.  Out of line, so the
+ * plain way saves no registers for it. */
+static __attribute__((noinline)) void submit_general(struct rs_sim *sim, struct array *a,
+						     struct rs_io *io)
+{
+	/* Held while children are being created: one may finish at once
+	 * (a member that fails it synchronously) without closing the parent. */
+	rs_io_hold(io);
+	switch (io->op) {
+	case RS_FLUSH:
+		for (uint32_t m = 0; m < a->g.nmembers; m++)
+			if (!(a->lost >> m & 1u))
+				array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
+		break;
+	case RS_WRITE:
+		if (rs_raid_has_parity(&a->g)) {
+			array_parity_write(sim, a, io);
+			break;
+		}
+		/* fall through */
+	default:
+		fan_out(sim, a, io);
+		break;
+	}
+	array_release(sim, a, io);
+}
+
 /* How long a dead array takes to refuse a request: a controller's (or
  * md's) per-command overhead, order of 100 us on the hardware modelled. */
 #define DEAD_ANSWER_NS ((rs_time_t)100000)
@@ -344,7 +446,14 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	uint64_t member_lba;
 	if (io->op != RS_FLUSH && !a->lost && !a->nbad &&
 	    rs_raid0_map_one(&a->g, io->lba, io->nblk, &member, &member_lba)) {
-		if (!a->faulty && !a->trace)
+		/* Relayed, the request carries what its member operation
+		 * would: its status and dispatch time are then the member's
+		 * (a fault's way back tells them apart), so a request with
+		 * either of its own already goes as a child. */
+		if (!a->faulty && !a->trace && rs_io_relayable(io) && io->status == 0 &&
+		    io->t_issue == 0)
+			relay_issue(sim, a, io, member, member_lba);
+		else if (!a->faulty && !a->trace)
 			plain_issue(sim, a, io, member, member_lba);
 		else
 			array_issue(sim, a, io, NULL, member,
@@ -352,24 +461,5 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 				    member_lba, io->nblk);
 		return;
 	}
-	/* Held while children are being created: one may finish at once
-	 * (a member that fails it synchronously) without closing the parent. */
-	rs_io_hold(io);
-	switch (io->op) {
-	case RS_FLUSH:
-		for (uint32_t m = 0; m < a->g.nmembers; m++)
-			if (!(a->lost >> m & 1u))
-				array_issue(sim, a, io, NULL, m, RS_ARRAY_FLUSH, 0, 0);
-		break;
-	case RS_WRITE:
-		if (rs_raid_has_parity(&a->g)) {
-			array_parity_write(sim, a, io);
-			break;
-		}
-		/* fall through */
-	default:
-		fan_out(sim, a, io);
-		break;
-	}
-	array_release(sim, a, io);
+	submit_general(sim, a, io);
 }

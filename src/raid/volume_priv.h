@@ -57,7 +57,6 @@ struct array_params {
 
 struct member_state {
 	uint32_t outstanding;         /* member ops sent and not yet done */
-	struct rs_tavg depth;         /* ... averaged over time */
 	uint64_t head_lba;            /* where the last op sent leaves the head */
 	uint64_t stream_end[STREAMS_PER_MEMBER];  /* next LBA of recent reads */
 	uint32_t stream_next;         /* slot the next new stream replaces */

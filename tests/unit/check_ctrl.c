@@ -21,6 +21,7 @@
 #include "config/node.h"
 #include "ctrl/cache.h"
 #include "ctrl/controller.h"
+#include "ctrl/ctrl_priv.h"
 #include "dev/build.h"
 #include "dev/bus.h"
 #include "dev/dev.h"
@@ -418,9 +419,10 @@ END_TEST
 /* ---- the host request relayed through the controller, or a child of it ----
  * A layer above the controller (a host stage would be one) relays the
  * request to it or makes a child of it.  The controller relays what it
- * gets unless another layer relays it already, when it makes a child: so
- * with `relay` the controller takes its general path, without it the
- * relay, and the two runs make the same number of requests. */
+ * gets unless every relay of the request is taken already, when it makes
+ * a child: so with `relay` (as many layers relaying as there are relays)
+ * the controller takes its general path, without it the relay, and the
+ * two runs make the same number of requests. */
 
 struct lift {
 	struct rs_dev *below;
@@ -470,21 +472,38 @@ static void lift_done(struct rs_sim *sim, struct rs_io *io)
 	rs_io_free(sim, io);
 }
 
-static void lift_run(struct lift_run *r, bool relay_above)
+#define LIFT_CACHED                                                                        \
+	"type: controller\nports: 2\ncommand_cost: 5us\nmax_commands: 6\n"                   \
+	"host_bus: {rate: 200MB/s}\n"                                                         \
+	"cpu: card\n"                                                                         \
+	"cache: {mode: write-back, size: 1MiB, line: 64KiB, read_ahead: 128KiB,\n"            \
+	"        location: card}\n"                                                           \
+	"array: {type: array, level: raid0, strip: 64KiB,\n"                                  \
+	"        disks: {type: ideal, mean: 0.5ms, service: exponential,\n"                   \
+	"                bandwidth: 80MB/s, capacity: 1GiB, count: 2}}\n"
+
+/* `straight` false: the controller takes the way with its tests for a
+ * cache and a host-bus crossing even when it has neither. */
+static void lift_run_on(struct lift_run *r, const char *text, bool relay_above,
+			bool straight)
 {
 	memset(r, 0, sizeof(*r));
 	struct rig g;
-	rig_up(&g, "type: controller\nports: 2\ncommand_cost: 5us\nmax_commands: 6\n"
-		   "host_bus: {rate: 200MB/s}\n"
-		   "cpu: card\n"
-		   "cache: {mode: write-back, size: 1MiB, line: 64KiB, read_ahead: 128KiB,\n"
-		   "        location: card}\n"
-		   "array: {type: array, level: raid0, strip: 64KiB,\n"
-		   "        disks: {type: ideal, mean: 0.5ms, service: exponential,\n"
-		   "                bandwidth: 80MB/s, capacity: 1GiB, count: 2}}\n");
-	struct lift l = { .below = g.dev, .relay = relay_above };
-	struct rs_dev top = { .type = &lift_type, .priv = &l };
-	rs_tavg_init(&top.inflight, 0, 0);
+	rig_up(&g, text);
+	if (!straight)
+		((struct ctrl *)g.dev->priv)->straight = false;
+	/* Relaying, as many lifts as a request has relays, so none is left
+	 * for the controller; else one lift that makes a child. */
+	struct lift l[RS_IO_RELAYS];
+	struct rs_dev lifts[RS_IO_RELAYS];
+	int nlifts = relay_above ? RS_IO_RELAYS : 1;
+	for (int i = nlifts - 1; i >= 0; i--) {
+		l[i] = (struct lift){ .below = i == nlifts - 1 ? g.dev : &lifts[i + 1],
+				      .relay = relay_above };
+		lifts[i] = (struct rs_dev){ .type = &lift_type, .priv = &l[i] };
+		rs_tavg_init(&lifts[i].inflight, 0, 0);
+	}
+	struct rs_dev *top = &lifts[0];
 	uint64_t seed = 77;
 	for (int i = 0; i < LIFT_N; i++) {
 		seed = seed * 6364136223846793005u + 1442695040888963407u;
@@ -496,7 +515,7 @@ static void lift_run(struct lift_run *r, bool relay_above)
 		if (i >= 30 && i < 45)
 			lba = 100000 + 16 * (uint64_t)(i - 30);
 		uint32_t nblk = op == RS_FLUSH ? 0 : 16;
-		rs_dev_submit(g.sim, &top, rs_io_new(g.sim, op, lba, nblk, lift_done, r));
+		rs_dev_submit(g.sim, top, rs_io_new(g.sim, op, lba, nblk, lift_done, r));
 		if (i % 10 == 9)
 			rs_sim_run(g.sim, g.sim->now + 3 * RS_MS);
 	}
@@ -508,9 +527,50 @@ static void lift_run(struct lift_run *r, bool relay_above)
 	r->array_completed = g.dev->members[0]->completed;
 	r->array_qd = rs_tavg_mean(&g.dev->members[0]->inflight, r->end);
 	r->created = rs_io_counters(g.sim)->created;
-	ck_assert_uint_eq(top.submitted, top.completed);
+	for (int i = 0; i < nlifts; i++)
+		ck_assert_uint_eq(lifts[i].submitted, lifts[i].completed);
 	rig_down(&g);
 }
+
+static void lift_run(struct lift_run *r, bool relay_above)
+{
+	lift_run_on(r, LIFT_CACHED, relay_above, true);
+}
+
+/* Without a cache and with the host bus crossed at the ports (the host's
+ * processor), the controller sends a request straight to the array and
+ * back (struct ctrl's `straight`): the same as its way with the tests. */
+START_TEST(straight_controller_as_with_its_tests)
+{
+	const char *text = "type: controller\nports: 2\nmax_commands: 6\n"
+			   "host_bus: {rate: 200MB/s}\ncpu: host\n"
+			   "array: {type: array, level: raid0, strip: 64KiB,\n"
+			   "        disks: {type: ideal, mean: 0.5ms, service: exponential,\n"
+			   "                bandwidth: 80MB/s, capacity: 1GiB, count: 2}}\n";
+	struct rig g;
+	rig_up(&g, text);
+	ck_assert(((struct ctrl *)g.dev->priv)->straight);
+	rig_down(&g);
+	struct lift_run fast, tested;
+	lift_run_on(&fast, text, false, true);
+	lift_run_on(&tested, text, false, false);
+	ck_assert_uint_eq(fast.n, LIFT_N);
+	ck_assert_uint_eq(tested.n, LIFT_N);
+	for (size_t i = 0; i < LIFT_N; i++) {
+		ck_assert_uint_eq(fast.lba[i], tested.lba[i]);
+		ck_assert_int_eq(fast.t_done[i], tested.t_done[i]);
+		ck_assert_int_eq(fast.status[i], tested.status[i]);
+	}
+	ck_assert_int_eq(fast.end, tested.end);
+	ck_assert_mem_eq(&fast.c, &tested.c, sizeof(fast.c));
+	ck_assert_uint_gt(fast.c.held_back, 0);
+	ck_assert_uint_eq(fast.ctrl_completed, tested.ctrl_completed);
+	ck_assert_double_eq(fast.ctrl_qd, tested.ctrl_qd);
+	ck_assert_uint_eq(fast.array_completed, tested.array_completed);
+	ck_assert_double_eq(fast.array_qd, tested.array_qd);
+	ck_assert_uint_eq(fast.created, tested.created);
+}
+END_TEST
 
 START_TEST(relayed_host_request_as_a_child_would)
 {
@@ -1061,6 +1121,7 @@ static Suite *ctrl_suite(void)
 	tcase_add_test(tc, write_back_absorbs_then_destage_speed);
 	tcase_add_test(tc, write_back_passes_fua_through);
 	tcase_add_test(tc, relayed_host_request_as_a_child_would);
+	tcase_add_test(tc, straight_controller_as_with_its_tests);
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
 	tcase_add_test(tc, dirty_search_cost_grows_with_dirty_lines);

@@ -372,7 +372,7 @@ static void relay_finish_event(struct rs_sim *sim, void *obj, void *arg)
 
 static void relay_back(struct rs_sim *sim, struct rs_io *io)
 {
-	struct relay_layer *l = io->relay_dev->priv;
+	struct relay_layer *l = rs_io_relay_top(io)->dev->priv;
 	l->back_calls++;
 	l->back_status = io->status;
 	l->back_live = io->state == RS_IO_LIVE;
@@ -439,6 +439,57 @@ START_TEST(relay_back_then_through_its_device)
 }
 END_TEST
 
+/* Layers relay one inside another: the request goes back to the inner
+ * one first, then through each relaying device in turn, each once; with
+ * every relay taken the request is relayable no more. */
+START_TEST(relays_nest_inner_first)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_dev below = { .type = &below_type }, inner, outer;
+	struct relay_layer li = { .below = &below, .finish_after = 5 };
+	struct relay_layer lo = { .below = &inner, .finish_after = 7 };
+	inner = (struct rs_dev){ .type = &relay_type, .priv = &li };
+	outer = (struct rs_dev){ .type = &relay_type, .priv = &lo };
+	rs_tavg_init(&below.inflight, 0, 0);
+	rs_tavg_init(&inner.inflight, 0, 0);
+	rs_tavg_init(&outer.inflight, 0, 0);
+	struct seen s = { 0 };
+	struct rs_io *io = rs_io_new(sim, RS_READ, 0, 8, top_done, &s);
+	rs_dev_submit(sim, &outer, io);
+	ck_assert_uint_eq(rs_io_relays(io), 2);
+	ck_assert_ptr_eq(rs_io_relay_top(io)->dev, &inner);
+	rs_sim_run(sim, RS_TIME_MAX);
+	/* The inner layer has it back from below at 10, the outer from the
+	 * inner at 15, the submitter from the outer at 22. */
+	ck_assert_int_eq(li.back_calls, 1);
+	ck_assert_ptr_eq(li.back_dev, &below);
+	ck_assert_int_eq(lo.back_calls, 1);
+	ck_assert_ptr_eq(lo.back_dev, &inner);
+	ck_assert(lo.back_live);
+	ck_assert_int_eq(lo.back_status, -RS_ERR_EIO);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.when, 22);
+	ck_assert_int_eq(s.status, -RS_ERR_EIO);
+	ck_assert_uint_eq(inner.completed, 1);
+	ck_assert_uint_eq(outer.completed, 1);
+	ck_assert_double_eq(rs_tavg_mean(&inner.inflight, 22), 15.0 / 22);
+	ck_assert_double_eq(rs_tavg_mean(&outer.inflight, 22), 1.0);
+	ck_assert_uint_eq(rs_io_counters(sim)->created, 1);
+	tu_check_conservation(sim);
+
+	io = rs_io_new(sim, RS_READ, 0, 8, top_done, &s);
+	io->dev = &outer;
+	for (int i = 0; i < RS_IO_RELAYS; i++)
+		rs_io_relay(io, &outer, relay_back);
+	ck_assert(!rs_io_relayable(io));
+	for (int i = 0; i < RS_IO_RELAYS; i++)
+		rs_io_relay_end(io);
+	ck_assert(rs_io_relayable(io) && !rs_io_relayed(io));
+	rs_io_complete(sim, io, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
 /* A request taken again from the pool starts clean: every field its
  * constructor does not set is zero, whatever the last user left there. */
 START_TEST(reused_request_is_clean)
@@ -453,14 +504,14 @@ START_TEST(reused_request_is_clean)
 	io->qnext = io->qprev = io;
 	io->dev = (struct rs_dev *)io;
 	io->up.mp_path = 5;
-	io->relay_dev = (struct rs_dev *)io;
 	io->at.hdd.slot = 9;
 	io->at.hdd.arrived = 77;
 	io->status = -1;
 	rs_io_complete(sim, io, 0);
 	/* What completion leaves, and what a relay would have left. */
 	io->t_done = 55;
-	io->relay = keep;
+	io->relays[0] = (struct rs_io_relay){ keep, (struct rs_dev *)io, 5, 6, 7 };
+	io->relay_top = &io->relays[1];
 	io->up.raid = (struct mop *)io;
 	rs_io_child_detach(sim, io);
 	io = rs_io_new_child(sim, parent, RS_READ, 3, 4, keep, sim);
@@ -480,8 +531,8 @@ START_TEST(reused_request_is_clean)
 	ck_assert_ptr_null(io->qprev);
 	ck_assert_ptr_null(io->dev);
 	ck_assert_ptr_null(io->up.raid);
-	ck_assert_ptr_null(io->relay);
-	ck_assert_ptr_null(io->relay_dev);
+	ck_assert_uint_eq(rs_io_relays(io), 0);
+	ck_assert(rs_io_relayable(io) && !rs_io_relayed(io));
 	ck_assert_uint_eq(io->at.hdd.slot, 0);
 	ck_assert_int_eq(io->at.hdd.arrived, 0);
 	ck_assert(!io->fua);
@@ -571,6 +622,7 @@ static Suite *io_suite(void)
 	tcase_add_test(tc, hold_release);
 	tcase_add_test(tc, detach_and_fold);
 	tcase_add_test(tc, relay_back_then_through_its_device);
+	tcase_add_test(tc, relays_nest_inner_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("accounting");
 	tcase_add_test(tc, counters_and_bytes);
