@@ -130,12 +130,12 @@ static int rank(const struct rs_link *l, const struct rs_job *j)
 	return INT_MIN;
 }
 
-/* The next transfer to hold the channel: the oldest, or under priority
- * arbitration the oldest of the highest rank. */
-static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel *c)
+/* arbitrate's choice among several waiting under priority arbitration.
+ * Out of line: most starts find one transfer waiting, and the scan's
+ * registers would be saved for all of them. */
+static __attribute__((noinline)) struct rs_job *arbitrate_ranked(const struct rs_link *l,
+								 struct rs_link_channel *c)
 {
-	if (l->narb == 0 || !c->waiting.head || !c->waiting.head->next)
-		return rs_jobq_pop(&c->waiting);
 	struct rs_job *best = c->waiting.head, *best_prev = NULL, *prev = c->waiting.head;
 	int best_r = rank(l, best);
 	for (struct rs_job *j = best->next; j; prev = j, j = j->next) {
@@ -154,6 +154,15 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	c->waiting.len--;
 	best->next = NULL;
 	return best;
+}
+
+/* The next transfer to hold the channel: the oldest, or under priority
+ * arbitration the oldest of the highest rank. */
+static inline struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel *c)
+{
+	if (l->narb == 0 || !c->waiting.head || !c->waiting.head->next)
+		return rs_jobq_pop(&c->waiting);
+	return arbitrate_ranked(l, c);
 }
 
 static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
