@@ -167,6 +167,18 @@ static inline struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_c
 
 static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
 
+/* rs_job_own_finish for a job that may be either of the channel's own. */
+static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
+			      struct rs_job *j, int status)
+{
+	if (j == &c->second.job) {
+		c->second.taken = false;
+		j->fn(sim, j->obj, j->arg, status);
+		return;
+	}
+	rs_job_own_finish(sim, &c->own, j, status);
+}
+
 /* The end of a transaction that is not the lone transfer's last: j goes
  * back in line or is done, and the next waiting transfer starts first.
  * Out of line, so the common end (below) saves no registers for it. */
@@ -178,7 +190,7 @@ static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struc
 		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
 	start_next(sim, l, c);
 	if (j->left == 0)
-		rs_job_own_finish(sim, &c->own, j, 0);
+		job_finish(sim, c, j, 0);
 }
 
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
@@ -295,7 +307,8 @@ static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs
 		rs_sched(sim, 0, fail_later, j, NULL);
 		return;
 	}
-	struct rs_job *j = rs_job_own_get(sim, &c->own, fn, obj, arg);
+	struct rs_job *j = rs_job_own_get(sim, c->own.taken ? &c->second : &c->own, fn, obj,
+					  arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
 	if (!c->cur) {
@@ -358,7 +371,7 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 		struct rs_job *j;
 		while ((j = rs_jobq_pop(&dead))) {
 			l->failed++;
-			rs_job_own_finish(sim, &c->own, j, -RS_ERR_ELINKDOWN);
+			job_finish(sim, c, j, -RS_ERR_ELINKDOWN);
 		}
 	}
 }

@@ -31,6 +31,10 @@ struct rs_link_channel {
 	/* The channel's own job, for a transfer that finds it idle (the
 	 * common case). */
 	struct rs_job_own own;
+	/* A second, for a transfer that finds the channel busy with the own
+	 * job taken and waits in line (a SCSI bus shared by several drives):
+	 * it needs none from the sim's pool either. */
+	struct rs_job_own second;
 	struct rs_jobq waiting;
 	struct rs_job *cur;           /* transfer holding the channel */
 	uint64_t cur_bytes;           /* bytes the running transaction(s) move */
