@@ -723,6 +723,18 @@ START_TEST(order_at_time_max)
 }
 END_TEST
 
+/* The sentinel is checked once a run, not on every schedule: a run that
+ * finds it overwritten aborts before firing anything. */
+START_TEST(sentinel_checked_by_run)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	char log[4] = "";
+	rs_sched_at(sim, 5, order_log, log, (void *)'a');
+	sim->heap[-1].time = 7;
+	rs_sim_run(sim, RS_TIME_MAX);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("kernel");
@@ -738,6 +750,8 @@ static Suite *kernel_suite(void)
 	const char *fork_mode = getenv("CK_FORK");
 	if (!fork_mode || strcmp(fork_mode, "no") != 0)
 		tcase_add_test_raise_signal(tc, stale_cancel_aborts, SIGABRT);
+	if (!fork_mode || strcmp(fork_mode, "no") != 0)
+		tcase_add_test_raise_signal(tc, sentinel_checked_by_run, SIGABRT);
 	if (!fork_mode || strcmp(fork_mode, "no") != 0)
 		tcase_add_loop_test_raise_signal(tc, negative_delay_aborts, SIGABRT, 0, 2);
 	tcase_add_test(tc, run_until);
