@@ -21,13 +21,12 @@ rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
 
 
 /* One transaction in a direction: at the host-to-device rate when it has
- * its own.  Inlined: every transfer planned asks it once or twice. */
+ * its own (rate_dir), the same arithmetic as rs_link_transaction_ns.
+ * Inlined: every transfer planned asks it once or twice. */
 static inline __attribute__((always_inline))
 rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
 {
-	if (dir != RS_DIR_OUT || l->rate_out_bytes_s <= 0)
-		return rs_link_transaction_ns(l, bytes);
-	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_out_bytes_s);
+	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_dir[dir]);
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
@@ -69,9 +68,13 @@ static inline void busy_end(struct rs_link_channel *c, rs_time_t now)
 	c->busy.level = 0;
 }
 
-/* Work the full bursts' times out again for the rates now in force. */
+/* Work each direction's rate and the full bursts' times out again for the
+ * rates now in force. */
 static void refresh_burst_ns(struct rs_link *l)
 {
+	l->rate_dir[RS_DIR_IN] = l->p.rate_bytes_s;
+	l->rate_dir[RS_DIR_OUT] = l->rate_out_bytes_s > 0 ? l->rate_out_bytes_s :
+							    l->p.rate_bytes_s;
 	for (uint8_t d = 0; d < 2; d++)
 		l->burst_ns[d] = dir_transaction_ns(l, d, l->p.burst_bytes);
 }
