@@ -168,7 +168,8 @@ static inline struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_c
 	return arbitrate_ranked(l, c);
 }
 
-static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
+static void transaction_next(struct rs_sim *sim, struct rs_link *l,
+			     struct rs_link_channel *c, struct rs_job *j);
 
 /* rs_job_own_finish for a job that may be either of the channel's own. */
 static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
@@ -180,20 +181,6 @@ static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
 		return;
 	}
 	rs_job_own_finish(sim, &c->own, j, status);
-}
-
-/* The end of a transaction that is not the lone transfer's last: j goes
- * back in line or is done, and the next waiting transfer starts first.
- * Out of line, so the common end (below) saves no registers for it. */
-static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struct rs_link *l,
-							struct rs_link_channel *c,
-							struct rs_job *j)
-{
-	if (j->left > 0)
-		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
-	start_next(sim, l, c);
-	if (j->left == 0)
-		job_finish(sim, c, j, 0);
 }
 
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
@@ -259,14 +246,22 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 	c->ev = rs_sched(sim, t, transaction_done, l, c);
 }
 
-/* Plan the head transfer, if the channel is free. */
-static __attribute__((noinline)) void start_next(struct rs_sim *sim, struct rs_link *l,
-						 struct rs_link_channel *c)
+/* The end of a transaction that is not the lone transfer's last: j goes
+ * back in line or is done, and the next waiting transfer starts first on
+ * the channel transaction_done has just freed.  Out of line, so the common
+ * end saves no registers for it. */
+static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struct rs_link *l,
+							struct rs_link_channel *c,
+							struct rs_job *j)
 {
-	if (c->cur || !c->waiting.head)
-		return;
-	struct rs_job *j = arbitrate(l, c);
-	plan(sim, l, c, j, c->waiting.len == 0 ? j->left : burst_of(l, j->left));
+	if (j->left > 0)
+		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
+	if (c->waiting.head) {
+		struct rs_job *n = arbitrate(l, c);
+		plan(sim, l, c, n, c->waiting.len == 0 ? n->left : burst_of(l, n->left));
+	}
+	if (j->left == 0)
+		job_finish(sim, c, j, 0);
 }
 
 /* A second transfer arrived while a lone one runs as a batch: let the burst
