@@ -185,6 +185,11 @@ static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
 	sim->small_cap = SMALL_MAX;
 }
 
+/* Events the pool adds at a time (the first chunk when the sim is made). */
+#define EVENTS_PER_CHUNK 1024
+_Static_assert(EVENTS_PER_CHUNK > SMALL_MAX,
+	       "the sorted form's insertion relies on a free event (rs_sched_at)");
+
 struct rs_sim *rs_sim_new(uint64_t seed)
 {
 	struct rs_sim *sim = calloc(1, sizeof(*sim));
@@ -194,7 +199,11 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	sim->small = true;
 	sim->small_cap = SMALL_MAX;
 	heap_alloc(sim, 1024);
-	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
+	rs_pool_init(&sim->events, sizeof(struct rs_event), EVENTS_PER_CHUNK);
+	/* A chunk at once, not at the first schedule: with more events in
+	 * it than the sorted form holds, rs_sched_at's insertion always
+	 * finds a free one (see there). */
+	rs_pool_grow(&sim->events);
 	return sim;
 }
 
@@ -300,16 +309,18 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 	return sched_into(sim, ev, when, fn, obj, arg);
 }
 
-/* The common one, few events pending and a free event at hand, is done
- * here; the rest (the heap, a pool that must grow) goes to sched_slow by a
- * jump, so this path calls nothing and saves only the registers of its
- * insertion, whose scan needs no bound: the sentinel before the first slot
- * (heap[-1]), compared as unsigned, is later than any new event and stops
- * it.  Whether the sorted form has room is one compare (small_cap). */
+/* The common one, few events pending, is done here; the rest (the heap)
+ * goes to sched_slow by a jump, so this path calls nothing and saves only
+ * the registers of its insertion, whose scan needs no bound: the sentinel
+ * before the first slot (heap[-1]), compared as unsigned, is later than
+ * any new event and stops it.  Whether the sorted form has room is one
+ * compare (small_cap).  A free event is always at hand here: every event
+ * out of the pool is pending, fewer than SMALL_MAX of them in this form,
+ * and the pool has had a chunk of more since the sim was made. */
 struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
 				   void *obj, void *arg)
 {
-	if (sim->heap_len >= sim->small_cap || !sim->events.free_list)
+	if (sim->heap_len >= sim->small_cap)
 		return sched_slow(sim, when, fn, obj, arg);
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
