@@ -265,11 +265,12 @@ static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struc
 }
 
 /* A second transfer arrived while a lone one runs as a batch: let the burst
- * in progress finish, then take turns. */
-static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+ * in progress finish, then take turns.  Out of line (split_batch tests
+ * for a batch inline): a transfer that waits behind one burst or less,
+ * the commoner, then saves none of its registers. */
+static __attribute__((noinline)) void split_batch_now(struct rs_sim *sim, struct rs_link *l,
+						      struct rs_link_channel *c)
 {
-	if (c->batch_bursts <= 1)
-		return;
 	rs_time_t per = full_burst_ns(l, c->cur->dir);
 	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
 	uint64_t full = c->cur_bytes / l->p.burst_bytes;
@@ -285,6 +286,12 @@ static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 	c->ev = rs_sched_at(sim, end, transaction_done, l, c);
 }
 
+static inline void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+{
+	if (c->batch_bursts > 1)
+		split_batch_now(sim, l, c);
+}
+
 static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 {
 	rs_job_finish(sim, obj, -RS_ERR_ELINKDOWN);
@@ -293,10 +300,19 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 /* rs_link_xfer but for a transfer that finds its channel free with its
  * own job: the link down, the channel busy, or its job taken (a transfer
  * started from the callback of another's failure). */
-static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs_link *l,
-						   struct rs_link_channel *c, enum rs_dir dir,
-						   uint64_t bytes, rs_job_fn *fn, void *obj,
-						   void *arg)
+static __attribute__((noinline)) struct rs_job *pooled_job(struct rs_sim *sim, rs_job_fn *fn,
+							   void *obj, void *arg)
+{
+	return rs_job_get(sim, fn, obj, arg);
+}
+
+/* The link down, or the channel free with its own job taken (a transfer
+ * started from the callback of another's failure): rare, and out of line
+ * so that a transfer that waits in line saves fewer registers. */
+static __attribute__((noinline)) void xfer_rare(struct rs_sim *sim, struct rs_link *l,
+						struct rs_link_channel *c, enum rs_dir dir,
+						uint64_t bytes, rs_job_fn *fn, void *obj,
+						void *arg)
 {
 	if (!l->up) {
 		/* Fail from the event loop, never re-entering the caller. */
@@ -309,13 +325,36 @@ static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs
 					  arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
-	if (!c->cur) {
-		/* Nothing waits on a free channel (a transaction's end starts
-		 * the next), so j goes straight on instead of through the line. */
-		RS_ASSERT(!c->waiting.head);
-		plan(sim, l, c, j, bytes);
+	/* Nothing waits on a free channel (a transaction's end starts the
+	 * next), so j goes straight on instead of through the line. */
+	RS_ASSERT(!c->cur && !c->waiting.head);
+	plan(sim, l, c, j, bytes);
+}
+
+static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs_link *l,
+						   struct rs_link_channel *c, enum rs_dir dir,
+						   uint64_t bytes, rs_job_fn *fn, void *obj,
+						   void *arg)
+{
+	if (!l->up || !c->cur) {
+		xfer_rare(sim, l, c, dir, bytes, fn, obj, arg);
 		return;
 	}
+	/* The channel busy: j waits in line, with the channel's own job or
+	 * its second if one is free (the same choice as rs_job_own_get's). */
+	struct rs_job *j;
+	struct rs_job_own *own = c->own.taken ? &c->second : &c->own;
+	if (own->taken) {
+		j = pooled_job(sim, fn, obj, arg);
+	} else {
+		own->taken = true;
+		j = &own->job;
+		j->fn = fn;
+		j->obj = obj;
+		j->arg = arg;
+	}
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
 	rs_jobq_push(&c->waiting, j);
 	split_batch(sim, l, c);
 }
