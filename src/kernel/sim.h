@@ -207,12 +207,14 @@ struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
 static inline struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay,
 					      rs_event_fn *fn, void *obj, void *arg)
 {
-	/* A negative delay is caught by rs_sched_at's assertion that the
-	 * event is not in the past: RS_TIME_MAX - now is never negative, so
-	 * such a delay goes there, to a time before now. */
-	if (delay > RS_TIME_MAX - sim->now)
+	/* now + delay overflows exactly when delay > RS_TIME_MAX - now (now
+	 * is never negative): the add's own overflow flag tests it.  A
+	 * negative delay never overflows it and is caught by rs_sched_at's
+	 * assertion that the event is not in the past. */
+	rs_time_t when;
+	if (__builtin_add_overflow(sim->now, delay, &when))
 		return rs_sched_overflow(sim, delay, fn, obj, arg);
-	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+	return rs_sched_at(sim, when, fn, obj, arg);
 }
 /* Remove a pending event; returns false for RS_NO_EVENT.  A stale handle
  * (rs_event_stale) is a bug of the caller's: asserted. */
