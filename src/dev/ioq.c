@@ -45,7 +45,8 @@ const struct rs_ioq_policy *rs_ioq_policy_find(const char *name)
 void rs_ioq_init(struct rs_ioq *q, uint32_t tags, const struct rs_ioq_policy *policy,
 		 void *policy_ctx)
 {
-	*q = (struct rs_ioq){ .tags = tags, .policy = policy ? policy : &rs_ioq_fifo,
+	*q = (struct rs_ioq){ .tags = tags, .limit = tags ? tags : UINT32_MAX,
+			      .policy = policy ? policy : &rs_ioq_fifo,
 			      .policy_ctx = policy_ctx };
 }
 

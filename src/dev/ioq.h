@@ -31,6 +31,9 @@ struct rs_ioq {
 	uint32_t len;
 	uint32_t tags;                /* 0 = unlimited */
 	uint32_t busy;                /* tags in use */
+	/* tags, or UINT32_MAX for unlimited (set by rs_ioq_init, as tags):
+	 * whether a tag is free is then one compare on every dispatch. */
+	uint32_t limit;
 	const struct rs_ioq_policy *policy;
 	void *policy_ctx;
 };
@@ -61,7 +64,7 @@ struct rs_io *rs_ioq_take(struct rs_sim *sim, struct rs_ioq *q);
  * cost more than the few stores. */
 static inline struct rs_io *rs_ioq_dispatch(struct rs_sim *sim, struct rs_ioq *q)
 {
-	if (q->len == 0 || (q->tags && q->busy >= q->tags))
+	if (q->len == 0 || q->busy >= q->limit)
 		return NULL;
 	if (q->policy != &rs_ioq_fifo)
 		return rs_ioq_take(sim, q);

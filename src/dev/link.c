@@ -21,13 +21,12 @@ rs_time_t rs_link_transaction_ns(const struct rs_link *l, uint64_t bytes)
 
 
 /* One transaction in a direction: at the host-to-device rate when it has
- * its own.  Inlined: every transfer planned asks it once or twice. */
+ * its own (rate_dir), the same arithmetic as rs_link_transaction_ns.
+ * Inlined: every transfer planned asks it once or twice. */
 static inline __attribute__((always_inline))
 rs_time_t dir_transaction_ns(const struct rs_link *l, uint8_t dir, uint64_t bytes)
 {
-	if (dir != RS_DIR_OUT || l->rate_out_bytes_s <= 0)
-		return rs_link_transaction_ns(l, bytes);
-	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_out_bytes_s);
+	rs_time_t t = rs_ns_from_double((double)bytes * 1e9 / l->rate_dir[dir]);
 	return t > RS_TIME_MAX - l->p.overhead_ns ? RS_TIME_MAX : l->p.overhead_ns + t;
 }
 
@@ -52,10 +51,12 @@ static inline rs_time_t dir_transaction_or_empty_ns(const struct rs_link *l, uin
 /* The channel's busy level is 0 or 1 and changes only here, so its time
  * average is kept with the very operations rs_tavg_set would do, less the
  * ones that cannot change it: idle, the area grows by 0 * dt (adding +0.0
- * leaves a non-negative sum as it is); busy, by 1 * dt, which is dt. */
+ * leaves a non-negative sum as it is); busy, by 1 * dt, which is dt.  The
+ * level is 0 here because no transfer holds the channel (plan's
+ * assertion, which its callers' own test of c->cur makes free): a test of
+ * the level itself cost a floating-point compare on every transfer. */
 static inline void busy_begin(struct rs_link_channel *c, rs_time_t now)
 {
-	RS_ASSERT(c->busy.level == 0);
 	c->busy.t_last = now;
 	c->busy.level = 1;
 }
@@ -67,9 +68,13 @@ static inline void busy_end(struct rs_link_channel *c, rs_time_t now)
 	c->busy.level = 0;
 }
 
-/* Work the full bursts' times out again for the rates now in force. */
+/* Work each direction's rate and the full bursts' times out again for the
+ * rates now in force. */
 static void refresh_burst_ns(struct rs_link *l)
 {
+	l->rate_dir[RS_DIR_IN] = l->p.rate_bytes_s;
+	l->rate_dir[RS_DIR_OUT] = l->rate_out_bytes_s > 0 ? l->rate_out_bytes_s :
+							    l->p.rate_bytes_s;
 	for (uint8_t d = 0; d < 2; d++)
 		l->burst_ns[d] = dir_transaction_ns(l, d, l->p.burst_bytes);
 }
@@ -128,12 +133,12 @@ static int rank(const struct rs_link *l, const struct rs_job *j)
 	return INT_MIN;
 }
 
-/* The next transfer to hold the channel: the oldest, or under priority
- * arbitration the oldest of the highest rank. */
-static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel *c)
+/* arbitrate's choice among several waiting under priority arbitration.
+ * Out of line: most starts find one transfer waiting, and the scan's
+ * registers would be saved for all of them. */
+static __attribute__((noinline)) struct rs_job *arbitrate_ranked(const struct rs_link *l,
+								 struct rs_link_channel *c)
 {
-	if (l->narb == 0 || !c->waiting.head || !c->waiting.head->next)
-		return rs_jobq_pop(&c->waiting);
 	struct rs_job *best = c->waiting.head, *best_prev = NULL, *prev = c->waiting.head;
 	int best_r = rank(l, best);
 	for (struct rs_job *j = best->next; j; prev = j, j = j->next) {
@@ -154,20 +159,28 @@ static struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel 
 	return best;
 }
 
-static void start_next(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c);
-
-/* The end of a transaction that is not the lone transfer's last: j goes
- * back in line or is done, and the next waiting transfer starts first.
- * Out of line, so the common end (below) saves no registers for it. */
-static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struct rs_link *l,
-							struct rs_link_channel *c,
-							struct rs_job *j)
+/* The next transfer to hold the channel: the oldest, or under priority
+ * arbitration the oldest of the highest rank. */
+static inline struct rs_job *arbitrate(const struct rs_link *l, struct rs_link_channel *c)
 {
-	if (j->left > 0)
-		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
-	start_next(sim, l, c);
-	if (j->left == 0)
-		rs_job_own_finish(sim, &c->own, j, 0);
+	if (l->narb == 0 || !c->waiting.head || !c->waiting.head->next)
+		return rs_jobq_pop(&c->waiting);
+	return arbitrate_ranked(l, c);
+}
+
+static void transaction_next(struct rs_sim *sim, struct rs_link *l,
+			     struct rs_link_channel *c, struct rs_job *j);
+
+/* rs_job_own_finish for a job that may be either of the channel's own. */
+static inline void job_finish(struct rs_sim *sim, struct rs_link_channel *c,
+			      struct rs_job *j, int status)
+{
+	if (j == &c->second.job) {
+		c->second.taken = false;
+		j->fn(sim, j->obj, j->arg, status);
+		return;
+	}
+	rs_job_own_finish(sim, &c->own, j, status);
 }
 
 static void transaction_done(struct rs_sim *sim, void *obj, void *arg)
@@ -219,6 +232,7 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 {
 	uint64_t b = l->p.burst_bytes;
 	rs_time_t t;
+	RS_ASSERT(!c->cur);
 	c->cur = j;
 	c->cur_bytes = bytes;
 	if (b == 0 || bytes <= b) {
@@ -232,22 +246,31 @@ static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 	c->ev = rs_sched(sim, t, transaction_done, l, c);
 }
 
-/* Plan the head transfer, if the channel is free. */
-static __attribute__((noinline)) void start_next(struct rs_sim *sim, struct rs_link *l,
-						 struct rs_link_channel *c)
+/* The end of a transaction that is not the lone transfer's last: j goes
+ * back in line or is done, and the next waiting transfer starts first on
+ * the channel transaction_done has just freed.  Out of line, so the common
+ * end saves no registers for it. */
+static __attribute__((noinline)) void transaction_next(struct rs_sim *sim, struct rs_link *l,
+							struct rs_link_channel *c,
+							struct rs_job *j)
 {
-	if (c->cur || !c->waiting.head)
-		return;
-	struct rs_job *j = arbitrate(l, c);
-	plan(sim, l, c, j, c->waiting.len == 0 ? j->left : burst_of(l, j->left));
+	if (j->left > 0)
+		rs_jobq_push(&c->waiting, j);   /* back of the line: round-robin */
+	if (c->waiting.head) {
+		struct rs_job *n = arbitrate(l, c);
+		plan(sim, l, c, n, c->waiting.len == 0 ? n->left : burst_of(l, n->left));
+	}
+	if (j->left == 0)
+		job_finish(sim, c, j, 0);
 }
 
 /* A second transfer arrived while a lone one runs as a batch: let the burst
- * in progress finish, then take turns. */
-static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+ * in progress finish, then take turns.  Out of line (split_batch tests
+ * for a batch inline): a transfer that waits behind one burst or less,
+ * the commoner, then saves none of its registers. */
+static __attribute__((noinline)) void split_batch_now(struct rs_sim *sim, struct rs_link *l,
+						      struct rs_link_channel *c)
 {
-	if (c->batch_bursts <= 1)
-		return;
 	rs_time_t per = full_burst_ns(l, c->cur->dir);
 	uint64_t done = (uint64_t)((sim->now - c->batch_start) / per);
 	uint64_t full = c->cur_bytes / l->p.burst_bytes;
@@ -263,6 +286,12 @@ static void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_ch
 	c->ev = rs_sched_at(sim, end, transaction_done, l, c);
 }
 
+static inline void split_batch(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c)
+{
+	if (c->batch_bursts > 1)
+		split_batch_now(sim, l, c);
+}
+
 static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 {
 	rs_job_finish(sim, obj, -RS_ERR_ELINKDOWN);
@@ -271,10 +300,19 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 /* rs_link_xfer but for a transfer that finds its channel free with its
  * own job: the link down, the channel busy, or its job taken (a transfer
  * started from the callback of another's failure). */
-static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs_link *l,
-						   struct rs_link_channel *c, enum rs_dir dir,
-						   uint64_t bytes, rs_job_fn *fn, void *obj,
-						   void *arg)
+static __attribute__((noinline)) struct rs_job *pooled_job(struct rs_sim *sim, rs_job_fn *fn,
+							   void *obj, void *arg)
+{
+	return rs_job_get(sim, fn, obj, arg);
+}
+
+/* The link down, or the channel free with its own job taken (a transfer
+ * started from the callback of another's failure): rare, and out of line
+ * so that a transfer that waits in line saves fewer registers. */
+static __attribute__((noinline)) void xfer_rare(struct rs_sim *sim, struct rs_link *l,
+						struct rs_link_channel *c, enum rs_dir dir,
+						uint64_t bytes, rs_job_fn *fn, void *obj,
+						void *arg)
 {
 	if (!l->up) {
 		/* Fail from the event loop, never re-entering the caller. */
@@ -283,16 +321,40 @@ static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs
 		rs_sched(sim, 0, fail_later, j, NULL);
 		return;
 	}
-	struct rs_job *j = rs_job_own_get(sim, &c->own, fn, obj, arg);
+	struct rs_job *j = rs_job_own_get(sim, c->own.taken ? &c->second : &c->own, fn, obj,
+					  arg);
 	j->left = bytes;
 	j->dir = (uint8_t)dir;
-	if (!c->cur) {
-		/* Nothing waits on a free channel (a transaction's end starts
-		 * the next), so j goes straight on instead of through the line. */
-		RS_ASSERT(!c->waiting.head);
-		plan(sim, l, c, j, bytes);
+	/* Nothing waits on a free channel (a transaction's end starts the
+	 * next), so j goes straight on instead of through the line. */
+	RS_ASSERT(!c->cur && !c->waiting.head);
+	plan(sim, l, c, j, bytes);
+}
+
+static __attribute__((noinline)) void xfer_general(struct rs_sim *sim, struct rs_link *l,
+						   struct rs_link_channel *c, enum rs_dir dir,
+						   uint64_t bytes, rs_job_fn *fn, void *obj,
+						   void *arg)
+{
+	if (!l->up || !c->cur) {
+		xfer_rare(sim, l, c, dir, bytes, fn, obj, arg);
 		return;
 	}
+	/* The channel busy: j waits in line, with the channel's own job or
+	 * its second if one is free (the same choice as rs_job_own_get's). */
+	struct rs_job *j;
+	struct rs_job_own *own = c->own.taken ? &c->second : &c->own;
+	if (own->taken) {
+		j = pooled_job(sim, fn, obj, arg);
+	} else {
+		own->taken = true;
+		j = &own->job;
+		j->fn = fn;
+		j->obj = obj;
+		j->arg = arg;
+	}
+	j->left = bytes;
+	j->dir = (uint8_t)dir;
 	rs_jobq_push(&c->waiting, j);
 	split_batch(sim, l, c);
 }
@@ -346,7 +408,7 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 		struct rs_job *j;
 		while ((j = rs_jobq_pop(&dead))) {
 			l->failed++;
-			rs_job_own_finish(sim, &c->own, j, -RS_ERR_ELINKDOWN);
+			job_finish(sim, c, j, -RS_ERR_ELINKDOWN);
 		}
 	}
 }

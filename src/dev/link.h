@@ -31,6 +31,10 @@ struct rs_link_channel {
 	/* The channel's own job, for a transfer that finds it idle (the
 	 * common case). */
 	struct rs_job_own own;
+	/* A second, for a transfer that finds the channel busy with the own
+	 * job taken and waits in line (a SCSI bus shared by several drives):
+	 * it needs none from the sim's pool either. */
+	struct rs_job_own second;
 	struct rs_jobq waiting;
 	struct rs_job *cur;           /* transfer holding the channel */
 	uint64_t cur_bytes;           /* bytes the running transaction(s) move */
@@ -63,6 +67,10 @@ struct rs_link {
 	 * init and the two rate setters, the only writers of the rates after
 	 * the parameters are given: a transfer of several bursts reads it. */
 	rs_time_t burst_ns[2];
+	/* The rate of each direction: rate_out_bytes_s for OUT when it is
+	 * set, else p.rate_bytes_s; kept by the same three, so a transfer
+	 * divides by it without asking which applies. */
+	double rate_dir[2];
 	uint64_t failed;              /* transfers failed by the link being down */
 	/* Priority arbitration when narb > 0: at each burst boundary the
 	 * waiting transfer of the highest rank goes next (the oldest among
@@ -80,10 +88,9 @@ void rs_link_xfer(struct rs_sim *sim, struct rs_link *l, enum rs_dir dir, uint64
 /* Down: fail everything queued or moving, and every later transfer until up. */
 void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up);
 /* The payload rate after init (a drive slowing a shared bus to its own
- * interface): the time of a full burst, which the link keeps per
- * direction, follows it at once.  Writing p.rate_bytes_s directly still
- * works (the kept time is keyed by the rate it was worked out at), but
- * costs every transfer of several bursts a compare this makes needless. */
+ * interface): the rate and the time of a full burst, which the link keeps
+ * per direction, follow it at once.  The only way to change a rate after
+ * init: a write into p.rate_bytes_s would not be seen. */
 void rs_link_set_rate(struct rs_link *l, double rate_bytes_s);
 /* A host-to-device rate of its own (a SCSI bus whose write blocks take
  * longer than its read blocks); 0 goes back to the one rate. */

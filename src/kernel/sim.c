@@ -55,7 +55,7 @@ static void heap_alloc(struct rs_sim *sim, uint32_t cap)
 	sim->heap_mem = mem;
 	sim->heap = heap;
 	sim->heap_cap = cap;
-	/* The sentinel of the sorted form's insertion (see sched_small), in
+	/* The sentinel of the sorted form's insertion (rs_sched_at, sim.h), in
 	 * the slot before the first, which the heap never touches. */
 	heap[-1] = (struct rs_heap_slot){ SENTINEL_TIME, NULL };
 }
@@ -185,6 +185,11 @@ static __attribute__((noinline)) void heap_to_small(struct rs_sim *sim)
 	sim->small_cap = SMALL_MAX;
 }
 
+/* Events the pool adds at a time (the first chunk when the sim is made). */
+#define EVENTS_PER_CHUNK 1024
+_Static_assert(EVENTS_PER_CHUNK > SMALL_MAX,
+	       "the sorted form's insertion relies on a free event (rs_sched_at)");
+
 struct rs_sim *rs_sim_new(uint64_t seed)
 {
 	struct rs_sim *sim = calloc(1, sizeof(*sim));
@@ -194,7 +199,11 @@ struct rs_sim *rs_sim_new(uint64_t seed)
 	sim->small = true;
 	sim->small_cap = SMALL_MAX;
 	heap_alloc(sim, 1024);
-	rs_pool_init(&sim->events, sizeof(struct rs_event), 1024);
+	rs_pool_init(&sim->events, sizeof(struct rs_event), EVENTS_PER_CHUNK);
+	/* A chunk at once, not at the first schedule: with more events in
+	 * it than the sorted form holds, rs_sched_at's insertion always
+	 * finds a free one (see there). */
+	rs_pool_grow(&sim->events);
 	return sim;
 }
 
@@ -246,8 +255,8 @@ static inline void release(struct rs_sim *sim, struct rs_event *ev)
 	rs_pool_put_uncounted(&sim->events, ev);
 }
 
-/* rs_sched_at's heap side, in sched_slow (out of line): the sorted insert
- * of few events then keeps a short entry and exit. */
+/* rs_sched_at's heap side, in rs_sched_slow (out of line): the sorted
+ * insert of few events, inline in sim.h, then stays short. */
 static inline __attribute__((always_inline)) void heap_insert(struct rs_sim *sim,
 							      struct rs_heap_slot s)
 {
@@ -289,8 +298,8 @@ sched_into(struct rs_sim *sim, struct rs_event *ev, rs_time_t when, rs_event_fn 
 }
 
 /* The schedules that call out (the heap, a pool that must grow). */
-static __attribute__((noinline)) struct rs_event_handle
-sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
+__attribute__((noinline)) struct rs_event_handle
+rs_sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void *arg)
 {
 	RS_ASSERT(when >= sim->now);
 	RS_ASSERT(fn != NULL);
@@ -298,34 +307,6 @@ sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn, void *obj, void 
 		rs_pool_grow(&sim->events);
 	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
 	return sched_into(sim, ev, when, fn, obj, arg);
-}
-
-/* The common one, few events pending and a free event at hand, is done
- * here; the rest (the heap, a pool that must grow) goes to sched_slow by a
- * jump, so this path calls nothing and saves only the registers of its
- * insertion, whose scan needs no bound: the sentinel before the first slot
- * (heap[-1]), compared as unsigned, is later than any new event and stops
- * it.  Whether the sorted form has room is one compare (small_cap). */
-struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-				   void *obj, void *arg)
-{
-	if (sim->heap_len >= sim->small_cap || !sim->events.free_list)
-		return sched_slow(sim, when, fn, obj, arg);
-	RS_ASSERT(when >= sim->now);
-	RS_ASSERT(fn != NULL);
-	struct rs_event *ev = rs_pool_take_free_uncounted(&sim->events);
-	ev->time = when;
-	ev->fn = fn;
-	ev->obj = obj;
-	ev->arg = arg;
-	RS_ASSERT(sim->heap[-1].time == SENTINEL_TIME);
-	struct rs_heap_slot *p = sim->heap + sim->heap_len++;
-	while ((uint64_t)p[-1].time <= (uint64_t)when) {
-		p[0] = p[-1];
-		p--;
-	}
-	*p = (struct rs_heap_slot){ when, ev };
-	return (struct rs_event_handle){ ev, ev->gen };
 }
 
 struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
@@ -399,6 +380,10 @@ static inline bool may_fire(struct rs_sim *sim, rs_time_t t, rs_time_t until)
 uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 {
 	uint64_t fired = 0;
+	/* The sorted insertion's sentinel (heap_alloc writes it, nothing
+	 * else touches the slot): checked once a run rather than on every
+	 * schedule, where it cost three instructions an event. */
+	RS_ASSERT(sim->heap[-1].time == SENTINEL_TIME);
 	sim->stopping = sim->failed;
 	/* One loop per form of the pending set, so neither pays for the
 	 * other's test on every event; a callback may switch the form (a

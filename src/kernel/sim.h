@@ -164,8 +164,38 @@ static inline rs_time_t rs_ns_from_double(double ns)
 		return RS_TIME_MAX;
 	return rs_round_nonneg(ns);
 }
-struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
-				   void *obj, void *arg);
+/* rs_sched_at's way for the heap form (out of line). */
+struct rs_event_handle rs_sched_slow(struct rs_sim *sim, rs_time_t when, rs_event_fn *fn,
+				     void *obj, void *arg);
+/* Schedule fn(sim, obj, arg) at `when` (>= now).  The common case, few
+ * events pending, is done inline, with no call: the sorted form (see
+ * sim.c) takes a free event (there always is one in this form: every
+ * event out of the pool is pending, fewer than SMALL_MAX of them, and the
+ * pool has had a chunk of more since the sim was made) and inserts it
+ * with a scan that needs no bound, stopped by the sentinel before the
+ * first slot (heap[-1], later than any time as unsigned; rs_sim_run
+ * checks it).  Whether the sorted form has room is one compare
+ * (small_cap); the heap goes to rs_sched_slow. */
+static inline struct rs_event_handle rs_sched_at(struct rs_sim *sim, rs_time_t when,
+						 rs_event_fn *fn, void *obj, void *arg)
+{
+	if (sim->heap_len >= sim->small_cap)
+		return rs_sched_slow(sim, when, fn, obj, arg);
+	RS_ASSERT(when >= sim->now);
+	RS_ASSERT(fn != NULL);
+	struct rs_event *ev = (struct rs_event *)rs_pool_take_free_uncounted(&sim->events);
+	ev->time = when;
+	ev->fn = fn;
+	ev->obj = obj;
+	ev->arg = arg;
+	struct rs_heap_slot *p = sim->heap + sim->heap_len++;
+	while ((uint64_t)p[-1].time <= (uint64_t)when) {
+		p[0] = p[-1];
+		p--;
+	}
+	*p = (struct rs_heap_slot){ when, ev };
+	return (struct rs_event_handle){ ev, ev->gen };
+}
 /* rs_sched's way out for a time beyond the clock (see above). */
 struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
 					 rs_event_fn *fn, void *obj, void *arg);
@@ -177,12 +207,14 @@ struct rs_event_handle rs_sched_overflow(struct rs_sim *sim, rs_time_t delay,
 static inline struct rs_event_handle rs_sched(struct rs_sim *sim, rs_time_t delay,
 					      rs_event_fn *fn, void *obj, void *arg)
 {
-	/* A negative delay is caught by rs_sched_at's assertion that the
-	 * event is not in the past: RS_TIME_MAX - now is never negative, so
-	 * such a delay goes there, to a time before now. */
-	if (delay > RS_TIME_MAX - sim->now)
+	/* now + delay overflows exactly when delay > RS_TIME_MAX - now (now
+	 * is never negative): the add's own overflow flag tests it.  A
+	 * negative delay never overflows it and is caught by rs_sched_at's
+	 * assertion that the event is not in the past. */
+	rs_time_t when;
+	if (__builtin_add_overflow(sim->now, delay, &when))
 		return rs_sched_overflow(sim, delay, fn, obj, arg);
-	return rs_sched_at(sim, sim->now + delay, fn, obj, arg);
+	return rs_sched_at(sim, when, fn, obj, arg);
 }
 /* Remove a pending event; returns false for RS_NO_EVENT.  A stale handle
  * (rs_event_stale) is a bug of the caller's: asserted. */

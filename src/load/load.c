@@ -75,7 +75,7 @@ void rs_load_finish(struct rs_sim *sim, struct rs_load *load)
  * the sim, the devices' own (a RAID5 write's reads and writes) included,
  * so the cap bounds memory whatever the stack: about 200 bytes a request.
  * Stop there with the figures that tell the user what happened. */
-static void overloaded(struct rs_sim *sim, struct rs_load *load)
+void rs_load_overloaded(struct rs_sim *sim, struct rs_load *load)
 {
 	rs_sim_fail(sim, "overloaded: %llu requests queued (%llu issued by the workload and "
 		    "not completed, %llu completed) at %.6f s of simulated time: the workload "
@@ -85,17 +85,6 @@ static void overloaded(struct rs_sim *sim, struct rs_load *load)
 		    (unsigned long long)load->target->completed,
 		    (double)(sim->now - load->t0) / 1e9,
 		    (unsigned long long)rs_limits()->queued_requests);
-}
-
-struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
-				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx)
-{
-	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, ctx);
-	load->in_flight++;
-	if (sim->ios.live > rs_limits()->queued_requests)
-		overloaded(sim, load);
-	rs_dev_submit(sim, load->target, io);
-	return io;
 }
 
 size_t rs_load_add_figure(struct rs_load *load, const char *name)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "config/diag.h"
+#include "config/limits.h"
 #include "config/node.h"
 #include "config/schema.h"
 #include "dev/dev.h"
@@ -171,6 +172,9 @@ static inline bool rs_load_account(struct rs_sim *sim, struct rs_load *load,
 	}
 	return !load->stopped;
 }
+/* rs_load_issue_ctx's failure when the cap is passed (see there). */
+void rs_load_overloaded(struct rs_sim *sim, struct rs_load *load)
+	__attribute__((noinline, cold));
 /* Issue one request to the target, with the request's done_ctx set to
  * `ctx` (e.g. the issuing thread's state; the done callback then passes
  * the load to rs_load_account itself); the type's done callback must call
@@ -178,9 +182,19 @@ static inline bool rs_load_account(struct rs_sim *sim, struct rs_load *load,
  * rs_limits()->queued_requests requests alive in the sim at once (the
  * workload's and the devices' own) fails the run with "overloaded"
  * (rs_sim_fail): the request is still issued, and the run stops after the
- * event being fired. */
-struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load, enum rs_op op,
-				uint64_t lba, uint32_t nblk, rs_io_done_fn *done, void *ctx);
+ * event being fired.  Inline: it runs once a request, and the call cost
+ * more than its few lines. */
+static inline struct rs_io *rs_load_issue_ctx(struct rs_sim *sim, struct rs_load *load,
+					      enum rs_op op, uint64_t lba, uint32_t nblk,
+					      rs_io_done_fn *done, void *ctx)
+{
+	struct rs_io *io = rs_io_new(sim, op, lba, nblk, done, ctx);
+	load->in_flight++;
+	if (sim->ios.live > rs_limits()->queued_requests)
+		rs_load_overloaded(sim, load);
+	rs_dev_submit(sim, load->target, io);
+	return io;
+}
 /* The same with the load as done_ctx. */
 static inline struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *load,
 					  enum rs_op op, uint64_t lba, uint32_t nblk,

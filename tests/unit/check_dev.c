@@ -405,6 +405,7 @@ static struct lone_run one_transfer(const struct rs_link_params *p, double rate_
 	/* The other channel of a full-duplex link saw nothing. */
 	const struct rs_link_channel *c = &l.ch[p->full_duplex ? dir : 0];
 	ck_assert(!c->own.taken);      /* free for the next transfer */
+	ck_assert(!c->second.taken);
 	if (p->full_duplex)
 		ck_assert_uint_eq(l.ch[!dir].bytes_moved + l.ch[!dir].transactions, 0);
 	struct lone_run r = { x.done - blocker.done, c->bytes_moved,
@@ -443,6 +444,68 @@ START_TEST(link_lone_path_matches_queued_path)
 			ref.rate_bytes_s = rate_out;
 		ck_assert_int_eq(lone.took, ref_xfer_ns(&ref, bytes));
 	}
+}
+END_TEST
+
+/* Four transfers at once on a shared channel, taking turns burst by
+ * burst: the first holds the channel with its own job, the second waits
+ * with the channel's second job, the others with pooled ones, unless
+ * pooled is set (the second job held taken meanwhile, so the second waits
+ * with a pooled job, as before the channel had one).  Returns how many
+ * jobs were out of the pool once all were submitted. */
+static uint64_t four_at_once(bool pooled, struct xfer x[4], struct rs_link_channel *out)
+{
+	const struct rs_link_params p = { 3e8, 700, 4096, false };
+	const uint64_t bytes[4] = { 10000, 0, 5000, 12288 };
+	struct rs_sim *sim = rs_sim_new(1);
+	struct rs_link l;
+	rs_link_init(&l, "bus", &p, 0);
+	struct rs_link_channel *c = &l.ch[0];
+	if (pooled)
+		c->second.taken = true;
+	for (int k = 0; k < 4; k++)
+		rs_link_xfer(sim, &l, k & 1 ? RS_DIR_IN : RS_DIR_OUT, bytes[k], xfer_done, &x[k],
+			     NULL);
+	uint64_t live = sim->jobs.live;
+	if (pooled)
+		c->second.taken = false;
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert(rs_link_idle(&l));
+	ck_assert(!c->own.taken && !c->second.taken);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	/* Both free again: one transfer holds the channel, one waits, and
+	 * neither takes a pooled job. */
+	struct xfer y[2] = { { 0 } };
+	rs_link_xfer(sim, &l, RS_DIR_IN, 9000, xfer_done, &y[0], NULL);
+	rs_link_xfer(sim, &l, RS_DIR_OUT, 9000, xfer_done, &y[1], NULL);
+	ck_assert_uint_eq(sim->jobs.live, 0);
+	rs_sim_run(sim, RS_TIME_MAX);
+	ck_assert_int_eq(y[0].calls + y[1].calls, 2);
+	*out = *c;
+	rs_sim_free(sim);
+	return live;
+}
+
+/* The channel's second job changes where a waiting transfer's job lives,
+ * nothing else: the same turns, times and counts as with a pooled job. */
+START_TEST(link_second_job_matches_pooled)
+{
+	struct xfer a[4] = { { 0 } }, b[4] = { { 0 } };
+	struct rs_link_channel ca, cb;
+	ck_assert_uint_eq(four_at_once(false, a, &ca), 2);
+	ck_assert_uint_eq(four_at_once(true, b, &cb), 3);
+	for (int k = 0; k < 4; k++) {
+		ck_assert_int_eq(a[k].calls, 1);
+		ck_assert_int_eq(b[k].calls, 1);
+		ck_assert_int_eq(a[k].status, 0);
+		ck_assert_int_eq(a[k].done, b[k].done);
+	}
+	/* Turns really interleaved: the long first one ends after the short
+	 * third. */
+	ck_assert_int_gt(a[0].done, a[2].done);
+	ck_assert_uint_eq(ca.bytes_moved, cb.bytes_moved);
+	ck_assert_uint_eq(ca.transactions, cb.transactions);
+	ck_assert(ca.busy.area == cb.busy.area);
 }
 END_TEST
 
@@ -1515,6 +1578,7 @@ static Suite *dev_suite(void)
 	tcase_add_test(tc, link_down_and_up);
 	tcase_add_test(tc, link_busy_time_exact);
 	tcase_add_test(tc, link_lone_path_matches_queued_path);
+	tcase_add_test(tc, link_second_job_matches_pooled);
 	tcase_add_test(tc, link_burst_time_follows_rate);
 	tcase_add_test(tc, link_set_rate_keeps_burst_time);
 	suite_add_tcase(s, tc);

@@ -683,6 +683,24 @@ START_TEST(clock_overflow_fails)
 }
 END_TEST
 
+/* The overflow test is the add's own: a delay that lands exactly on
+ * RS_TIME_MAX is kept, one nanosecond more fails the run. */
+START_TEST(clock_overflow_boundary)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	uint64_t fired = 0;
+	rs_sched(sim, RS_SEC, ev_count, &fired, NULL);
+	rs_sim_run(sim, RS_TIME_MAX);
+	rs_sched(sim, RS_TIME_MAX - RS_SEC, ev_count, &fired, NULL);
+	ck_assert(!sim->failed);
+	ck_assert_uint_eq(rs_sim_pending(sim), 1);
+	rs_sched(sim, RS_TIME_MAX - RS_SEC + 1, ev_count, &fired, NULL);
+	ck_assert(sim->failed);
+	ck_assert_msg(strstr(sim->failure, "simulated time overflows"), "%s", sim->failure);
+	rs_sim_free(sim);
+}
+END_TEST
+
 START_TEST(ns_from_double)
 {
 	ck_assert_int_eq(rs_ns_from_double(0.0), 0);
@@ -723,6 +741,18 @@ START_TEST(order_at_time_max)
 }
 END_TEST
 
+/* The sentinel is checked once a run, not on every schedule: a run that
+ * finds it overwritten aborts before firing anything. */
+START_TEST(sentinel_checked_by_run)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	char log[4] = "";
+	rs_sched_at(sim, 5, order_log, log, (void *)'a');
+	sim->heap[-1].time = 7;
+	rs_sim_run(sim, RS_TIME_MAX);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("kernel");
@@ -738,6 +768,8 @@ static Suite *kernel_suite(void)
 	const char *fork_mode = getenv("CK_FORK");
 	if (!fork_mode || strcmp(fork_mode, "no") != 0)
 		tcase_add_test_raise_signal(tc, stale_cancel_aborts, SIGABRT);
+	if (!fork_mode || strcmp(fork_mode, "no") != 0)
+		tcase_add_test_raise_signal(tc, sentinel_checked_by_run, SIGABRT);
 	if (!fork_mode || strcmp(fork_mode, "no") != 0)
 		tcase_add_loop_test_raise_signal(tc, negative_delay_aborts, SIGABRT, 0, 2);
 	tcase_add_test(tc, run_until);
@@ -758,6 +790,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, same_instant_resets_when_time_moves);
 	tcase_add_test(tc, fail_keeps_first_message);
 	tcase_add_test(tc, clock_overflow_fails);
+	tcase_add_test(tc, clock_overflow_boundary);
 	tcase_add_test(tc, ns_from_double);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rng");

@@ -272,6 +272,51 @@ START_TEST(tavg_steps)
 }
 END_TEST
 
+/* A change at the instant of the last one skips the area's update (it
+ * would add level * 0): the area, level and means are bit for bit those
+ * of the update done every time, over a walk with many changes at one
+ * instant, steps of a nanosecond, restarts and levels that round. */
+START_TEST(tavg_same_instant_bitwise)
+{
+	struct rs_tavg t;
+	struct { rs_time_t t_last; double level, area; } ref = { 1000, 0.0, 0.0 };
+	rs_tavg_init(&t, 1000, 0);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
+	gsl_rng_set(r, 99);
+	rs_time_t now = 1000;
+	unsigned same = 0;
+	for (int i = 0; i < 200000; i++) {
+		unsigned long step = gsl_rng_uniform_int(r, 4);
+		now += step == 0 ? 0 : step == 1 ? 1 : (rs_time_t)gsl_rng_uniform_int(r, 1000000);
+		same += step == 0;
+		double level = (double)gsl_rng_uniform_int(r, 40) / 3.0;
+		double want = level;
+		if (gsl_rng_uniform_int(r, 2)) {
+			rs_tavg_set(&t, now, level);
+		} else {
+			double delta = level - ref.level;
+			rs_tavg_add(&t, now, delta);
+			want = ref.level + delta;
+		}
+		ref.area += ref.level * (double)(now - ref.t_last);
+		ref.t_last = now;
+		ref.level = want;
+		ck_assert(t.area == ref.area);
+		ck_assert(t.level == ref.level);
+		if (i % 1000 == 0) {
+			double m = ref.area + ref.level * (double)(now + 7 - ref.t_last);
+			ck_assert(rs_tavg_mean(&t, now + 7) == m / (double)(now + 7 - t.t_start));
+		}
+		if (i % 50000 == 49999) {
+			rs_tavg_restart(&t, now);
+			ref.area = 0.0;
+		}
+	}
+	ck_assert_uint_gt(same, 40000);
+	gsl_rng_free(r);
+}
+END_TEST
+
 START_TEST(iostat_summary)
 {
 	struct rs_iostat *s = malloc(sizeof(*s)), *u = malloc(sizeof(*u));
@@ -354,6 +399,7 @@ static Suite *stats_suite(void)
 	tc = tcase_create("moments");
 	tcase_add_test(tc, welford_two_pass);
 	tcase_add_test(tc, tavg_steps);
+	tcase_add_test(tc, tavg_same_instant_bitwise);
 	tcase_add_test(tc, iostat_summary);
 	suite_add_tcase(s, tc);
 	return s;
