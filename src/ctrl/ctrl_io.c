@@ -62,6 +62,19 @@ void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch)
 		finish(sim, c, ch, 0);
 }
 
+/* A straight controller's relayed request is back from the array: the
+ * relay's way of finish, without asking whether it is relayed or where it
+ * has been (rs_ctrl_child_done's questions, all answered at the relay). */
+static void straight_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct ctrl *c = rs_io_relay_top(io)->dev->priv;
+	rs_io_relay_finish(sim, io, 0);
+	RS_ASSERT(c->admitted > 0);
+	c->admitted--;
+	if (c->held_head)
+		admit(sim, c, rs_io_fifo_pop(&c->held_head, &c->held_tail));
+}
+
 /* ---- to the array ----------------------------------------------------- */
 
 static void submit_array(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
@@ -348,7 +361,7 @@ static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 	c->admitted++;
 	struct rs_io *ch = io;
 	if (rs_io_relayable(io))
-		rs_io_relay(io, c->dev, rs_ctrl_child_done);
+		rs_io_relay(io, c->dev, c->straight ? straight_done : rs_ctrl_child_done);
 	else
 		/* The controller's own hook, named: rs_io_child would find
 		 * it in io's device type, at a lookup and a call. */
@@ -365,6 +378,12 @@ void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		 * operating system, in order. */
 		c->n.held_back++;
 		rs_io_fifo_push(&c->held_head, &c->held_tail, io);
+		return;
+	}
+	/* The idle flush is a cache's: a straight controller has none to
+	 * watch the host for. */
+	if (c->straight) {
+		admit(sim, c, io);
 		return;
 	}
 	c->last_host_ns = rs_now(sim);
