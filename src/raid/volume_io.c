@@ -118,9 +118,9 @@ void array_issue(struct rs_sim *sim, struct array *a, struct rs_io *parent, stru
 
 /* What the array keeps of every member operation it sends: the member's
  * count and head, the counters, and the drive's death after `after_ios`. */
-static inline void count_op_as(struct rs_sim *sim, struct array *a, uint32_t member,
-			       enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
-			       uint32_t nblk, bool faulty)
+static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
+			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
+			    uint32_t nblk)
 {
 	struct member_state *ms = &a->ms[member];
 	ms->outstanding++;
@@ -132,19 +132,9 @@ static inline void count_op_as(struct rs_sim *sim, struct array *a, uint32_t mem
 	else if (op == RS_WRITE)
 		a->c.member_writes[member]++;
 	/* `after_ios: N`: the drive dies once it has been sent N commands;
-	 * those in flight then are void, as on any failure.  Setting it
-	 * makes the array faulty (array_of), so an array known not to be
-	 * (`faulty` false) has no N to compare with, only the count to keep
-	 * for when it has. */
-	if (++a->slot[member].ios == a->slot[member].fail_after && faulty)
+	 * those in flight then are void, as on any failure. */
+	if (++a->slot[member].ios == a->slot[member].fail_after)
 		rs_sched(sim, 0, fail_after_event, a, (void *)(uintptr_t)member);
-}
-
-static inline void count_op(struct rs_sim *sim, struct array *a, uint32_t member,
-			    enum rs_array_op kind, enum rs_op op, uint64_t member_lba,
-			    uint32_t nblk)
-{
-	count_op_as(sim, a, member, kind, op, member_lba, nblk, true);
 }
 
 void array_issue_ex(struct rs_sim *sim, struct array *a, struct rs_io *parent, struct stripe *st,
@@ -241,6 +231,11 @@ static __attribute__((noinline)) void relayed_to_mop(struct rs_sim *sim, struct 
 	*mo = (struct mop){ .a = a, .member = member,
 			    .kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE };
 	child->up.raid = mo;
+	/* The relayed way kept no count of the member's operations (RAID0
+	 * chooses no copy by it), nor of the request among the foreground
+	 * ones (RAID0 never rebuilds): mop_done and array_finish take them. */
+	a->ms[member].outstanding++;
+	a->fg_inflight++;
 	rs_io_complete(sim, child, status);
 }
 
@@ -255,30 +250,41 @@ static void relayed_done(struct rs_sim *sim, struct rs_io *io)
 		relayed_to_mop(sim, a, io);
 		return;
 	}
-	struct member_state *ms = &a->ms[r->member];
 	io->lba = r->lba;
 	io->t_issue = 0;
-	RS_ASSERT(ms->outstanding > 0);
-	ms->outstanding--;
-	if (a->fg_inflight)
-		a->fg_inflight--;
 	rs_io_relay_finish(sim, io, io->status);
 }
 
 /* plain_issue without the child: the request itself, relayed (dev/fanin.h)
  * at the member's address, is the member operation, as the one child it
- * would have been.  Its frame keeps what the way back puts back. */
+ * would have been.  Its frame keeps what the way back puts back.
+ *
+ * Of what count_op keeps it keeps the counters and the drive's command
+ * count only.  The member's outstanding operations and head are read by
+ * the choice among copies, and the foreground counts by the rebuild:
+ * RAID0 (the only level relayed) has neither, so they are left alone
+ * both ways (relayed_to_mop gives mop_done the count it takes). */
 static void relay_issue(struct rs_sim *sim, struct array *a, struct rs_io *io, uint32_t member,
 			uint64_t member_lba)
 {
-	enum rs_array_op kind = io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE;
 	struct rs_io_relay *r = rs_io_relay(io, a->dev, relayed_done);
 	r->lba = io->lba;
 	r->member = member;
 	r->t_sent = sim->now;
 	io->lba = member_lba;
-	count_op_as(sim, a, member, kind, io->op, member_lba, io->nblk, false);
-	rs_dev_submit(sim, a->dev->members[a->slot[member].dev], io);
+	if (io->op == RS_READ) {
+		a->c.ops[RS_ARRAY_READ]++;
+		a->c.member_reads[member]++;
+	} else {
+		a->c.ops[RS_ARRAY_WRITE]++;
+		a->c.member_writes[member]++;
+	}
+	/* Setting `after_ios` makes the array faulty (array_of), so one
+	 * known not to be has no N to compare with, only the count to keep
+	 * for when it has. */
+	struct slot_state *ss = &a->slot[member];
+	ss->ios++;
+	rs_dev_submit(sim, a->dev->members[ss->dev], io);
 }
 
 static void read_extents(struct rs_sim *sim, struct array *a, struct rs_io *io,
@@ -414,15 +420,23 @@ static void fail_later(struct rs_sim *sim, void *obj, void *arg)
 	rs_dev_complete(sim, a->dev, io, io->status);
 }
 
+/* Refuse io with `status` after `delay`, from the event loop, never inside
+ * the caller's submit.  Out of line: array_submit then packs no event's
+ * arguments on its way in. */
+static __attribute__((noinline)) void refuse(struct rs_sim *sim, struct array *a,
+					     struct rs_io *io, int status, rs_time_t delay)
+{
+	io->status = status;
+	rs_sched(sim, delay, fail_later, a, io);
+}
+
 void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct array *a = dev->priv;
 	if (io->op != RS_FLUSH &&
 	    (io->nblk == 0 || io->lba > dev->capacity_blk ||
 	     io->nblk > dev->capacity_blk - io->lba)) {
-		/* Fail from the event loop, never inside the caller's submit. */
-		io->status = io->nblk == 0 ? 0 : -RS_ERR_ERANGE;
-		rs_sched(sim, 0, fail_later, a, io);
+		refuse(sim, a, io, io->nblk == 0 ? 0 : -RS_ERR_ERANGE, 0);
 		return;
 	}
 	if (a->dead) {
@@ -431,12 +445,9 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		 * command's overhead (so a closed-loop workload does not spin
 		 * at one instant). */
 		a->c.dataloss_requests++;
-		io->status = -RS_ERR_DATALOSS;
-		rs_sched(sim, DEAD_ANSWER_NS, fail_later, a, io);
+		refuse(sim, a, io, -RS_ERR_DATALOSS, DEAD_ANSWER_NS);
 		return;
 	}
-	a->fg_inflight++;
-	a->fg_arrivals++;
 	/* A read or write within one strip of a RAID0 whose members all hold
 	 * their data: one member operation, the same one fan_out would send.
 	 * It is the request's only child and nothing touches the request
@@ -451,9 +462,13 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		 * (a fault's way back tells them apart), so a request with
 		 * either of its own already goes as a child. */
 		if (!a->faulty && !a->trace && rs_io_relayable(io) && io->status == 0 &&
-		    io->t_issue == 0)
+		    io->t_issue == 0) {
 			relay_issue(sim, a, io, member, member_lba);
-		else if (!a->faulty && !a->trace)
+			return;
+		}
+		a->fg_inflight++;
+		a->fg_arrivals++;
+		if (!a->faulty && !a->trace)
 			plain_issue(sim, a, io, member, member_lba);
 		else
 			array_issue(sim, a, io, NULL, member,
@@ -461,5 +476,7 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 				    member_lba, io->nblk);
 		return;
 	}
+	a->fg_inflight++;
+	a->fg_arrivals++;
 	submit_general(sim, a, io);
 }
