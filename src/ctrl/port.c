@@ -84,7 +84,7 @@ static void command_over(struct rs_sim *sim, struct port *pt, struct rs_io *chil
 	dispatch(sim, pt->ch);
 	if (status == 0)
 		status = child->status;
-	if (status == 0 && child->op == RS_READ && pt->host_bus && child->nblk &&
+	if (pt->host_bus && status == 0 && child->op == RS_READ && child->nblk &&
 	    !pt->ch->bus_overlap)
 		rs_link_xfer(sim, pt->host_bus, RS_DIR_IN, rs_io_bytes(child), bus_in_done, pt,
 			     child);
@@ -111,17 +111,28 @@ static void chan_in_done(struct rs_sim *sim, void *obj, void *arg, int status)
 	status_phase(sim, obj, arg, status);
 }
 
-/* The port's child-done hook and a relayed command's way back: a command
- * is back from the member. */
-static void member_done(struct rs_sim *sim, struct rs_io *child)
+/* A command is back from the member: a read's data crosses the channel
+ * unless the drive moved it itself, then the status. */
+static inline void command_back(struct rs_sim *sim, struct port *pt, struct rs_io *child)
 {
-	struct port *pt = port_of(child);
-	if (child->status == 0 && child->op == RS_READ && !pt->drive_moves_data &&
-	    pt->ch->bus && child->nblk)
+	if (!pt->drive_moves_data && pt->ch->bus && child->status == 0 &&
+	    child->op == RS_READ && child->nblk)
 		rs_link_xfer(sim, pt->ch->bus, RS_DIR_IN, rs_io_bytes(child), chan_in_done, pt,
 			     child);
 	else
 		status_phase(sim, pt, child, 0);
+}
+
+/* The port's child-done hook: one of its commands is back. */
+static void member_done(struct rs_sim *sim, struct rs_io *child)
+{
+	command_back(sim, child->parent->dev->priv, child);
+}
+
+/* A relayed command's way back: the port is the last relay's device. */
+static void relayed_member_done(struct rs_sim *sim, struct rs_io *cmd)
+{
+	command_back(sim, rs_io_relay_top(cmd)->dev->priv, cmd);
 }
 
 static void to_member(struct rs_sim *sim, struct port *pt, struct rs_io *child)
@@ -201,20 +212,26 @@ static void command_sent(struct rs_sim *sim, void *obj, void *arg, int status)
 		start(sim, obj, arg);
 }
 
+/* A command has its tag: it goes. */
+static inline void issue(struct rs_sim *sim, struct rs_channel *ch, struct port *pt,
+			 struct rs_io *child)
+{
+	ch->commands++;
+	child->t_issue = sim->now;
+	/* The command phase: arbitration (the bus's overhead), the command,
+	 * then the drive disconnects. */
+	if (ch->scsi)
+		rs_link_xfer(sim, ch->bus, RS_DIR_OUT, 0, command_sent, pt, child);
+	else
+		start(sim, pt, child);
+}
+
 static __attribute__((noinline)) void dispatch_loop(struct rs_sim *sim, struct rs_channel *ch,
 						    struct rs_io *child)
 {
-	do {
-		struct port *pt = port_of(child);
-		ch->commands++;
-		child->t_issue = sim->now;
-		/* The command phase: arbitration (the bus's overhead), the
-		 * command, then the drive disconnects. */
-		if (ch->scsi)
-			rs_link_xfer(sim, ch->bus, RS_DIR_OUT, 0, command_sent, pt, child);
-		else
-			start(sim, pt, child);
-	} while ((child = rs_ioq_dispatch(sim, &ch->q)));
+	do
+		issue(sim, ch, port_of(child), child);
+	while ((child = rs_ioq_dispatch(sim, &ch->q)));
 }
 
 /* The first test inline: the port dispatches after every command it
@@ -254,7 +271,7 @@ static void port_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io
 	 * is the request itself. */
 	if (left <= most && !(pt->ch->bus_overlap && pt->host_bus) && rs_io_relayable(io) &&
 	    io->t_issue == 0) {
-		rs_io_relay(io, dev, member_done);
+		rs_io_relay(io, dev, relayed_member_done);
 		rs_ioq_push(&pt->ch->q, io);
 		dispatch(sim, pt->ch);
 		return;
