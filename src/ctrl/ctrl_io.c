@@ -300,6 +300,15 @@ static rs_time_t dirty_search_cost(const struct ctrl *c)
 	return c->cp.cost_per_dirty_ns * (rs_time_t)c->cache.ndirty;
 }
 
+/* A straight controller's request has had its command cost: to the
+ * array.  Its own job, so that it saves none of the registers the cache's
+ * decision in cpu_done needs. */
+static void straight_cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
+{
+	(void)status;
+	submit_array(sim, obj, arg);
+}
+
 static void cpu_done(struct rs_sim *sim, void *obj, void *arg, int status)
 {
 	struct ctrl *c = obj;
@@ -360,8 +369,13 @@ static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 {
 	c->admitted++;
 	struct rs_io *ch = io;
+	if (c->straight && rs_io_relayable(io)) {
+		rs_io_relay(io, c->dev, straight_done);
+		rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, straight_cpu_done, c, io);
+		return;
+	}
 	if (rs_io_relayable(io))
-		rs_io_relay(io, c->dev, c->straight ? straight_done : rs_ctrl_child_done);
+		rs_io_relay(io, c->dev, rs_ctrl_child_done);
 	else
 		/* The controller's own hook, named: rs_io_child would find
 		 * it in io's device type, at a lookup and a call. */
