@@ -243,6 +243,7 @@ static struct array *array_of(struct rs_dev *dev)
 	RS_ASSERT(dev->type == &rs_dev_array);
 	struct array *a = dev->priv;
 	a->faulty = true;
+	a->quiet = false;
 	return a;
 }
 

@@ -227,6 +227,7 @@ static int array_init(struct rs_sim *sim, struct rs_dev *dev, const void *params
 	RS_ASSERT(a != NULL);
 	dev->priv = a;
 	a->dev = dev;
+	a->quiet = true;
 	a->p = *(const struct array_params *)params;
 	if (check_params(&a->p, node, d) != 0)
 		return -1;
@@ -386,6 +387,7 @@ void rs_array_set_trace(struct rs_dev *dev, rs_array_trace_fn *fn, void *ctx)
 	struct array *a = dev->priv;
 	a->trace = fn;
 	a->trace_ctx = ctx;
+	a->quiet = !a->faulty && !fn;
 }
 
 static void array_components(const struct rs_dev *dev, rs_time_t now, const char *name,

@@ -172,7 +172,7 @@ static void plain_done(struct rs_sim *sim, struct rs_io *child)
 	RS_ASSERT(parent->dev && parent->dev->type == &rs_dev_array);
 	struct array *a = parent->dev->priv;
 	uint32_t member = child->up.raid_member;
-	if (a->faulty || a->trace) {
+	if (!a->quiet) {
 		struct mop *mo = rs_pool_get_raw(&a->mops);
 		*mo = (struct mop){ .a = a, .member = member,
 				    .kind = child->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE };
@@ -246,7 +246,7 @@ static void relayed_done(struct rs_sim *sim, struct rs_io *io)
 {
 	struct rs_io_relay *r = rs_io_relay_top(io);
 	struct array *a = r->dev->priv;
-	if (a->faulty || a->trace) {
+	if (!a->quiet) {
 		relayed_to_mop(sim, a, io);
 		return;
 	}
@@ -430,15 +430,13 @@ static __attribute__((noinline)) void refuse(struct rs_sim *sim, struct array *a
 	rs_sched(sim, delay, fail_later, a, io);
 }
 
-void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+/* array_submit's way for every request but a quiet array's plain one:
+ * a dead array's refusal, a faulty or traced array's single operation
+ * with its record, and the general fan-out.  Out of line, so the plain
+ * way saves no registers for it. */
+static __attribute__((noinline)) void submit_watched(struct rs_sim *sim, struct array *a,
+						     struct rs_io *io)
 {
-	struct array *a = dev->priv;
-	if (io->op != RS_FLUSH &&
-	    (io->nblk == 0 || io->lba > dev->capacity_blk ||
-	     io->nblk > dev->capacity_blk - io->lba)) {
-		refuse(sim, a, io, io->nblk == 0 ? 0 : -RS_ERR_ERANGE, 0);
-		return;
-	}
 	if (a->dead) {
 		/* More members lost than the level survives: md stops the
 		 * whole array, and so does this one.  The refusal takes a
@@ -448,35 +446,51 @@ void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		refuse(sim, a, io, -RS_ERR_DATALOSS, DEAD_ANSWER_NS);
 		return;
 	}
-	/* A read or write within one strip of a RAID0 whose members all hold
-	 * their data: one member operation, the same one fan_out would send.
-	 * It is the request's only child and nothing touches the request
-	 * after it is sent, so no hold is needed for a member that finishes
-	 * it at once. */
+	a->fg_inflight++;
+	a->fg_arrivals++;
 	uint32_t member;
 	uint64_t member_lba;
 	if (io->op != RS_FLUSH && !a->lost && !a->nbad &&
+	    rs_raid0_map_one(&a->g, io->lba, io->nblk, &member, &member_lba)) {
+		array_issue(sim, a, io, NULL, member,
+			    io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE, member_lba,
+			    io->nblk);
+		return;
+	}
+	submit_general(sim, a, io);
+}
+
+void array_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
+{
+	struct array *a = dev->priv;
+	if (io->op != RS_FLUSH &&
+	    (io->nblk == 0 || io->lba > dev->capacity_blk ||
+	     io->nblk > dev->capacity_blk - io->lba)) {
+		refuse(sim, a, io, io->nblk == 0 ? 0 : -RS_ERR_ERANGE, 0);
+		return;
+	}
+	/* A read or write within one strip of a quiet RAID0 (its members all
+	 * hold their data, none fails, nothing traces it): one member
+	 * operation, the same one fan_out would send, without the record
+	 * mop_done would need.  It is the request's only child and nothing
+	 * touches the request after it is sent, so no hold is needed for a
+	 * member that finishes it at once. */
+	uint32_t member;
+	uint64_t member_lba;
+	if (a->quiet && io->op != RS_FLUSH &&
 	    rs_raid0_map_one(&a->g, io->lba, io->nblk, &member, &member_lba)) {
 		/* Relayed, the request carries what its member operation
 		 * would: its status and dispatch time are then the member's
 		 * (a fault's way back tells them apart), so a request with
 		 * either of its own already goes as a child. */
-		if (!a->faulty && !a->trace && rs_io_relayable(io) && io->status == 0 &&
-		    io->t_issue == 0) {
+		if (rs_io_relayable(io) && io->status == 0 && io->t_issue == 0) {
 			relay_issue(sim, a, io, member, member_lba);
 			return;
 		}
 		a->fg_inflight++;
 		a->fg_arrivals++;
-		if (!a->faulty && !a->trace)
-			plain_issue(sim, a, io, member, member_lba);
-		else
-			array_issue(sim, a, io, NULL, member,
-				    io->op == RS_READ ? RS_ARRAY_READ : RS_ARRAY_WRITE,
-				    member_lba, io->nblk);
+		plain_issue(sim, a, io, member, member_lba);
 		return;
 	}
-	a->fg_inflight++;
-	a->fg_arrivals++;
-	submit_general(sim, a, io);
+	submit_watched(sim, a, io);
 }

@@ -154,6 +154,11 @@ struct array {
 	/* Faults: all of this stays idle (and every output as before) unless
 	 * the scenario names a member fault or the array has spares. */
 	bool faulty;                  /* a member fault is configured */
+	/* Not faulty and not traced (array_of and rs_array_set_trace keep
+	 * it): the one test of the request path's common way.  Only a fault
+	 * loses a member, marks a row bad or kills the array, so a quiet
+	 * array has none of them either. */
+	bool quiet;
 	struct slot_state slot[RS_RAID_MAX_MEMBERS];
 	uint64_t lost;                /* slots without valid data (bit per slot) */
 	bool dead;                    /* lost beyond what the level survives */
