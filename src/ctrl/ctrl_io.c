@@ -387,6 +387,14 @@ static void admit(struct rs_sim *sim, struct ctrl *c, struct rs_io *io)
 void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 {
 	struct ctrl *c = dev->priv;
+	if (c->straight && !c->p.max_commands && rs_io_relayable(io)) {
+		/* admit's straight way, for a controller that holds nothing
+		 * back: without the call. */
+		c->admitted++;
+		rs_io_relay(io, dev, straight_done);
+		rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, straight_cpu_done, c, io);
+		return;
+	}
 	if (c->p.max_commands && c->admitted >= c->p.max_commands) {
 		/* The adapter's queue is full: the request waits in the
 		 * operating system, in order. */
