@@ -75,6 +75,15 @@ static void straight_done(struct rs_sim *sim, struct rs_io *io)
 		admit(sim, c, rs_io_fifo_pop(&c->held_head, &c->held_tail));
 }
 
+/* straight_done for a controller without max_commands: nothing is held
+ * back and nothing reads the count of admitted requests (only
+ * max_commands does), so rs_ctrl_submit keeps none for it, and the way
+ * back is the relay's end alone. */
+static void unheld_done(struct rs_sim *sim, struct rs_io *io)
+{
+	rs_io_relay_finish(sim, io, 0);
+}
+
 /* ---- to the array ----------------------------------------------------- */
 
 static void submit_array(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
@@ -389,9 +398,9 @@ void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 	struct ctrl *c = dev->priv;
 	if (c->straight && !c->p.max_commands && rs_io_relayable(io)) {
 		/* admit's straight way, for a controller that holds nothing
-		 * back: without the call. */
-		c->admitted++;
-		rs_io_relay(io, dev, straight_done);
+		 * back: without the call, and without the count of admitted
+		 * requests that only max_commands reads (unheld_done). */
+		rs_io_relay(io, dev, unheld_done);
 		rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, straight_cpu_done, c, io);
 		return;
 	}
