@@ -67,7 +67,8 @@ void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch)
  * has been (rs_ctrl_child_done's questions, all answered at the relay). */
 static void straight_done(struct rs_sim *sim, struct rs_io *io)
 {
-	struct ctrl *c = rs_io_relay_top(io)->dev->priv;
+	/* Reached only as the frame's `back`: the frame is there. */
+	struct ctrl *c = io->relay_top->dev->priv;
 	rs_io_relay_finish(sim, io, 0);
 	RS_ASSERT(c->admitted > 0);
 	c->admitted--;

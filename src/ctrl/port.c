@@ -129,10 +129,11 @@ static void member_done(struct rs_sim *sim, struct rs_io *child)
 	command_back(sim, child->parent->dev->priv, child);
 }
 
-/* A relayed command's way back: the port is the last relay's device. */
+/* A relayed command's way back: the port is the last relay's device (the
+ * frame is there: this hook is reached only as its `back`). */
 static void relayed_member_done(struct rs_sim *sim, struct rs_io *cmd)
 {
-	command_back(sim, rs_io_relay_top(cmd)->dev->priv, cmd);
+	command_back(sim, cmd->relay_top->dev->priv, cmd);
 }
 
 static void to_member(struct rs_sim *sim, struct port *pt, struct rs_io *child)

@@ -244,7 +244,8 @@ static __attribute__((noinline)) void relayed_to_mop(struct rs_sim *sim, struct 
  * stamp is the operation's), as plain_done would finish it. */
 static void relayed_done(struct rs_sim *sim, struct rs_io *io)
 {
-	struct rs_io_relay *r = rs_io_relay_top(io);
+	/* Reached only as the frame's `back`: the frame is there. */
+	struct rs_io_relay *r = io->relay_top;
 	struct array *a = r->dev->priv;
 	if (!a->quiet) {
 		relayed_to_mop(sim, a, io);
