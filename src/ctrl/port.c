@@ -239,13 +239,12 @@ static inline void issue(struct rs_sim *sim, struct rs_channel *ch, struct port 
 		start(sim, pt, child);
 }
 
-/* One command goes, then the next test (a tail call when another may go
- * too, so only the simulator and the channel are kept across the issue). */
 static __attribute__((noinline)) void dispatch_loop(struct rs_sim *sim, struct rs_channel *ch,
 						    struct rs_io *child)
 {
-	issue(sim, ch, port_of(child), child);
-	dispatch(sim, ch);
+	do
+		issue(sim, ch, port_of(child), child);
+	while ((child = rs_ioq_dispatch(sim, &ch->q)));
 }
 
 /* The first test inline: the port dispatches after every command it
