@@ -352,8 +352,16 @@ START_TEST(link_busy_time_exact)
 	rs_link_xfer(sim, &l, RS_DIR_IN, 5000, chain_done, &x[0], &l);
 	rs_tavg_set(&ref, 1000, 1);
 	rs_sim_run(sim, 1000 + t1 / 2);
+	/* Busy mid-transfer: the level comes from the transfer holding the
+	 * channel, before and after a restart. */
+	ck_assert(rs_link_utilisation(&l, RS_DIR_IN, 1000 + t1 / 2) ==
+		  rs_tavg_mean(&ref, 1000 + t1 / 2));
 	rs_link_restart_stats(&l, 1000 + t1 / 2);
 	rs_tavg_restart(&ref, 1000 + t1 / 2);
+	rs_sim_run(sim, 1000 + t1 * 3 / 4);
+	ck_assert(rs_link_utilisation(&l, RS_DIR_IN, 1000 + t1 * 3 / 4) ==
+		  rs_tavg_mean(&ref, 1000 + t1 * 3 / 4));
+	ck_assert(rs_link_utilisation(&l, RS_DIR_IN, 1000 + t1 * 3 / 4) == 1.0);
 	rs_sim_run(sim, RS_TIME_MAX);
 	ck_assert_int_eq(x[0].done, 1000 + t1);
 	ck_assert_int_eq(x[1].done, 1000 + t1 + rs_link_transaction_ns(&l, 3000));
