@@ -385,14 +385,16 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 	 * schedule, where it cost three instructions an event. */
 	RS_ASSERT(sim->heap[-1].time == SENTINEL_TIME);
 	sim->stopping = sim->failed;
+	sim->small_cap = sim->small ? SMALL_MAX : 0;
 	/* One loop per form of the pending set, so neither pays for the
 	 * other's test on every event; a callback may switch the form (a
 	 * schedule past SMALL_MAX, a fall to SMALL_BACK), and the outer loop
 	 * then goes on with the other. */
 	while (sim->heap_len > 0 && !sim->stopping) {
-		/* Some events pending, in the sorted form (small_cap is 0 in
-		 * the heap form, which it never outgrows): one compare. */
-		while (sim->heap_len - 1 < sim->small_cap && !sim->stopping) {
+		/* Some events pending, in the sorted form, and no stop (see
+		 * rs_sim_stop): one compare, as small_cap is 0 in the heap form,
+		 * which it never outgrows, and once the run must stop. */
+		while (sim->heap_len - 1 < sim->small_cap) {
 			struct rs_heap_slot top = sim->heap[sim->heap_len - 1];
 			if (!may_fire(sim, top.time, until))
 				goto out;
@@ -426,13 +428,25 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 		}
 	}
 out:
+	/* Schedules after the run take the sorted form again (see
+	 * rs_sim_stop). */
+	sim->small_cap = sim->small ? SMALL_MAX : 0;
 	if (sim->heap_len == 0 && until != RS_TIME_MAX && !sim->stopping && sim->now < until)
 		sim->now = until;
 	sim->events_fired += fired;
 	return fired;
 }
 
-void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }
+/* The stop also closes the sorted form (small_cap 0), which ends
+ * rs_sim_run's loop over it after the event being fired with no test of
+ * `stopping` on every event.  A schedule meanwhile goes through
+ * rs_sched_slow, which still inserts into the sorted form while it has
+ * room; rs_sim_run gives the form its cap back. */
+void rs_sim_stop(struct rs_sim *sim)
+{
+	sim->stopping = true;
+	sim->small_cap = 0;
+}
 
 uint64_t rs_sim_events_out(const struct rs_sim *sim)
 {
@@ -441,7 +455,7 @@ uint64_t rs_sim_events_out(const struct rs_sim *sim)
 
 void rs_sim_fail(struct rs_sim *sim, const char *fmt, ...)
 {
-	sim->stopping = true;
+	rs_sim_stop(sim);
 	if (sim->failed)
 		return;
 	sim->failed = true;

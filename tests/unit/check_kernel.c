@@ -341,6 +341,48 @@ START_TEST(stop)
 }
 END_TEST
 
+/* A stop closes the sorted form for the rest of the run (rs_sim_stop):
+ * the callback that stops may still schedule, in either form (_i 0: a
+ * few, which stay sorted; _i 1: past the form's cap, into the heap); the
+ * run returns after it, the next run fires what was scheduled in order,
+ * and a stop before a run does not outlast that run's start. */
+static void order_log(struct rs_sim *sim, void *obj, void *arg);
+
+static void stop_and_schedule(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_sim_stop(sim);
+	int k = (int)(intptr_t)arg;
+	for (int i = 0; i < k; i++)
+		rs_sched(sim, 10 * (k - i), order_log, obj, (void *)(intptr_t)('a' + k - 1 - i));
+}
+
+START_TEST(stop_then_schedule)
+{
+	char log[64] = "";
+	int k = _i ? 40 : 3;
+	struct rs_sim *sim = rs_sim_new(1);
+	rs_sched_at(sim, 5, stop_and_schedule, log, (void *)(intptr_t)k);
+	rs_sched_at(sim, 7, order_log, log, (void *)'!');
+	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 1);
+	ck_assert_int_eq(rs_now(sim), 5);
+	ck_assert_uint_eq(rs_sim_pending(sim), (size_t)k + 1);
+	ck_assert_int_eq(sim->small, !_i);
+	ck_assert_str_eq(log, "");
+	/* Stopped before the run: the run starts anew all the same. */
+	rs_sim_stop(sim);
+	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), (uint64_t)k + 1);
+	char want[64] = "!";
+	for (int i = 0; i < k; i++)
+		want[i + 1] = (char)('a' + i);
+	want[k + 1] = '\0';
+	ck_assert_str_eq(log, want);
+	/* And the sorted form takes new events inline again. */
+	ck_assert(sim->small);
+	ck_assert_uint_gt(sim->small_cap, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
 /* The reference model: pending (time, seq, id), kept sorted. */
 struct ref_ev {
 	rs_time_t t;
@@ -774,6 +816,7 @@ static Suite *kernel_suite(void)
 		tcase_add_loop_test_raise_signal(tc, negative_delay_aborts, SIGABRT, 0, 2);
 	tcase_add_test(tc, run_until);
 	tcase_add_test(tc, stop);
+	tcase_add_loop_test(tc, stop_then_schedule, 0, 2);
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, random_against_model_few);
 	tcase_add_test(tc, order_at_time_max);
