@@ -383,6 +383,59 @@ START_TEST(stop_then_schedule)
 }
 END_TEST
 
+/* A run to exhaustion has a copy of rs_sim_run's loops of its own
+ * (until = RS_TIME_MAX); a run to a bound beyond every event goes through
+ * the general one.  Both fire the same events at the same times, in both
+ * forms of the event set: callbacks that schedule a random number of
+ * further events (up to past the sorted form's cap, and back), with many
+ * ties and some at the instant. */
+struct chain {
+	gsl_rng *r;
+	struct firelog *l;
+	uint32_t next_id, budget;
+};
+
+static void chain_fire(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct chain *c = arg;
+	ev_log(sim, obj, c->l);
+	uint32_t k = (uint32_t)gsl_rng_uniform_int(c->r, 5);
+	for (uint32_t i = 0; i < k && c->budget > 0; i++, c->budget--)
+		rs_sched(sim, (rs_time_t)gsl_rng_uniform_int(c->r, 4) * 10, chain_fire,
+			 (void *)(uintptr_t)c->next_id++, c);
+}
+
+static void chain_run(rs_time_t until, struct firelog *l)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct chain c = { gsl_rng_alloc(gsl_rng_taus2), l, 0, 20000 };
+	gsl_rng_set(c.r, 11);
+	for (int i = 0; i < 3; i++)
+		rs_sched(sim, i, chain_fire, (void *)(uintptr_t)c.next_id++, &c);
+	rs_sim_run(sim, until);
+	ck_assert_uint_eq(rs_sim_pending(sim), 0);
+	gsl_rng_free(c.r);
+	rs_sim_free(sim);
+}
+
+START_TEST(run_to_exhaustion_matches_bounded_run)
+{
+	struct firelog a, b;
+	log_init(&a, 30000);
+	log_init(&b, 30000);
+	chain_run(RS_TIME_MAX, &a);
+	chain_run(RS_TIME_MAX - 1, &b);
+	ck_assert_uint_gt(a.n, 20000);
+	ck_assert_uint_eq(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		ck_assert_uint_eq(a.id[i], b.id[i]);
+		ck_assert_int_eq(a.when[i], b.when[i]);
+	}
+	log_free(&a);
+	log_free(&b);
+}
+END_TEST
+
 /* The reference model: pending (time, seq, id), kept sorted. */
 struct ref_ev {
 	rs_time_t t;
@@ -816,6 +869,7 @@ static Suite *kernel_suite(void)
 		tcase_add_loop_test_raise_signal(tc, negative_delay_aborts, SIGABRT, 0, 2);
 	tcase_add_test(tc, run_until);
 	tcase_add_test(tc, stop);
+	tcase_add_test(tc, run_to_exhaustion_matches_bounded_run);
 	tcase_add_loop_test(tc, stop_then_schedule, 0, 2);
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, random_against_model_few);
