@@ -224,13 +224,15 @@ static __attribute__((noinline)) rs_time_t batch_ns(struct rs_link *l,
  * burst) on the idle channel c.  A transfer alone on the channel is
  * planned as one event for all its bursts (the common case, and far
  * cheaper); when another transfer arrives, split_batch() turns it back
- * into bursts. */
+ * into bursts.  That no transfer holds c is its callers' to know, not
+ * asserted here: rs_link_xfer has just tested c->cur, xfer_rare asserts
+ * it, and transaction_next runs only from transaction_done, which has
+ * just cleared it. */
 static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c,
 			struct rs_job *j, uint64_t bytes)
 {
 	uint64_t b = l->p.burst_bytes;
 	rs_time_t t;
-	RS_ASSERT(!c->cur);
 	c->cur = j;
 	c->cur_bytes = bytes;
 	if (b == 0 || bytes <= b) {
