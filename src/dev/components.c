@@ -76,7 +76,7 @@ static void add_channel(struct rs_components *out, const char *name, const char 
 		return;
 	const struct rs_link_channel *ch = &l->ch[dir];
 	double w = window_s(ch->busy.t_start, now);
-	c->utilisation = rs_tavg_mean(&ch->busy, now);
+	c->utilisation = rs_link_utilisation(l, (enum rs_dir)dir, now);
 	c->ops_s = w > 0 ? (double)ch->transactions / w : NAN;
 	c->service_ms = busy_per_op_ms(c->utilisation, 1, c->ops_s);
 }

@@ -107,17 +107,19 @@ void rs_io_release(struct rs_sim *sim, struct rs_io *io);
 void rs_io_finish(struct rs_sim *sim, struct rs_io *io, int status);
 
 
-/* dev/dev.h defines it, after this header (which it includes first, as
+/* dev/dev.h defines both, after this header (which it includes first, as
  * the device's type needs the request's hooks): declared here for
  * rs_io_relay_finish, which every user of this header reaches through
  * dev/dev.h. */
 static inline void rs_dev_complete(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io,
 				   int status);
+static inline void rs_dev_complete_relayed(struct rs_sim *sim, struct rs_dev *dev,
+					   struct rs_io *io, int status);
 
 static inline void rs_io_relay_finish(struct rs_sim *sim, struct rs_io *io, int status)
 {
 	struct rs_dev *dev = rs_io_relay_end(io);
-	rs_dev_complete(sim, dev, io, status);
+	rs_dev_complete_relayed(sim, dev, io, status);
 }
 
 /* The fan-in runs for every child: inline, as the pool's get and put. */

@@ -48,24 +48,22 @@ static inline rs_time_t dir_transaction_or_empty_ns(const struct rs_link *l, uin
 	return bytes == 0 ? l->p.overhead_ns : dir_transaction_ns(l, dir, bytes);
 }
 
-/* The channel's busy level is 0 or 1 and changes only here, so its time
- * average is kept with the very operations rs_tavg_set would do, less the
- * ones that cannot change it: idle, the area grows by 0 * dt (adding +0.0
- * leaves a non-negative sum as it is); busy, by 1 * dt, which is dt.  The
- * level is 0 here because no transfer holds the channel (plan's
- * assertion, which its callers' own test of c->cur makes free): a test of
- * the level itself cost a floating-point compare on every transfer. */
+/* The channel is busy while a transfer holds it (c->cur), so its busy
+ * level is not stored: the average keeps only its area and the time of
+ * the last change, with the very operations rs_tavg_set would do, less
+ * the ones that cannot change them: idle, the area grows by 0 * dt
+ * (adding +0.0 leaves a non-negative sum as it is); busy, by 1 * dt,
+ * which is dt.  c->busy.level stays 0; rs_link_utilisation reads the
+ * level from c->cur. */
 static inline void busy_begin(struct rs_link_channel *c, rs_time_t now)
 {
 	c->busy.t_last = now;
-	c->busy.level = 1;
 }
 
 static inline void busy_end(struct rs_link_channel *c, rs_time_t now)
 {
 	c->busy.area += (double)(now - c->busy.t_last);
 	c->busy.t_last = now;
-	c->busy.level = 0;
 }
 
 /* Work each direction's rate and the full bursts' times out again for the
@@ -226,13 +224,15 @@ static __attribute__((noinline)) rs_time_t batch_ns(struct rs_link *l,
  * burst) on the idle channel c.  A transfer alone on the channel is
  * planned as one event for all its bursts (the common case, and far
  * cheaper); when another transfer arrives, split_batch() turns it back
- * into bursts. */
+ * into bursts.  That no transfer holds c is its callers' to know, not
+ * asserted here: rs_link_xfer has just tested c->cur, xfer_rare asserts
+ * it, and transaction_next runs only from transaction_done, which has
+ * just cleared it. */
 static inline void plan(struct rs_sim *sim, struct rs_link *l, struct rs_link_channel *c,
 			struct rs_job *j, uint64_t bytes)
 {
 	uint64_t b = l->p.burst_bytes;
 	rs_time_t t;
-	RS_ASSERT(!c->cur);
 	c->cur = j;
 	c->cur_bytes = bytes;
 	if (b == 0 || bytes <= b) {
@@ -415,7 +415,10 @@ void rs_link_set_up(struct rs_sim *sim, struct rs_link *l, bool up)
 
 double rs_link_utilisation(const struct rs_link *l, enum rs_dir dir, rs_time_t now)
 {
-	return rs_tavg_mean(&l->ch[l->p.full_duplex ? dir : 0].busy, now);
+	const struct rs_link_channel *c = &l->ch[l->p.full_duplex ? dir : 0];
+	struct rs_tavg busy = c->busy;
+	busy.level = c->cur ? 1 : 0;
+	return rs_tavg_mean(&busy, now);
 }
 
 void rs_link_restart_stats(struct rs_link *l, rs_time_t now)

@@ -41,7 +41,7 @@ struct rs_link_channel {
 	struct rs_event_handle ev;    /* end of the running transaction(s); stale while !cur */
 	rs_time_t batch_start;        /* when a lone transfer started its batch */
 	uint64_t batch_bursts;        /* >1: several bursts planned as one event */
-	struct rs_tavg busy;
+	struct rs_tavg busy;          /* its level is not kept: busy while cur is set */
 	uint64_t bytes_moved;
 	uint64_t transactions;
 };

@@ -358,43 +358,54 @@ bool rs_cancel(struct rs_sim *sim, struct rs_event_handle h)
 }
 
 /* May the next event, at t, fire?  Not past `until` (the clock is left
- * there), nor beyond the backstop against a loop at one instant. */
-static inline bool may_fire(struct rs_sim *sim, rs_time_t t, rs_time_t until)
+ * there), nor beyond the backstop against a loop at one instant.  The
+ * backstop counts down, in a local of rs_sim_run's (*left), the events
+ * that may still fire at this instant: sim->same_instant, counted up,
+ * cost a load, an add and a store on every event at the clock's instant. */
+static inline bool may_fire(struct rs_sim *sim, rs_time_t t, rs_time_t until, uint64_t *left)
 {
 	if (t > until) {
 		sim->now = until;
 		return false;
 	}
 	if (t != sim->now) {
-		sim->same_instant = 0;
-	} else if (++sim->same_instant > sim->same_instant_max) {
+		*left = sim->same_instant_max;
+	} else if (*left == 0) {
 		rs_sim_fail(sim, "simulated time does not advance: %llu events at %.9f s "
 			    "without the clock moving (a zero-time loop: a device or "
 			    "link that takes no time, or a workload that never waits)",
-			    (unsigned long long)sim->same_instant, (double)sim->now / 1e9);
+			    (unsigned long long)sim->same_instant_max + 1,
+			    (double)sim->now / 1e9);
 		return false;
+	} else {
+		--*left;
 	}
 	return true;
 }
 
-uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
+/* rs_sim_run's body, made twice (see there). */
+static inline __attribute__((always_inline)) uint64_t run(struct rs_sim *sim, rs_time_t until)
 {
 	uint64_t fired = 0;
+	uint64_t left = sim->same_instant < sim->same_instant_max ?
+				sim->same_instant_max - sim->same_instant : 0;
 	/* The sorted insertion's sentinel (heap_alloc writes it, nothing
 	 * else touches the slot): checked once a run rather than on every
 	 * schedule, where it cost three instructions an event. */
 	RS_ASSERT(sim->heap[-1].time == SENTINEL_TIME);
 	sim->stopping = sim->failed;
+	sim->small_cap = sim->small ? SMALL_MAX : 0;
 	/* One loop per form of the pending set, so neither pays for the
 	 * other's test on every event; a callback may switch the form (a
 	 * schedule past SMALL_MAX, a fall to SMALL_BACK), and the outer loop
 	 * then goes on with the other. */
 	while (sim->heap_len > 0 && !sim->stopping) {
-		/* Some events pending, in the sorted form (small_cap is 0 in
-		 * the heap form, which it never outgrows): one compare. */
-		while (sim->heap_len - 1 < sim->small_cap && !sim->stopping) {
+		/* Some events pending, in the sorted form, and no stop (see
+		 * rs_sim_stop): one compare, as small_cap is 0 in the heap form,
+		 * which it never outgrows, and once the run must stop. */
+		while (sim->heap_len - 1 < sim->small_cap) {
 			struct rs_heap_slot top = sim->heap[sim->heap_len - 1];
-			if (!may_fire(sim, top.time, until))
+			if (!may_fire(sim, top.time, until, &left))
 				goto out;
 			struct rs_event *ev = top.ev;
 			rs_event_fn *fn = ev->fn;
@@ -409,7 +420,7 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 		}
 		while (!sim->small && sim->heap_len > 0 && !sim->stopping) {
 			struct rs_heap_slot top = sim->heap[0];
-			if (!may_fire(sim, top.time, until))
+			if (!may_fire(sim, top.time, until, &left))
 				goto out;
 			struct rs_event *ev = top.ev;
 			rs_event_fn *fn = ev->fn;
@@ -426,13 +437,36 @@ uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
 		}
 	}
 out:
+	sim->same_instant = sim->same_instant_max - left;
+	/* Schedules after the run take the sorted form again (see
+	 * rs_sim_stop). */
+	sim->small_cap = sim->small ? SMALL_MAX : 0;
 	if (sim->heap_len == 0 && until != RS_TIME_MAX && !sim->stopping && sim->now < until)
 		sim->now = until;
 	sim->events_fired += fired;
 	return fired;
 }
 
-void rs_sim_stop(struct rs_sim *sim) { sim->stopping = true; }
+/* A run to exhaustion (every run of a scenario) gets a copy of the loops
+ * of its own, with RS_TIME_MAX for `until`: may_fire's test of the next
+ * time against it, never true, then goes from every event. */
+uint64_t rs_sim_run(struct rs_sim *sim, rs_time_t until)
+{
+	if (until == RS_TIME_MAX)
+		return run(sim, RS_TIME_MAX);
+	return run(sim, until);
+}
+
+/* The stop also closes the sorted form (small_cap 0), which ends
+ * rs_sim_run's loop over it after the event being fired with no test of
+ * `stopping` on every event.  A schedule meanwhile goes through
+ * rs_sched_slow, which still inserts into the sorted form while it has
+ * room; rs_sim_run gives the form its cap back. */
+void rs_sim_stop(struct rs_sim *sim)
+{
+	sim->stopping = true;
+	sim->small_cap = 0;
+}
 
 uint64_t rs_sim_events_out(const struct rs_sim *sim)
 {
@@ -441,7 +475,7 @@ uint64_t rs_sim_events_out(const struct rs_sim *sim)
 
 void rs_sim_fail(struct rs_sim *sim, const char *fmt, ...)
 {
-	sim->stopping = true;
+	rs_sim_stop(sim);
 	if (sim->failed)
 		return;
 	sim->failed = true;

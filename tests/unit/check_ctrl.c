@@ -107,8 +107,8 @@ struct crun {
 
 static double busy_s(const struct rs_link *l, rs_time_t now)
 {
-	return l->ch[0].busy.area / 1e9 +
-	       (l->ch[0].busy.level > 0 ? (double)(now - l->ch[0].busy.t_last) / 1e9 : 0);
+	return rs_link_utilisation(l, RS_DIR_OUT, now) * (double)(now - l->ch[0].busy.t_start) /
+	       1e9;
 }
 
 /* `rr: true` builds the controller's array as the rr type above. */

@@ -341,6 +341,101 @@ START_TEST(stop)
 }
 END_TEST
 
+/* A stop closes the sorted form for the rest of the run (rs_sim_stop):
+ * the callback that stops may still schedule, in either form (_i 0: a
+ * few, which stay sorted; _i 1: past the form's cap, into the heap); the
+ * run returns after it, the next run fires what was scheduled in order,
+ * and a stop before a run does not outlast that run's start. */
+static void order_log(struct rs_sim *sim, void *obj, void *arg);
+
+static void stop_and_schedule(struct rs_sim *sim, void *obj, void *arg)
+{
+	rs_sim_stop(sim);
+	int k = (int)(intptr_t)arg;
+	for (int i = 0; i < k; i++)
+		rs_sched(sim, 10 * (k - i), order_log, obj, (void *)(intptr_t)('a' + k - 1 - i));
+}
+
+START_TEST(stop_then_schedule)
+{
+	char log[64] = "";
+	int k = _i ? 40 : 3;
+	struct rs_sim *sim = rs_sim_new(1);
+	rs_sched_at(sim, 5, stop_and_schedule, log, (void *)(intptr_t)k);
+	rs_sched_at(sim, 7, order_log, log, (void *)'!');
+	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), 1);
+	ck_assert_int_eq(rs_now(sim), 5);
+	ck_assert_uint_eq(rs_sim_pending(sim), (size_t)k + 1);
+	ck_assert_int_eq(sim->small, !_i);
+	ck_assert_str_eq(log, "");
+	/* Stopped before the run: the run starts anew all the same. */
+	rs_sim_stop(sim);
+	ck_assert_uint_eq(rs_sim_run(sim, RS_TIME_MAX), (uint64_t)k + 1);
+	char want[64] = "!";
+	for (int i = 0; i < k; i++)
+		want[i + 1] = (char)('a' + i);
+	want[k + 1] = '\0';
+	ck_assert_str_eq(log, want);
+	/* And the sorted form takes new events inline again. */
+	ck_assert(sim->small);
+	ck_assert_uint_gt(sim->small_cap, 0);
+	rs_sim_free(sim);
+}
+END_TEST
+
+/* A run to exhaustion has a copy of rs_sim_run's loops of its own
+ * (until = RS_TIME_MAX); a run to a bound beyond every event goes through
+ * the general one.  Both fire the same events at the same times, in both
+ * forms of the event set: callbacks that schedule a random number of
+ * further events (up to past the sorted form's cap, and back), with many
+ * ties and some at the instant. */
+struct chain {
+	gsl_rng *r;
+	struct firelog *l;
+	uint32_t next_id, budget;
+};
+
+static void chain_fire(struct rs_sim *sim, void *obj, void *arg)
+{
+	struct chain *c = arg;
+	ev_log(sim, obj, c->l);
+	uint32_t k = (uint32_t)gsl_rng_uniform_int(c->r, 5);
+	for (uint32_t i = 0; i < k && c->budget > 0; i++, c->budget--)
+		rs_sched(sim, (rs_time_t)gsl_rng_uniform_int(c->r, 4) * 10, chain_fire,
+			 (void *)(uintptr_t)c->next_id++, c);
+}
+
+static void chain_run(rs_time_t until, struct firelog *l)
+{
+	struct rs_sim *sim = rs_sim_new(1);
+	struct chain c = { gsl_rng_alloc(gsl_rng_taus2), l, 0, 20000 };
+	gsl_rng_set(c.r, 11);
+	for (int i = 0; i < 3; i++)
+		rs_sched(sim, i, chain_fire, (void *)(uintptr_t)c.next_id++, &c);
+	rs_sim_run(sim, until);
+	ck_assert_uint_eq(rs_sim_pending(sim), 0);
+	gsl_rng_free(c.r);
+	rs_sim_free(sim);
+}
+
+START_TEST(run_to_exhaustion_matches_bounded_run)
+{
+	struct firelog a, b;
+	log_init(&a, 30000);
+	log_init(&b, 30000);
+	chain_run(RS_TIME_MAX, &a);
+	chain_run(RS_TIME_MAX - 1, &b);
+	ck_assert_uint_gt(a.n, 20000);
+	ck_assert_uint_eq(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		ck_assert_uint_eq(a.id[i], b.id[i]);
+		ck_assert_int_eq(a.when[i], b.when[i]);
+	}
+	log_free(&a);
+	log_free(&b);
+}
+END_TEST
+
 /* The reference model: pending (time, seq, id), kept sorted. */
 struct ref_ev {
 	rs_time_t t;
@@ -774,6 +869,8 @@ static Suite *kernel_suite(void)
 		tcase_add_loop_test_raise_signal(tc, negative_delay_aborts, SIGABRT, 0, 2);
 	tcase_add_test(tc, run_until);
 	tcase_add_test(tc, stop);
+	tcase_add_test(tc, run_to_exhaustion_matches_bounded_run);
+	tcase_add_loop_test(tc, stop_then_schedule, 0, 2);
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, random_against_model_few);
 	tcase_add_test(tc, order_at_time_max);
