@@ -116,14 +116,14 @@ static bool is_controller(const struct rs_dev *dev)
 
 static double ops_per_s(const struct rs_dev *dev, rs_time_t now)
 {
-	double w = window_s(dev->inflight.t_start, now);
+	double w = window_s(rs_dev_inflight(dev)->t_start, now);
 	return w > 0 ? (double)(dev->completed - dev->completed_at_restart) / w : NAN;
 }
 
 static double time_in_ms(const struct rs_dev *dev, rs_time_t now)
 {
 	double x = ops_per_s(dev, now);
-	return x > 0 ? rs_tavg_mean(&dev->inflight, now) / x * 1e3 : NAN;
+	return x > 0 ? rs_tavg_mean(rs_dev_inflight(dev), now) / x * 1e3 : NAN;
 }
 
 /* Members are named by their own names (disk0, disk1 ...) under the top

@@ -16,7 +16,7 @@ void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now)
 void rs_dev_report(const struct rs_dev *dev, rs_time_t now, struct rs_dev_report *r)
 {
 	*r = (struct rs_dev_report){ 0 };
-	r->queue_depth = rs_tavg_mean(&dev->inflight, now);
+	r->queue_depth = rs_tavg_mean(rs_dev_inflight(dev), now);
 	/* The drives below a composite: mean of their means, peak of peaks.
 	 * The members' own figures (an SSD's write amplification): the
 	 * composite reports the mean of each name over the members having it. */
