@@ -474,6 +474,7 @@ static int ctrl_init(struct rs_sim *sim, struct rs_dev *dev, const void *params,
 	dev->members[0] = c->array;
 	dev->nmembers = 1;
 	dev->capacity_blk = array->capacity_blk;
+	rs_ctrl_share_inflight(c);
 	return 0;
 }
 

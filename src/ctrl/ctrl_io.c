@@ -85,6 +85,33 @@ static void unheld_done(struct rs_sim *sim, struct rs_io *io)
 	rs_io_relay_finish(sim, io, 0);
 }
 
+/* unheld_done for a controller whose in-flight average its array keeps:
+ * the relay's end without the controller's own update of it. */
+static void unheld_shared_done(struct rs_sim *sim, struct rs_io *io)
+{
+	struct rs_dev *dev = rs_io_relay_end(io);
+	rs_dev_complete_relayed_shared(sim, dev, io, 0);
+}
+
+/* Every request of a straight controller with no command cost and no
+ * max_commands enters the array at the instant it enters the controller
+ * (its processor job takes no time, whatever waits for it), and leaves the
+ * controller at the instant the array gives it back (unheld_done, or
+ * finish for a request a child carries).  So the two in-flight averages
+ * take the same levels at the same instants and are equal to the bit:
+ * the array's is the controller's too.  A port in between (a single
+ * device behind one) is a layer of its own, so it does not share.  None
+ * of the conditions changes during a run: a straight controller has no
+ * cache to flush, and a fault or a trace reaches the array only through
+ * the controller, as any request does. */
+void rs_ctrl_share_inflight(struct ctrl *c)
+{
+	bool shared = c->straight && c->p.command_cost_ns == 0 && !c->p.max_commands &&
+		      c->nwrapped;
+	c->dev->inflight_of = shared ? c->array : NULL;
+	c->unheld_back = shared ? unheld_shared_done : unheld_done;
+}
+
 /* ---- to the array ----------------------------------------------------- */
 
 static void submit_array(struct rs_sim *sim, struct ctrl *c, struct rs_io *ch)
@@ -429,7 +456,7 @@ void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io)
 		/* admit's straight way, for a controller that holds nothing
 		 * back: without the call, and without the count of admitted
 		 * requests that only max_commands reads (unheld_done). */
-		rs_io_relay(io, dev, unheld_done);
+		rs_io_relay(io, dev, c->unheld_back);
 		rs_server_submit(sim, &c->cpu, c->p.command_cost_ns, straight_cpu_done, c, io);
 		return;
 	}

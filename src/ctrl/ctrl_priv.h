@@ -77,6 +77,10 @@ struct ctrl {
 	 * goes from the processor to the array and back from it with
 	 * nothing between (to_array and array_done have nothing to do). */
 	bool straight;
+	/* The way back of a straight request without max_commands: the
+	 * relay's end, with or without the controller's own in-flight update
+	 * (rs_ctrl_share_inflight). */
+	rs_io_done_fn *unheld_back;
 	bool cached;
 	bool write_back;              /* mode write-back and the array in its scope */
 	struct rs_cache cache;
@@ -99,5 +103,8 @@ struct ctrl {
 
 void rs_ctrl_submit(struct rs_sim *sim, struct rs_dev *dev, struct rs_io *io);
 void rs_ctrl_child_done(struct rs_sim *sim, struct rs_io *ch);
+/* Decide, once built, whether the controller's in-flight average is its
+ * array's (dev->inflight_of) and set unheld_back to match. */
+void rs_ctrl_share_inflight(struct ctrl *c);
 
 #endif

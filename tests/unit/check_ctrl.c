@@ -523,7 +523,7 @@ static void lift_run_on(struct lift_run *r, const char *text, bool relay_above,
 	r->end = rs_now(g.sim);
 	r->c = *rs_ctrl_counters(g.dev);
 	r->ctrl_completed = g.dev->completed;
-	r->ctrl_qd = rs_tavg_mean(&g.dev->inflight, r->end);
+	r->ctrl_qd = rs_tavg_mean(rs_dev_inflight(g.dev), r->end);
 	r->array_completed = g.dev->members[0]->completed;
 	r->array_qd = rs_tavg_mean(&g.dev->members[0]->inflight, r->end);
 	r->created = rs_io_counters(g.sim)->created;
@@ -581,6 +581,76 @@ START_TEST(straight_controller_as_with_its_tests)
 {
 	straight_as_tested(STRAIGHT_TEXT("max_commands: 6\n"), true);
 	straight_as_tested(STRAIGHT_TEXT(""), false);
+}
+END_TEST
+
+/* A straight controller with no command cost and no max_commands reads
+ * its in-flight average from its array (rs_ctrl_share_inflight), and
+ * keeps none of its own: its figures must be those of the same controller
+ * that keeps its own, to the bit.  A max_commands no load reaches makes
+ * the same run take the way that keeps it. */
+struct shared_run {
+	const struct rs_dev *inflight_of, *array;
+	double report_qd;             /* the load's report at the window's end */
+	double qd_at_end, array_qd_at_end, own_qd_at_end;
+	double ctrl_time_ms, ctrl_ops_s;
+	uint64_t held_back;
+};
+
+static void shared_run(struct shared_run *r, const char *max_commands)
+{
+	struct tu_point p;
+	ck_assert_int_eq(tu_point_buildf(&p, "test.yaml",
+					 "device:\n  type: controller\n  ports: 4\n%s"
+					 "  host_bus: {rate: 200MB/s}\n  cpu: host\n"
+					 "  array: {type: array, level: raid0, strip: 64KiB,\n"
+					 "          disks: {type: ideal, mean: 0.5ms, "
+					 "service: exponential,\n"
+					 "                  bandwidth: 80MB/s, capacity: 1GiB, "
+					 "count: 4}}\n"
+					 "workload: {iometer: {spec: database, outstanding: 16, "
+					 "ramp: 50ms, run: 300ms}}\n",
+					 max_commands),
+			 0);
+	tu_point_need(&p, p.load);
+	tu_point_go(&p);
+	rs_time_t now = rs_now(p.sim);
+	r->inflight_of = p.dev->inflight_of;
+	r->array = p.dev->members[0];
+	r->report_qd = p.load->target_report.queue_depth;
+	struct rs_dev_report rep;
+	rs_dev_report(p.dev, now, &rep);
+	r->qd_at_end = rep.queue_depth;
+	r->array_qd_at_end = rs_tavg_mean(&r->array->inflight, now);
+	r->own_qd_at_end = rs_tavg_mean(&p.dev->inflight, now);
+	struct rs_components c = { 0 };
+	rs_dev_components(p.dev, now, &c);
+	ck_assert_uint_gt(c.n, 0);
+	ck_assert_str_eq(c.v[0].name, "ctrl");
+	r->ctrl_time_ms = c.v[0].time_ms;
+	r->ctrl_ops_s = c.v[0].ops_s;
+	rs_components_free(&c);
+	r->held_back = rs_ctrl_counters(p.dev)->held_back;
+	tu_point_free(&p);
+}
+
+START_TEST(straight_controller_shares_its_arrays_average)
+{
+	struct shared_run shared, own;
+	shared_run(&shared, "");
+	shared_run(&own, "  max_commands: 1000\n");
+	ck_assert_ptr_nonnull(shared.inflight_of);
+	ck_assert_ptr_null(own.inflight_of);
+	ck_assert_uint_eq(own.held_back, 0);
+	/* The fact the sharing rests on: a controller that keeps its own
+	 * average has its array's, to the bit. */
+	ck_assert_double_eq(own.own_qd_at_end, own.array_qd_at_end);
+	ck_assert_double_gt(own.report_qd, 4);
+	ck_assert_double_eq(shared.report_qd, own.report_qd);
+	ck_assert_double_eq(shared.qd_at_end, own.qd_at_end);
+	ck_assert_double_eq(shared.qd_at_end, shared.array_qd_at_end);
+	ck_assert_double_eq(shared.ctrl_time_ms, own.ctrl_time_ms);
+	ck_assert_double_eq(shared.ctrl_ops_s, own.ctrl_ops_s);
 }
 END_TEST
 
@@ -1134,6 +1204,7 @@ static Suite *ctrl_suite(void)
 	tcase_add_test(tc, write_back_passes_fua_through);
 	tcase_add_test(tc, relayed_host_request_as_a_child_would);
 	tcase_add_test(tc, straight_controller_as_with_its_tests);
+	tcase_add_test(tc, straight_controller_shares_its_arrays_average);
 	tcase_add_loop_test(tc, write_through_latency_is_array_latency, 0, 2);
 	tcase_add_loop_test(tc, read_hits_after_write, 0, 2);
 	tcase_add_test(tc, dirty_search_cost_grows_with_dirty_lines);
