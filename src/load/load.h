@@ -74,6 +74,12 @@ struct rs_load {
 	rs_time_t ramp_ns, run_ns;    /* measuring window: [ramp, ramp + run) */
 	rs_time_t t0;                 /* when the workload started */
 	uint64_t max_ops;             /* stop after this many measured ops; 0 = no limit */
+	/* Measured ops and errors (what max_ops counts: stats.ops[RS_ST_ALL]
+	 * + stats.errors) still to come before max_ops closes the window;
+	 * UINT64_MAX without a limit.  Set with the statistics' reset: one
+	 * decrement a request where the sum and the compare were three
+	 * loads. */
+	uint64_t ops_to_go;
 	bool measuring;               /* inside the window */
 	bool stopped;                 /* window over: issue nothing more */
 	rs_time_t t_measure_end;
@@ -169,8 +175,7 @@ static inline bool rs_load_account(struct rs_sim *sim, struct rs_load *load,
 			return rs_load_account_measured(sim, load, io);
 		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
 				 io->t_done - io->t_submit, 0);
-		if (load->max_ops &&
-		    load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops)
+		if (--load->ops_to_go == 0)
 			rs_load_finish(sim, load);
 	}
 	return !load->stopped;
