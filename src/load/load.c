@@ -21,6 +21,7 @@ static void window_open(struct rs_sim *sim, void *obj, void *arg)
 	if (load->stopped)
 		return;
 	load->measuring = true;
+	load->measuring_plain = load->request_log == NULL;
 	stats_reset(load, sim->now);
 	rs_dev_restart_stats(load->target, sim->now);
 }
@@ -30,6 +31,7 @@ static void window_close(struct rs_sim *sim, struct rs_load *load)
 	if (load->stopped)
 		return;
 	load->measuring = false;
+	load->measuring_plain = false;
 	load->stopped = true;
 	load->t_measure_end = sim->now;
 	rs_iostat_summarize(&load->stats, sim->now, &load->summary);
