@@ -38,10 +38,12 @@ static inline uint32_t rs_hist_bucket(int64_t v)
 {
 	if (v < RS_HIST_SUB)
 		return v < 0 ? 0 : (uint32_t)v;
-	if (v >= ((int64_t)1 << RS_HIST_MAX_BITS))
-		return RS_HIST_NBUCKETS - 1;
 	uint32_t shift = (uint32_t)(63 - __builtin_clzll((unsigned long long)v))
 			 - RS_HIST_SUB_BITS;
+	/* v >= 2^42, asked of the top bit already found (no 64-bit
+	 * constant to load). */
+	if (shift >= RS_HIST_MAX_BITS - RS_HIST_SUB_BITS)
+		return RS_HIST_NBUCKETS - 1;
 	return shift * RS_HIST_SUB + (uint32_t)(v >> shift);
 }
 
