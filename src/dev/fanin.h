@@ -59,10 +59,13 @@ static inline bool rs_io_relayable(const struct rs_io *io)
 {
 	return io->relay_top != &io->relays[RS_IO_RELAYS - 1];
 }
+/* io must be relayable and submitted to dev: every caller is the submit
+ * path of dev's own type (so io->dev is dev) and has just asked
+ * rs_io_relayable to choose between a relay and a child, so neither is
+ * asked again here, once a layer on the common path. */
 static inline struct rs_io_relay *rs_io_relay(struct rs_io *io, struct rs_dev *dev,
 					      rs_io_done_fn *back)
 {
-	RS_ASSERT(rs_io_relayable(io) && io->dev == dev);
 	struct rs_io_relay *r = io->relay_top ? io->relay_top + 1 : io->relays;
 	io->relay_top = r;
 	r->back = back;
@@ -88,7 +91,9 @@ static inline struct rs_io_relay *rs_io_relay_top(const struct rs_io *io)
  * submitted to that layer's device, as if it had never been handed on. */
 static inline struct rs_dev *rs_io_relay_end(struct rs_io *io)
 {
-	struct rs_io_relay *r = rs_io_relay_top(io);
+	/* Not rs_io_relay_top: its callers are a relay's own `back` and
+	 * paths that hold the frame already, so the frame is there. */
+	struct rs_io_relay *r = io->relay_top;
 	struct rs_dev *dev = r->dev;
 	io->relay_top = r == io->relays ? NULL : r - 1;
 	io->dev = dev;

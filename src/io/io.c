@@ -66,11 +66,3 @@ void rs_io_end(struct rs_sim *sim, struct rs_io *io)
 	if (io->done)
 		io->done(sim, io);
 }
-
-void rs_io_free(struct rs_sim *sim, struct rs_io *io)
-{
-	RS_ASSERT(io->state == RS_IO_DONE);
-	io->state = RS_IO_FREE;
-	sim->io_counters.freed++;
-	rs_pool_put(&sim->ios, io);
-}

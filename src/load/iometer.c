@@ -86,6 +86,7 @@ struct iometer {
 	uint64_t seq_next;            /* next sequential LBA, shared by all slots */
 	uint64_t outstanding;
 	double rate;
+	bool closed_loop;             /* rate == 0, tested once a request as a flag */
 	struct rs_event_handle arrival;
 	uint64_t flush_every;         /* 0: no flushes */
 	struct slot *slots;           /* `outstanding` of them when flushing */
@@ -100,7 +101,7 @@ static void request_done(struct rs_sim *sim, struct rs_io *io)
 	struct iometer *im = load->priv;
 	bool more = rs_load_account(sim, load, io);
 	rs_io_free(sim, io);
-	if (more && im->rate == 0)
+	if (more && im->closed_loop)
 		issue_one(sim, load);
 }
 
@@ -340,6 +341,7 @@ static int iometer_init(struct rs_sim *sim, struct rs_load *load, const void *pa
 	im->range_blk = range / RS_BLOCK_BYTES;
 	im->outstanding = p->outstanding;
 	im->rate = p->rate;
+	im->closed_loop = p->rate == 0;
 	im->nlines = spec.nlines;
 	double cum = 0;
 	for (size_t i = 0; i < spec.nlines; i++) {

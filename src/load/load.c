@@ -7,6 +7,13 @@
 #include "config/limits.h"
 #include "kernel/assert.h"
 
+/* Empty the statistics, and with them the count toward max_ops. */
+static void stats_reset(struct rs_load *load, rs_time_t now)
+{
+	rs_iostat_reset(&load->stats, now);
+	load->ops_to_go = load->max_ops ? load->max_ops : UINT64_MAX;
+}
+
 static void window_open(struct rs_sim *sim, void *obj, void *arg)
 {
 	struct rs_load *load = obj;
@@ -14,7 +21,8 @@ static void window_open(struct rs_sim *sim, void *obj, void *arg)
 	if (load->stopped)
 		return;
 	load->measuring = true;
-	rs_iostat_reset(&load->stats, sim->now);
+	load->measuring_plain = load->request_log == NULL;
+	stats_reset(load, sim->now);
 	rs_dev_restart_stats(load->target, sim->now);
 }
 
@@ -23,6 +31,7 @@ static void window_close(struct rs_sim *sim, struct rs_load *load)
 	if (load->stopped)
 		return;
 	load->measuring = false;
+	load->measuring_plain = false;
 	load->stopped = true;
 	load->t_measure_end = sim->now;
 	rs_iostat_summarize(&load->stats, sim->now, &load->summary);
@@ -58,7 +67,8 @@ bool rs_load_account_measured(struct rs_sim *sim, struct rs_load *load, const st
 			load->log_extra(load, io, load->request_log);
 		fputc('\n', load->request_log);
 	}
-	if (load->max_ops && load->stats.ops[RS_ST_ALL] + load->stats.errors >= load->max_ops)
+	/* Everything but a flush that succeeded counts toward max_ops. */
+	if ((io->op != RS_FLUSH || io->status != 0) && --load->ops_to_go == 0)
 		rs_load_finish(sim, load);
 	return !load->stopped;
 }
@@ -116,7 +126,7 @@ rs_time_t rs_load_window_end(const struct rs_load *load)
 int rs_load_run(struct rs_sim *sim, struct rs_load *load)
 {
 	load->t0 = sim->now;
-	rs_iostat_reset(&load->stats, sim->now);
+	stats_reset(load, sim->now);
 	if (load->ramp_ns > 0)
 		rs_sched_at(sim, add_saturated(sim->now, load->ramp_ns), window_open, load, NULL);
 	else

@@ -8,6 +8,8 @@
 void rs_hist_reset(struct rs_hist *h)
 {
 	memset(h, 0, sizeof(*h));
+	h->min = INT64_MAX;
+	h->max = INT64_MIN;
 }
 
 void rs_hist_merge(struct rs_hist *dst, const struct rs_hist *src)

@@ -19,11 +19,16 @@
 
 struct rs_hist {
 	uint64_t count;
-	int64_t min, max;             /* exact; meaningless while count == 0 */
+	/* Exact.  While count == 0 they hold the sentinels rs_hist_reset
+	 * puts there (INT64_MAX, INT64_MIN), so that recording a value needs
+	 * no test of count; every reader asks for count first. */
+	int64_t min, max;
 	double sum;
 	uint64_t buckets[RS_HIST_NBUCKETS];
 };
 
+/* Empty: count 0 and the min/max sentinels.  A histogram that is only
+ * zeroed is not empty in this sense (its min would stay 0). */
 void rs_hist_reset(struct rs_hist *h);
 
 /* Bucket of a value.  For v >= 128 with top bit e, the top 8 bits of v are
@@ -33,18 +38,20 @@ static inline uint32_t rs_hist_bucket(int64_t v)
 {
 	if (v < RS_HIST_SUB)
 		return v < 0 ? 0 : (uint32_t)v;
-	if (v >= ((int64_t)1 << RS_HIST_MAX_BITS))
-		return RS_HIST_NBUCKETS - 1;
 	uint32_t shift = (uint32_t)(63 - __builtin_clzll((unsigned long long)v))
 			 - RS_HIST_SUB_BITS;
+	/* v >= 2^42, asked of the top bit already found (no 64-bit
+	 * constant to load). */
+	if (shift >= RS_HIST_MAX_BITS - RS_HIST_SUB_BITS)
+		return RS_HIST_NBUCKETS - 1;
 	return shift * RS_HIST_SUB + (uint32_t)(v >> shift);
 }
 
 static inline void rs_hist_add(struct rs_hist *h, int64_t v)
 {
-	if (h->count == 0 || v < h->min)
+	if (v < h->min)
 		h->min = v;
-	if (h->count == 0 || v > h->max)
+	if (v > h->max)
 		h->max = v;
 	h->count++;
 	h->sum += (double)v;

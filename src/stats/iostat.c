@@ -5,6 +5,8 @@
 void rs_iostat_reset(struct rs_iostat *s, rs_time_t now)
 {
 	memset(s, 0, sizeof(*s));
+	for (int c = 0; c < RS_ST_ALL; c++)
+		rs_hist_reset(&s->lat[c]);
 	s->t_start = now;
 }
 

@@ -41,12 +41,13 @@ static inline void rs_iostat_record(struct rs_iostat *s, int is_write,
 		s->errors++;
 		return;
 	}
-	int c = is_write ? RS_ST_WRITE : RS_ST_READ;
+	size_t c = is_write ? RS_ST_WRITE : RS_ST_READ;
+	struct rs_hist *h = &s->lat[c];
 	s->ops[c]++;
 	s->ops[RS_ST_ALL]++;
 	s->bytes[c] += bytes;
 	s->bytes[RS_ST_ALL] += bytes;
-	rs_hist_add(&s->lat[c], latency_ns);
+	rs_hist_add(h, latency_ns);
 	s->lat_sum_all += (double)latency_ns;
 }
 /* The latency histogram of reads and writes together, as if each request

@@ -190,6 +190,35 @@ START_TEST(hist_merge)
 }
 END_TEST
 
+/* The first value after a reset is both extremes, whatever its sign:
+ * recording tests no count, so reset must leave sentinels a value always
+ * replaces, not zeros. */
+START_TEST(hist_first_value_is_min_and_max)
+{
+	struct rs_hist *h = hist_new();
+	rs_hist_add(h, 5 * RS_MS);
+	ck_assert_int_eq(h->min, 5 * RS_MS);
+	ck_assert_int_eq(h->max, 5 * RS_MS);
+	rs_hist_reset(h);
+	rs_hist_add(h, -3);
+	ck_assert_int_eq(h->min, -3);
+	ck_assert_int_eq(h->max, -3);
+	free(h);
+
+	struct rs_iostat *s = malloc(sizeof(*s));
+	ck_assert_ptr_nonnull(s);
+	memset(s, 0xa5, sizeof(*s));
+	rs_iostat_reset(s, 0);
+	rs_iostat_record(s, 0, 512, 7 * RS_MS, 0);
+	rs_iostat_record(s, 1, 512, 2 * RS_MS, 0);
+	ck_assert_int_eq(s->lat[RS_ST_READ].min, 7 * RS_MS);
+	ck_assert_int_eq(s->lat[RS_ST_READ].max, 7 * RS_MS);
+	ck_assert_int_eq(s->lat[RS_ST_WRITE].min, 2 * RS_MS);
+	ck_assert_int_eq(s->lat[RS_ST_WRITE].max, 2 * RS_MS);
+	free(s);
+}
+END_TEST
+
 START_TEST(welford_two_pass)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
@@ -395,6 +424,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, hist_buckets_contiguous);
 	tcase_add_test(tc, hist_edges);
 	tcase_add_test(tc, hist_merge);
+	tcase_add_test(tc, hist_first_value_is_min_and_max);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("moments");
 	tcase_add_test(tc, welford_two_pass);
