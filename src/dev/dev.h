@@ -180,18 +180,6 @@ static inline void rs_dev_complete(struct rs_sim *sim, struct rs_dev *dev, struc
 	rs_io_complete(sim, io, status);
 }
 
-/* What rs_dev_complete_relayed does after the device's own accounting. */
-static inline void rs_dev_relayed_end(struct rs_sim *sim, struct rs_io *io, int status)
-{
-	if (io->status == 0)
-		io->status = status;
-	if (io->relay_top) {
-		io->relay_top->back(sim, io);
-		return;
-	}
-	rs_io_end(sim, io);
-}
-
 /* rs_dev_complete for a request a layer relayed, once the layer is done
  * with it (rs_io_relay_finish): the completion that gave it back to the
  * layer, by the device below, went through rs_io_complete, which asserted
@@ -204,7 +192,7 @@ static inline void rs_dev_complete_relayed(struct rs_sim *sim, struct rs_dev *de
 {
 	dev->completed++;
 	rs_tavg_add(&dev->inflight, sim->now, -1);
-	rs_dev_relayed_end(sim, io, status);
+	rs_io_recomplete(sim, io, status);
 }
 
 /* rs_dev_complete_relayed for a device whose average another keeps
@@ -217,7 +205,7 @@ static inline void rs_dev_complete_relayed_shared(struct rs_sim *sim, struct rs_
 {
 	dev->completed++;
 	dev->inflight.t_last = sim->now;
-	rs_dev_relayed_end(sim, io, status);
+	rs_io_recomplete(sim, io, status);
 }
 
 void rs_dev_restart_stats(struct rs_dev *dev, rs_time_t now);

@@ -269,26 +269,31 @@ static inline struct rs_io *rs_io_new_child(struct rs_sim *sim, struct rs_io *pa
  * io->done called.  Out of line. */
 void rs_io_end(struct rs_sim *sim, struct rs_io *io);
 
-/* Complete a request with a status; asserts it has not completed before.
- * Calls io->done, which usually frees the request; a relayed request goes
- * back to its last relay first (io->relays), still live: that (every
- * layer that relays a request, once each) is inline, the end is not. */
-static inline void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
+/* rs_io_complete without its assertions, for a request whose first
+ * completion made them already (a relayed request a layer finishes:
+ * rs_dev_complete_relayed, dev/dev.h).  A relayed request goes back to its
+ * last relay first (io->relays), still live: it completes it once more
+ * (rs_io_relay_finish, which takes its frame off first) when its own work
+ * is done, and io->dev still says which device gave it back (the layer's
+ * own, or one below).  That is inline, the end is not. */
+static inline void rs_io_recomplete(struct rs_sim *sim, struct rs_io *io, int status)
 {
-	RS_ASSERT(io->state == RS_IO_LIVE);
-	RS_ASSERT(io->pending == 0);
 	if (io->status == 0)
 		io->status = status;
 	if (io->relay_top) {
-		/* Back to the last layer that relayed it, still live: it
-		 * completes it once more (rs_io_relay_finish, which takes its
-		 * frame off first) when its own work is done.  io->dev still
-		 * says which device gave it back (the layer's own, or one
-		 * below). */
 		io->relay_top->back(sim, io);
 		return;
 	}
 	rs_io_end(sim, io);
+}
+/* Complete a request with a status; asserts it has not completed before.
+ * Calls io->done, which usually frees the request (see rs_io_recomplete
+ * for a relayed one). */
+static inline void rs_io_complete(struct rs_sim *sim, struct rs_io *io, int status)
+{
+	RS_ASSERT(io->state == RS_IO_LIVE);
+	RS_ASSERT(io->pending == 0);
+	rs_io_recomplete(sim, io, status);
 }
 /* Give a completed request back to the pool.  Inline, as the pool's get:
  * every request and every child is freed once, and the call cost more
