@@ -371,7 +371,7 @@ double rs_array_member_queue_depth(const struct rs_dev *dev, uint32_t m, rs_time
 	RS_ASSERT(dev->type == &rs_dev_array);
 	const struct array *a = dev->priv;
 	RS_ASSERT(m < a->g.nmembers);
-	return rs_tavg_mean(&dev->members[a->slot[m].dev]->inflight, now);
+	return rs_tavg_mean(rs_dev_inflight(dev->members[a->slot[m].dev]), now);
 }
 
 double rs_array_xor_utilisation(const struct rs_dev *dev, rs_time_t now)
