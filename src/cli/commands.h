@@ -1,7 +1,10 @@
-/* What several of raidsim's commands share (cli/shared.c): where the
- * installed data is, the model path, and the parsers of option values.
- * A command returns the exit status: 0 ok, 1 runtime failure,
- * EXIT_BAD_INPUT for a bad scenario, model or command line. */
+/* raidsim's commands, one file each (cli/cmd_NAME.c), and what several of
+ * them share (cli/shared.c).  main() (src/main.c) picks the command by
+ * its name and hands it the words after it: ARGV[0] is the command's
+ * name.  A command returns the exit status: 0 ok, 1 runtime failure,
+ * EXIT_BAD_INPUT for a bad scenario, model or command line.  Each prints
+ * its own usage for -h and for 'raidsim help NAME'; nothing below the
+ * command line prints usage or exits. */
 #ifndef RS_CLI_COMMANDS_H
 #define RS_CLI_COMMANDS_H
 
@@ -10,6 +13,24 @@
 #include "config/models.h"
 
 #define EXIT_BAD_INPUT 2
+
+int cmd_run(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* The usage texts: each command's file holds its own (printed by its -h),
+ * 'raidsim help' prints them all, and the overview is main()'s too. */
+extern const char cli_usage_main[];
+extern const char cli_usage_run[];
+extern const char cli_usage_plot[];
+extern const char cli_usage_merge[];
+extern const char cli_usage_reproduce[];
+extern const char cli_usage_models[];
+extern const char cli_usage_import[];
 
 /* The installed data (models/, scenarios/), or NULL for a binary run
  * from its build tree. */

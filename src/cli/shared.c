@@ -1,7 +1,8 @@
 /* What several commands share: where the installed data is, the model
  * path (-M, $RAIDSIM_MODELS, the build tree, the installation), and the
- * parsers of option values more than one command takes, so each is
- * refused with the same message whichever command is given it. */
+ * parsers of option values (--jobs, --repeat, --output-format), kept out
+ * of any one command so each is refused with the same message wherever
+ * it is taken. */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
