@@ -7,6 +7,8 @@ EXTRA_DIST += tests/errors
 TESTS += tests/cli/run.sh
 # Every #include in src/ points down the layers of src/layers.txt.
 TESTS += tests/cli/layers.sh
+# Each command's --help is the text 'raidsim help COMMAND' prints.
+TESTS += tests/cli/help.sh
 EXTRA_DIST += src/layers.txt
 # Interrupted sweeps (SIGKILL at a random moment, Ctrl-C) and --resume.
 TESTS += tests/cli/resume.sh
