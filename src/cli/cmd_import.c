@@ -56,6 +56,11 @@ static int write_model(const char *parv, const char *out)
 	}
 	size_t n = strlen(out) + 32;
 	char *tmp = malloc(n);
+	if (!tmp) {
+		perror("raidsim");
+		free(buf);
+		return 1;
+	}
 	const char *slash = strrchr(out, '/');
 	int dl = slash ? (int)(slash - out + 1) : 0;
 	snprintf(tmp, n, "%.*s.%s.%ld.tmp", dl, out, slash ? slash + 1 : out, (long)getpid());
@@ -92,7 +97,7 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'L':
 			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
-				fprintf(stderr, "raidsim: --limit %s: %s\n", optarg, why);
+				fprintf(stderr, "raidsim: %s\n", why);
 				return EXIT_BAD_INPUT;
 			}
 			break;

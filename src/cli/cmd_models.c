@@ -80,8 +80,12 @@ int cmd_models(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "M:th", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'M':
-			if (ndirs < 64)
-				model_dirs[ndirs++] = optarg;
+			if (ndirs == sizeof(model_dirs) / sizeof(model_dirs[0])) {
+				fprintf(stderr, "raidsim: at most %zu -M/--models options\n",
+					sizeof(model_dirs) / sizeof(model_dirs[0]));
+				return EXIT_BAD_INPUT;
+			}
+			model_dirs[ndirs++] = optarg;
 			break;
 		case 't':
 			types = 1;

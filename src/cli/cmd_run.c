@@ -114,7 +114,6 @@ int cmd_run(int argc, char **argv)
 	struct rs_diag d;
 	rs_diag_init(&d);
 	int c, status = EXIT_BAD_INPUT;
-	char seed_arg[128];
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:s:pj:M:qrh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -122,9 +121,21 @@ int cmd_run(int argc, char **argv)
 			out_dir = optarg;
 			break;
 		case 'S':
-			snprintf(seed_arg, sizeof(seed_arg), "seed=%s", optarg);
-			optarg = seed_arg;
-			/* fall through */
+			/* --seed N is --set seed=N, but its value is its own
+			 * word: a bad one is reported against --seed, whole. */
+			if (nsets == sizeof(sets) / sizeof(sets[0])) {
+				fprintf(stderr, "raidsim: too many --set options\n");
+				goto out;
+			}
+			sets[nsets].path = strdup("seed");
+			if (!sets[nsets].path) {
+				perror("raidsim");
+				status = EXIT_FAILURE;
+				goto out;
+			}
+			sets[nsets].value = rs_node_new_scalar("--seed", 1, 1, optarg);
+			nsets++;
+			break;
 		case 's':
 			if (nsets == sizeof(sets) / sizeof(sets[0])) {
 				fprintf(stderr, "raidsim: too many --set options\n");
@@ -145,8 +156,12 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			break;
 		case 'M':
-			if (ndirs < 64)
-				model_dirs[ndirs++] = optarg;
+			if (ndirs == sizeof(model_dirs) / sizeof(model_dirs[0])) {
+				fprintf(stderr, "raidsim: at most %zu -M/--models options\n",
+					sizeof(model_dirs) / sizeof(model_dirs[0]));
+				goto out;
+			}
+			model_dirs[ndirs++] = optarg;
 			break;
 		case 'q':
 			o.quiet = true;
@@ -212,6 +227,12 @@ int cmd_run(int argc, char **argv)
 		memmove(sets + 1, sets, nsets * sizeof(sets[0]));
 		nsets++;
 		sets[0].path = strdup("device.model");
+		if (!sets[0].path) {
+			perror("raidsim");
+			sets[0].value = NULL;
+			status = EXIT_FAILURE;
+			goto out;
+		}
 		sets[0].value = rs_node_new_scalar("--device", 1, 1, device);
 		if (rs_fio_scenario_write(scenario, fio_yaml, sizeof(fio_yaml), why,
 					  sizeof(why)) != 0) {
