@@ -67,4 +67,9 @@ void dsim_line(struct ctx *c, const char *key, const char *value,
 /* A time in ms as the model writes it. */
 void dsim_fmt_ms(char *buf, size_t n, double ms);
 
+/* dsim_hdd_geometry.c: the dm_layout_g1 block at lp (zones, spares, slips)
+ * of a drive with these heads and cylinders, as the model's layout keys. */
+int dsim_do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t heads,
+		   uint64_t cyls);
+
 #endif
