@@ -67,9 +67,16 @@ void dsim_line(struct ctx *c, const char *key, const char *value,
 /* A time in ms as the model writes it. */
 void dsim_fmt_ms(char *buf, size_t n, double ms);
 
+/* ---- the parts with files of their own --------------------------------- */
+
 /* dsim_hdd_geometry.c: the dm_layout_g1 block at lp (zones, spares, slips)
  * of a drive with these heads and cylinders, as the model's layout keys. */
 int dsim_do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t heads,
 		   uint64_t cyls);
+
+/* dsim_hdd_mech.c: the dm_disk block at mp -- capacity, heads, cylinders,
+ * its mechanics (spindle, head switch, seeks) and, through
+ * dsim_do_layout, its layout. */
+int dsim_do_model(struct ctx *c, const struct rs_dsim_param *mp);
 
 #endif
