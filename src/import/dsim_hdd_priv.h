@@ -15,8 +15,8 @@
 /* ---- what each DiskSim parameter becomes ------------------------------- */
 
 enum act {
-	TAKE,          /* translated below */
-	OPTIONAL,      /* translated below when the seek type or scheme uses it */
+	TAKE,          /* translated by the code that reads the block */
+	OPTIONAL,      /* translated when the seek type or scheme uses it */
 	EQ,            /* only raidsim's value is accepted */
 	IGNORE,        /* cannot change the drive's timing */
 };
