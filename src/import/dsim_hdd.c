@@ -1,33 +1,22 @@
+/* `raidsim import disksim`: the set-up around the drive (which blocks are
+ * read, which are ignored and why), the drive's firmware (command
+ * overheads, bus connection, transfer rate, buffer, caching, water marks,
+ * queue), and the entry point that writes the model once all is accepted.
+ * The layout, the mechanics and the checking of values have files of their
+ * own: dsim_hdd_geometry.c, dsim_hdd_mech.c, dsim_hdd_params.c. */
 #include "import/dsim_hdd.h"
 
 #include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/dsim_hdd_priv.h"
 #include "import/dsim_parse.h"
 #include "kernel/assert.h"
 
 /* ---- what each DiskSim parameter becomes ------------------------------- */
-
-enum act {
-	TAKE,          /* translated below */
-	OPTIONAL,      /* translated below when the seek type or scheme uses it */
-	EQ,            /* only raidsim's value is accepted */
-	IGNORE,        /* cannot change the drive's timing */
-};
-
-struct rule {
-	const char *key;
-	enum act act;
-	double value;                 /* EQ */
-	const char *why;              /* EQ: raidsim's rule; IGNORE: why it does not matter */
-};
-
-#define END { NULL, IGNORE, 0, NULL }
 
 static const struct rule disk_rules[] = {
 	{ "Model", TAKE, 0, NULL },
@@ -129,16 +118,6 @@ static const char *const extradisc_keys[][2] = {
 	{ "Extradisc seek delta", "extra_disconnect_seek_delta" },
 };
 
-/* With those overheads, what these flags decide is no longer free: their
- * 0 is what raidsim's disconnecting drive does, and 1 is refused. */
-static const struct rule conn_rules[] = {
-	{ "Immediate buffer read", EQ, 0, "a read's data goes only once the reselection finds "
-	  "it in the buffer" },
-	{ "Immediate buffer write", EQ, 0, "a write reports its completion from the media, "
-	  "after reselecting" },
-	END
-};
-
 static const struct rule ioqueue_rules[] = {
 	{ "Scheduling policy", TAKE, 0, NULL },
 	{ "Cylinder mapping strategy", IGNORE, 0, "the drive's own scheduler knows its layout" },
@@ -154,53 +133,6 @@ static const struct rule ioqueue_rules[] = {
 	{ "Timeout scheduling", IGNORE, 0, "used only by a timeout scheme, which is 0" },
 	{ "Scheduling priority scheme", EQ, 0, "raidsim's requests carry no priority" },
 	{ "Priority scheduling", IGNORE, 0, "used only by a priority scheme, which is 0" },
-	END
-};
-
-static const struct rule dm_disk_rules[] = {
-	{ "Number of data surfaces", TAKE, 0, NULL },
-	{ "Number of cylinders", TAKE, 0, NULL },
-	{ "Block count", TAKE, 0, NULL },
-	{ "Mechanical Model", TAKE, 0, NULL },
-	{ "Layout Model", TAKE, 0, NULL },
-	END
-};
-
-static const struct rule mech_rules[] = {
-	{ "Access time type", TAKE, 0, NULL },
-	{ "Seek type", TAKE, 0, NULL },
-	{ "Single cylinder seek time", TAKE, 0, NULL },
-	{ "Full seek curve", OPTIONAL, 0, NULL },
-	{ "Full strobe seek time", TAKE, 0, NULL },
-	{ "Average seek time", OPTIONAL, 0, NULL },
-	{ "Add. write settling delay", TAKE, 0, NULL },
-	{ "HPL seek equation values", OPTIONAL, 0, NULL },
-	{ "First ten seek times", OPTIONAL, 0, NULL },
-	{ "Head switch time", TAKE, 0, NULL },
-	{ "Rotation speed (in rpms)", TAKE, 0, NULL },
-	{ "Percent error in rpms", EQ, 0, "raidsim's spindles turn at exactly their speed" },
-	END
-};
-
-static const struct rule layout_rules[] = {
-	{ "LBN-to-PBN mapping scheme", TAKE, 0, NULL },
-	{ "Sparing scheme used", TAKE, 0, NULL },
-	{ "Rangesize for sparing", TAKE, 0, NULL },
-	{ "Zones", TAKE, 0, NULL },
-	END
-};
-
-static const struct rule zone_rules[] = {
-	{ "First cylinder number", TAKE, 0, NULL },
-	{ "Last cylinder number", TAKE, 0, NULL },
-	{ "Blocks per track", TAKE, 0, NULL },
-	{ "Offset of first block", TAKE, 0, NULL },
-	{ "Empty space at zone front", TAKE, 0, NULL },
-	{ "Skew for track switch", TAKE, 0, NULL },
-	{ "Skew for cylinder switch", TAKE, 0, NULL },
-	{ "Number of spares", TAKE, 0, NULL },
-	{ "slips", TAKE, 0, NULL },
-	{ "defects", TAKE, 0, NULL },
 	END
 };
 
@@ -247,739 +179,6 @@ static const struct {
 	{ "instantiate", "which blocks are used (read above)" },
 };
 
-/* ---- the context ------------------------------------------------------- */
-
-struct ctx {
-	struct rs_dsim *ds;
-	struct rs_diag *d;
-	FILE *out;                    /* the model being written (in memory) */
-	FILE *ign;                    /* comments on what was ignored */
-	const char *parv_name;
-	bool conn;                    /* the drive disconnects and reselects at a cost */
-};
-
-static int err_val(struct ctx *c, const struct rs_dsim_val *v, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int err_val(struct ctx *c, const struct rs_dsim_val *v, const char *fmt, ...)
-{
-	char msg[700];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return rs_diag_at(c->d, v->file->shown, v->line, v->col, "%s", msg);
-}
-
-static void where(const struct rs_dsim_param *p, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s:%d", p->file->name, p->line);
-}
-
-/* Check every parameter of a block against its rules. */
-static int check_block(struct ctx *c, const struct rs_dsim_val *b, const struct rule *rules)
-{
-	for (size_t i = 0; i < b->nparams; i++) {
-		const struct rs_dsim_param *p = &b->params[i];
-		const struct rule *r = rules;
-		while (r->key && strcmp(r->key, p->key) != 0)
-			r++;
-		if (!r->key)
-			return rs_diag_at(c->d, p->file->shown, p->line, p->col, "unknown DiskSim "
-					  "parameter '%s' in a %s block", p->key,
-					  b->type ? b->type : "DiskSim");
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(b->params[j].key, p->key) == 0)
-				return rs_diag_at(c->d, p->file->shown, p->line, p->col,
-						  "'%s' given twice (first at line %d)", p->key,
-						  b->params[j].line);
-		if (r->act == EQ) {
-			const struct rs_dsim_val *v = p->val;
-			if (v->kind != RS_DSIM_NUM)
-				return err_val(c, v, "'%s' must be a number", p->key);
-			if (v->num != r->value)
-				return err_val(c, v, "'%s' = %s is not modelled: raidsim can only "
-					       "import %g (%s)", p->key, v->text, r->value, r->why);
-		} else if (r->act == IGNORE) {
-			const struct rule *cr = conn_rules;
-			while (c->conn && cr->key && strcmp(cr->key, p->key) != 0)
-				cr++;
-			char w[300];
-			where(p, w, sizeof(w));
-			if (!c->conn || !cr->key) {
-				fprintf(c->ign, "#   %s \"%s\": %s\n", w, p->key, r->why);
-				continue;
-			}
-			if (p->val->kind != RS_DSIM_NUM || p->val->num != cr->value)
-				return err_val(c, p->val, "'%s' = %s is not modelled with the "
-					       "disconnect and reselect overheads: raidsim can only "
-					       "import %g (%s)", p->key, p->val->text, cr->value,
-					       cr->why);
-			fprintf(c->ign, "#   %s \"%s\" = 0: %s\n", w, p->key, cr->why);
-		}
-	}
-	for (const struct rule *r = rules; r->key; r++)
-		if (r->act == TAKE && !rs_dsim_param(b, r->key))
-			return err_val(c, b, "the %s block has no '%s'", b->type ? b->type : "DiskSim",
-				       r->key);
-	return 0;
-}
-
-static const struct rs_dsim_param *take(const struct rs_dsim_val *b, const char *key)
-{
-	const struct rs_dsim_param *p = rs_dsim_param(b, key);
-	RS_ASSERT(p != NULL);          /* check_block made sure */
-	return p;
-}
-
-static int num(struct ctx *c, const struct rs_dsim_param *p, double *out)
-{
-	*out = 0;
-	if (p->val->kind != RS_DSIM_NUM)
-		return err_val(c, p->val, "'%s' must be a number", p->key);
-	*out = p->val->num;
-	return 0;
-}
-
-/* A whole number in [lo, hi]. */
-static int whole(struct ctx *c, const struct rs_dsim_param *p, double lo, double hi,
-		 uint64_t *out)
-{
-	double x;
-	if (num(c, p, &x))
-		return -1;
-	if (x != floor(x) || x < lo || x > hi)
-		return err_val(c, p->val, "'%s' must be a whole number from %.0f to %.0f, got %s",
-			       p->key, lo, hi, p->val->text);
-	*out = (uint64_t)x;
-	return 0;
-}
-
-/* A time in milliseconds, >= 0. */
-static int msec(struct ctx *c, const struct rs_dsim_param *p, double *out)
-{
-	if (num(c, p, out))
-		return -1;
-	if (*out < 0 || *out > 1e6)
-		return err_val(c, p->val, "'%s' = %s is not modelled: raidsim takes times from 0 "
-			       "to 1000 s", p->key, p->val->text);
-	return 0;
-}
-
-/* One model line: "key: value", its source and DiskSim's name. */
-static void line(struct ctx *c, const char *key, const char *value,
-		 const struct rs_dsim_param *src, const char *note)
-{
-	char kv[200], w[300];
-	snprintf(kv, sizeof(kv), "%s: %s", key, value);
-	where(src, w, sizeof(w));
-	fprintf(c->out, "%-34s # %s \"%s\"%s%s\n", kv, w, src->key, note ? "; " : "",
-		note ? note : "");
-}
-
-static void fmt_ms(char *buf, size_t n, double ms)
-{
-	snprintf(buf, n, "%.10gms", ms);
-}
-
-/* ---- the parts --------------------------------------------------------- */
-
-struct zone {
-	const struct rs_dsim_val *v;
-	uint64_t first, last, spt, tskew, cskew, spares, offset, empty;
-	const struct rs_dsim_param *slips;
-	uint64_t gap;                 /* unmapped cylinders after it, added to it */
-	uint64_t past;                /* cylinders past the disk's last, left out */
-	uint64_t *slip;               /* zone-relative slipped sectors, increasing */
-	size_t nslip;
-};
-
-/* DiskSim's sparing schemes (its dm_layout_g1_spare_t) that raidsim imports. */
-enum {
-	TRACK_SPARING = 1,            /* spare tracks at the zone's end; slips are tracks */
-	SECTPERCYL_SPARING = 2,       /* spare sectors at each cylinder's end */
-	SECTPERTRACK_SPARING = 3,     /* spare sectors at each track's end */
-	SECTATEND_SPARING = 7,        /* no spares; slips push later LBNs to the end */
-	SECTPERRANGE_SPARING = 8,     /* spare sectors at the end of each range of cylinders */
-	SECTSPERZONE_SPARING = 9,     /* spare sectors at the zone's end */
-};
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* A zone's slips as zone-relative sectors, sorted (DiskSim takes them as a
- * set: some set-ups list them out of order).  Under track sparing a slip is
- * a whole track, all of whose sectors are slipped. */
-static int zone_slips(struct ctx *c, struct zone *z, uint64_t scheme, uint64_t heads)
-{
-	const struct rs_dsim_val *l = z->slips->val;
-	uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
-	uint64_t unit = scheme == TRACK_SPARING ? z->spt : 1, units = size / unit;
-	z->slip = calloc(l->nitems * unit + 1, sizeof(*z->slip));
-	RS_ASSERT(z->slip != NULL);
-	for (size_t k = 0; k < l->nitems; k++) {
-		const struct rs_dsim_val *s = l->items[k];
-		if (s->kind != RS_DSIM_NUM || s->num != floor(s->num) || s->num < 0 ||
-		    s->num >= (double)units)
-			return err_val(c, s, "a slip must be a %s of its zone (0..%" PRIu64 ")",
-				       unit > 1 ? "track" : "sector", units - 1);
-		for (uint64_t j = 0; j < unit; j++)
-			z->slip[z->nslip++] = (uint64_t)s->num * unit + j;
-	}
-	qsort(z->slip, z->nslip, sizeof(*z->slip), cmp_u64);
-	for (size_t k = 1; k < z->nslip; k++)
-		if (z->slip[k] == z->slip[k - 1])
-			return err_val(c, l, "the slip %" PRIu64 " is listed twice", z->slip[k] / unit);
-	if (scheme == TRACK_SPARING && l->nitems > z->spares)
-		return err_val(c, l, "%zu slipped tracks but %" PRIu64 " spare tracks: DiskSim "
-			       "needs a spare track for each", l->nitems, z->spares);
-	return 0;
-}
-
-/* Defects are pairs: a defective sector and the spare it is remapped to.
- * Only a defect "remapped" to itself is imported: its data stays in place,
- * so nothing moves. */
-static int zone_defects(struct ctx *c, const struct rs_dsim_param *dp, bool *self_only)
-{
-	const struct rs_dsim_val *l = dp->val;
-	*self_only = true;
-	if (l->kind != RS_DSIM_LIST)
-		return err_val(c, l, "'defects' must be a list");
-	if (l->nitems % 2)
-		return err_val(c, l, "'defects' must list pairs: a defect and its spare");
-	for (size_t k = 0; k < l->nitems; k += 2) {
-		const struct rs_dsim_val *a = l->items[k], *b = l->items[k + 1];
-		if (a->kind != RS_DSIM_NUM || b->kind != RS_DSIM_NUM)
-			return err_val(c, a, "defects must be numbers");
-		if (a->num != b->num)
-			return err_val(c, b, "a defect remapped to another sector (%s to %s) is "
-				       "not modelled: raidsim slips defective sectors but cannot "
-				       "remap one to a spare elsewhere", a->text, b->text);
-	}
-	return 0;
-}
-
-static int skew(struct ctx *c, const struct rs_dsim_val *z, const char *key, uint64_t spt,
-		uint64_t *out)
-{
-	return whole(c, take(z, key), 0, (double)spt, out);
-}
-
-static int read_zones(struct ctx *c, const struct rs_dsim_param *zp, uint64_t heads,
-		      uint64_t cyls, struct zone **out, size_t *nout)
-{
-	const struct rs_dsim_val *l = zp->val;
-	if (l->kind != RS_DSIM_LIST || l->nitems == 0)
-		return err_val(c, l, "'Zones' must be a list of dm_layout_g1_zone blocks");
-	struct zone *zs = calloc(l->nitems, sizeof(*zs));
-	RS_ASSERT(zs != NULL);
-	*out = zs;
-	*nout = l->nitems;
-	for (size_t i = 0; i < l->nitems; i++) {
-		const struct rs_dsim_val *z = l->items[i];
-		if (z->kind != RS_DSIM_BLOCK || strcmp(z->type, "dm_layout_g1_zone") != 0)
-			return err_val(c, z, "a zone must be a dm_layout_g1_zone block");
-		if (check_block(c, z, zone_rules))
-			return -1;
-		struct zone *q = &zs[i];
-		q->v = z;
-		if (whole(c, take(z, "First cylinder number"), 0, (double)cyls - 1, &q->first) ||
-		    whole(c, take(z, "Last cylinder number"), 0, 4e9, &q->last) ||
-		    whole(c, take(z, "Blocks per track"), 1, 65535, &q->spt) ||
-		    skew(c, z, "Skew for track switch", q->spt, &q->tskew) ||
-		    skew(c, z, "Skew for cylinder switch", q->spt, &q->cskew) ||
-		    whole(c, take(z, "Number of spares"), 0, 4e9, &q->spares) ||
-		    whole(c, take(z, "Offset of first block"), 0, (double)q->spt - 1, &q->offset) ||
-		    whole(c, take(z, "Empty space at zone front"), 0, 4e9, &q->empty))
-			return -1;
-		uint64_t expect = i ? zs[i - 1].last + 1 : 0;
-		if (q->last < q->first)
-			return err_val(c, take(z, "Last cylinder number")->val, "the zone ends before "
-				       "it starts (cylinder %" PRIu64 ")", q->first);
-		if (q->first < expect)
-			return err_val(c, take(z, "First cylinder number")->val, "zones must go "
-				       "outward in, without overlap: this one starts at cylinder "
-				       "%" PRIu64 ", the previous ends at %" PRIu64, q->first,
-				       expect - 1);
-		if (i > 0)
-			zs[i - 1].gap = q->first - expect;
-		const struct rs_dsim_param *dp = take(z, "defects");
-		bool self_only;
-		if (zone_defects(c, dp, &self_only))
-			return -1;
-		if (dp->val->nitems) {
-			char w[300];
-			where(dp, w, sizeof(w));
-			fprintf(c->ign, "#   %s \"defects\": each defect is remapped to itself, "
-				"so its data stays in place\n", w);
-		}
-		q->slips = take(z, "slips");
-		if (q->slips->val->kind != RS_DSIM_LIST)
-			return err_val(c, q->slips->val, "'slips' must be a list");
-		(void)heads;
-	}
-	struct zone *last = &zs[l->nitems - 1];
-	if (last->last < cyls - 1)
-		return err_val(c, take(last->v, "Last cylinder number")->val,
-			       "the last zone must end on the last cylinder (%" PRIu64 ")", cyls - 1);
-	/* DiskSim counts a last zone's cylinders past the disk's last one; they
-	 * may only hold spares, which are left out with them (below). */
-	last->past = last->last - (cyls - 1);
-	last->last = cyls - 1;
-	return 0;
-}
-
-static void emit_zones(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads,
-		       uint64_t scheme, bool group)
-{
-	fprintf(c->out, "zone_table:   # DiskSim's zones, outer to inner; skews in sectors; "
-		"spares: \"Number of spares\"\n");
-	uint64_t pbn = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct zone *z = &zs[i];
-		uint64_t last = z->last + z->gap;
-		/* Under scheme 7 a zone's slips are its spares: they push its
-		 * later blocks on, and DiskSim's zone holds that many fewer. */
-		uint64_t spares = scheme == TRACK_SPARING ? z->spares * z->spt :
-			scheme == SECTATEND_SPARING ? z->nslip : z->spares;
-		char extra[128] = "";
-		size_t x = 0;
-		/* Cylinders in no zone: spare sectors of the zone before them, or,
-		 * where spares belong to groups, spare tracks outside the groups. */
-		if (!group)
-			spares += z->gap * heads * z->spt;
-		else if (z->gap)
-			x += (size_t)snprintf(extra, sizeof(extra), ", spare_tracks: %" PRIu64,
-					      z->gap * heads);
-		if (z->empty || z->offset)
-			snprintf(extra + x, sizeof(extra) - x, ", empty_front: %" PRIu64
-				 ", first_offset: %" PRIu64, z->empty, z->offset);
-		fprintf(c->out, "  - {first_cyl: %" PRIu64 ", last_cyl: %" PRIu64
-			", sectors_per_track: %" PRIu64 ", track_skew: %" PRIu64
-			", cyl_skew: %" PRIu64 ", spares: %" PRIu64 "%s}   # %s:%d, first PBN %"
-			PRIu64, z->first, last, z->spt, z->tskew, z->cskew, spares, extra,
-			z->v->file->name, z->v->line, pbn);
-		if (z->gap)
-			fprintf(c->out, "; cylinders %" PRIu64 "..%" PRIu64 " are in no DiskSim "
-				"zone: added here, all spare%s", z->last + 1, last,
-				group ? " (spare tracks)" : "");
-		if (z->past)
-			fprintf(c->out, "; DiskSim's cylinders %" PRIu64 "..%" PRIu64 " lie past the "
-				"disk's last and hold only spares: left out, with those spares",
-				z->last + 1, z->last + z->past);
-		fputc('\n', c->out);
-		pbn += (last - z->first + 1) * heads * z->spt;
-	}
-}
-
-static void emit_slips(struct ctx *c, const struct zone *zs, size_t n, uint64_t heads,
-		       uint64_t scheme)
-{
-	size_t total = 0;
-	for (size_t i = 0; i < n; i++)
-		total += zs[i].nslip;
-	if (!total)
-		return;
-	fprintf(c->out, "slips:   # global PBNs: the zone's first PBN + DiskSim's zone-relative "
-		"slip\n  [\n");
-	uint64_t pbn = 0;
-	size_t done = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct zone *z = &zs[i];
-		uint64_t size = (z->last + z->gap - z->first + 1) * heads * z->spt;
-		if (z->nslip)
-			fprintf(c->out, "  # zone %zu: %s:%d%s\n", i, z->slips->file->name,
-				z->slips->line, scheme == TRACK_SPARING ? " (slipped tracks: every "
-				"sector of each)" : "");
-		for (size_t k = 0; k < z->nslip; k++) {
-			done++;
-			fprintf(c->out, "%s%" PRIu64 "%s", k % 10 ? " " : "  ", pbn + z->slip[k],
-				done < total ? "," : "");
-			if (k + 1 == z->nslip || k % 10 == 9)
-				fputc('\n', c->out);
-		}
-		pbn += size;
-	}
-	fprintf(c->out, "  ]\n");
-}
-
-/* A measured seek curve: "Seek distances measured: N" then N lines
- * "distance, time". */
-static int emit_seek_file(struct ctx *c, const struct rs_dsim_param *fp, double single_ms,
-			  const struct rs_dsim_param *single, double full_ms,
-			  const struct rs_dsim_param *full)
-{
-	if (fp->val->kind != RS_DSIM_WORD && fp->val->kind != RS_DSIM_NUM)
-		return err_val(c, fp->val, "'Full seek curve' must be a file name");
-	const struct rs_dsim_file *f = rs_dsim_open(c->ds, fp->val->text, fp->file, fp->val->line,
-						    fp->val->col, c->d);
-	if (!f)
-		return -1;
-	const char *s = f->text;
-	int ln = 1;
-	unsigned long n;
-	int used = 0;
-	if (sscanf(s, "Seek distances measured: %lu%n", &n, &used) != 1 || n == 0 || n > 1000000)
-		return rs_diag_at(c->d, f->shown, 1, 1, "expected 'Seek distances measured: N' "
-				  "(N from 1 to 1000000)");
-	s += used;
-	fprintf(c->out, "seek_table:   # %s:2-%lu, measured read seeks [cylinders, time], kept "
-		"as measured\n  [", f->name, n + 1);
-	double prev = 0, first_t = 0, last_t = 0;
-	bool rounded = false;
-	for (unsigned long i = 0; i < n; i++) {
-		while (*s && *s != '\n')
-			s++;
-		if (*s != '\n')
-			return rs_diag_at(c->d, f->shown, ln, 1, "the file ends after %lu of its %lu "
-					  "seek distances", i, n);
-		s++;
-		ln++;
-		char *end;
-		double dist = strtod(s, &end);
-		if (end == s || *end != ',')
-			return rs_diag_at(c->d, f->shown, ln, 1, "expected 'distance, time'");
-		const char *t0 = end + 1;
-		double t = strtod(t0, &end);
-		if (end == t0 || (*end && *end != '\n' && *end != '\r' && *end != ' ' &&
-				  *end != '\t'))
-			return rs_diag_at(c->d, f->shown, ln, (int)(t0 - s) + 1, "expected a time "
-					  "in ms");
-		if (dist != floor(dist) || dist < 1 || dist <= prev || t < 0 || t > 1e5)
-			return rs_diag_at(c->d, f->shown, ln, 1, "seek distances must be whole, "
-					  "increasing from 1, with times from 0 to 100 s");
-		if (i == 0 && dist != 1)
-			return rs_diag_at(c->d, f->shown, ln, 1, "the seek curve must start at "
-					  "distance 1");
-		/* raidsim's clock counts whole nanoseconds */
-		double ns = round(t * 1e6);
-		rounded |= fabs(ns - t * 1e6) > 1e-3;   /* not just binary noise */
-		t = ns / 1e6;
-		if (i == 0)
-			first_t = t;
-		last_t = t;
-		fprintf(c->out, "%s[%.0f, %.10gms]%s", i % 6 == 0 && i ? "\n   " : (i ? " " : ""),
-			dist, t, i + 1 < n ? "," : "");
-		prev = dist;
-	}
-	fprintf(c->out, "]\n");
-	if (rounded)
-		fprintf(c->out, "# (seek times rounded to whole nanoseconds, raidsim's clock)\n");
-	/* DiskSim's extracted seek reads only the curve: the one-cylinder and
-	 * full-stroke figures serve the formula seek types. */
-	char w[300];
-	if (fabs(single_ms - first_t) > 1e-9) {
-		where(single, w, sizeof(w));
-		fprintf(c->ign, "#   %s \"%s\": used only by the formula seek types; the "
-			"extracted curve gives distance 1\n", w, single->key);
-	}
-	if (fabs(full_ms - last_t) > 1e-9) {
-		where(full, w, sizeof(w));
-		fprintf(c->ign, "#   %s \"%s\": used only by the formula seek types; the "
-			"extracted curve gives the long seeks\n", w, full->key);
-	}
-	return 0;
-}
-
-/* A parameter the seek type does not use, if the set-up gives it. */
-static void unused(struct ctx *c, const struct rs_dsim_val *m, const char *key, const char *why)
-{
-	const struct rs_dsim_param *p = rs_dsim_param(m, key);
-	if (p) {
-		char w[300];
-		where(p, w, sizeof(w));
-		fprintf(c->ign, "#   %s \"%s\": %s\n", w, key, why);
-	}
-}
-
-/* A list of n numbers, each from 0 to 1e5 (times in ms, or cylinders). */
-static int numbers(struct ctx *c, const struct rs_dsim_param *p, size_t n, double *out)
-{
-	const struct rs_dsim_val *l = p->val;
-	if (l->kind != RS_DSIM_LIST || l->nitems != n)
-		return err_val(c, l, "'%s' must be a list of %zu numbers", p->key, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct rs_dsim_val *v = l->items[i];
-		if (v->kind != RS_DSIM_NUM)
-			return err_val(c, v, "'%s' must be a list of %zu numbers", p->key, n);
-		out[i] = v->num;
-	}
-	return 0;
-}
-
-/* DiskSim's "hpl" and "hplplus10" seek types: HPL's equation with values
- * V1..V6 (boundary; root constant and multiplier; linear constant and
- * multiplier; one-cylinder time or -1), and for hplplus10 the first ten
- * distances' times instead of the equation. */
-static int emit_seek_hpl(struct ctx *c, const struct rs_dsim_val *m, bool plus10)
-{
-	const struct rs_dsim_param *hp = rs_dsim_param(m, "HPL seek equation values");
-	const struct rs_dsim_param *tp = rs_dsim_param(m, "First ten seek times");
-	const struct rs_dsim_param *st = take(m, "Seek type");
-	if (!hp || (plus10 && !tp))
-		return err_val(c, st->val, "seek type %s needs '%s'", st->val->text,
-			       !hp ? "HPL seek equation values" : "First ten seek times");
-	double v[6], first[10];
-	if (numbers(c, hp, 6, v) || (plus10 && numbers(c, tp, 10, first)))
-		return -1;
-	if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > 4e9)
-		return err_val(c, hp->val->items[0], "the HPL boundary must be a whole number of "
-			       "cylinders");
-	for (int i = 1; i < 5; i++)
-		if (v[i] < 0 || v[i] > 1e5)
-			return err_val(c, hp->val->items[i], "HPL seek equation values from 0 to "
-				       "1e5 ms are modelled, got %s", hp->val->items[i]->text);
-	if (v[5] != -1 && (v[5] < 0 || v[5] > 1e5))
-		return err_val(c, hp->val->items[5], "the one-cylinder HPL seek time must be -1 "
-			       "or from 0 to 1e5 ms");
-	size_t nfirst = plus10 ? 10 : v[5] != -1;
-	if (!plus10)
-		first[0] = v[5];
-	for (size_t i = 0; plus10 && i < 10; i++)
-		if (first[i] < 0 || first[i] > 1e5)
-			return err_val(c, tp->val->items[i], "seek times from 0 to 1e5 ms are "
-				       "modelled, got %s", tp->val->items[i]->text);
-	char w[300];
-	where(hp, w, sizeof(w));
-	fprintf(c->out, "seek_hpl:   # %s \"%s\" = %s: HPL's seek equation\n", w, st->key,
-		st->val->text);
-	char kv[200];
-	snprintf(kv, sizeof(kv), "boundary: %.0f", v[0]);
-	fprintf(c->out, "  %-32s # V1, cylinders: the root part below it\n", kv);
-	snprintf(kv, sizeof(kv), "sqrt: [%.10gms, %.10gms]", v[1], v[2]);
-	fprintf(c->out, "  %-32s # V2 + V3 x sqrt(distance)\n", kv);
-	snprintf(kv, sizeof(kv), "linear: [%.10gms, %.10gms]", v[3], v[4]);
-	fprintf(c->out, "  %-32s # V4 + V5 x distance\n", kv);
-	if (nfirst) {
-		fprintf(c->out, "  first: [");
-		for (size_t i = 0; i < nfirst; i++)
-			fprintf(c->out, "%s%.10gms", i ? ", " : "", first[i]);
-		if (plus10) {
-			where(tp, w, sizeof(w));
-			fprintf(c->out, "]   # %s \"%s\"\n", w, tp->key);
-		} else {
-			fprintf(c->out, "]   # V6, the one-cylinder seek\n");
-		}
-	}
-	unused(c, m, "Single cylinder seek time", plus10 ? "hplplus10 takes distance 1 from "
-	       "the first ten seek times" : "hpl takes the one-cylinder seek from V6");
-	unused(c, m, "Full strobe seek time", "used only by the three-point seek types");
-	unused(c, m, "Average seek time", "used only by the three-point seek types");
-	unused(c, m, "Full seek curve", "used only by the extracted seek type");
-	if (!plus10)
-		unused(c, m, "First ten seek times", "used only by the hplplus10 seek type");
-	return 0;
-}
-
-static int do_mech(struct ctx *c, const struct rs_dsim_param *mp)
-{
-	const struct rs_dsim_val *m = mp->val;
-	if (m->kind != RS_DSIM_BLOCK || strcmp(m->type, "dm_mech_g1") != 0)
-		return err_val(c, m, "'Mechanical Model' must be a dm_mech_g1 block");
-	if (check_block(c, m, mech_rules))
-		return -1;
-	const struct rs_dsim_param *att = take(m, "Access time type");
-	if (att->val->kind != RS_DSIM_WORD || strcmp(att->val->text, "trackSwitchPlusRotation"))
-		return err_val(c, att->val, "'Access time type' %s is not modelled: raidsim "
-			       "positions as trackSwitchPlusRotation (seek or head switch, then "
-			       "the rotational wait)", att->val->text);
-	const struct rs_dsim_param *st = take(m, "Seek type");
-	bool extracted = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "extracted");
-	bool hpl = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "hpl");
-	bool plus10 = st->val->kind == RS_DSIM_WORD && !strcmp(st->val->text, "hplplus10");
-	if (!extracted && !hpl && !plus10)
-		return err_val(c, st->val, "'Seek type' %s is not modelled: raidsim imports "
-			       "measured (extracted) seek curves and HPL's equation (hpl, "
-			       "hplplus10)", st->val->text);
-	double rpm, hs, ws, single, full;
-	char v[64];
-	const struct rs_dsim_param *rp = take(m, "Rotation speed (in rpms)");
-	if (num(c, rp, &rpm))
-		return -1;
-	if (rpm <= 0 || rpm > 33000)
-		return err_val(c, rp->val, "the rotation speed must be above 0 and at most 33000 "
-			       "rpm");
-	snprintf(v, sizeof(v), "%.10grpm", rpm);
-	line(c, "rpm", v, rp, NULL);
-	const struct rs_dsim_param *hp = take(m, "Head switch time");
-	if (msec(c, hp, &hs))
-		return -1;
-	fmt_ms(v, sizeof(v), hs);
-	line(c, "head_switch", v, hp, NULL);
-	const struct rs_dsim_param *wp = take(m, "Add. write settling delay");
-	if (num(c, wp, &ws))
-		return -1;
-	fmt_ms(v, sizeof(v), fabs(ws));
-	if (ws < 0)
-		line(c, "write_settle_early", v, wp, "negative: a write may start this much before "
-		     "a read's seek or head switch would end");
-	else
-		line(c, "write_settle", v, wp, "added to every nonzero write seek and head switch");
-	if (!extracted)
-		return emit_seek_hpl(c, m, plus10);
-	const struct rs_dsim_param *sp = take(m, "Single cylinder seek time");
-	const struct rs_dsim_param *fp = take(m, "Full strobe seek time");
-	const struct rs_dsim_param *cp = rs_dsim_param(m, "Full seek curve");
-	if (!cp)
-		return err_val(c, st->val, "seek type extracted needs a 'Full seek curve'");
-	if (msec(c, sp, &single) || msec(c, fp, &full))
-		return -1;
-	unused(c, m, "Average seek time", "used only by the three-point seek types; this "
-	       "curve is measured");
-	unused(c, m, "HPL seek equation values", "used only by the HPL seek types; this curve "
-	       "is measured");
-	unused(c, m, "First ten seek times", "used only by the HPL seek types; this curve is "
-	       "measured");
-	return emit_seek_file(c, cp, single, sp, full, fp);
-}
-
-static int do_layout(struct ctx *c, const struct rs_dsim_param *lp, uint64_t heads,
-		     uint64_t cyls)
-{
-	const struct rs_dsim_val *l = lp->val;
-	if (l->kind != RS_DSIM_BLOCK || strcmp(l->type, "dm_layout_g1") != 0)
-		return err_val(c, l, "'Layout Model' must be a dm_layout_g1 block");
-	if (check_block(c, l, layout_rules))
-		return -1;
-	uint64_t map, sparing, range;
-	const struct rs_dsim_param *mp = take(l, "LBN-to-PBN mapping scheme");
-	const struct rs_dsim_param *sp = take(l, "Sparing scheme used");
-	const struct rs_dsim_param *rp = take(l, "Rangesize for sparing");
-	if (whole(c, mp, 0, 100, &map) || whole(c, sp, 0, 100, &sparing) ||
-	    whole(c, rp, 1, 1e6, &range))
-		return -1;
-	if (map > 1)
-		return err_val(c, mp->val, "LBN-to-PBN mapping scheme %" PRIu64 " is not modelled "
-			       "(raidsim imports 0, cylinder-major, and 1, which differs from 0 "
-			       "only in which surface a cylinder starts on)", map);
-	if (sparing != TRACK_SPARING && sparing != SECTPERCYL_SPARING &&
-	    sparing != SECTPERTRACK_SPARING && sparing != SECTATEND_SPARING &&
-	    sparing != SECTPERRANGE_SPARING && sparing != SECTSPERZONE_SPARING)
-		return err_val(c, sp->val, "sparing scheme %" PRIu64 " is not modelled (raidsim "
-			       "imports 1, spare tracks per zone; 2, 3, 8, spare sectors per "
-			       "cylinder, track or range of cylinders; 7, slips to the end of the "
-			       "zone; 9, spare sectors per zone)", sparing);
-	/* Tracks per spare group, for the schemes whose spares sit inside the
-	 * zone and whose slips stay inside their group. */
-	uint64_t group = sparing == SECTPERCYL_SPARING ? heads :
-		sparing == SECTPERTRACK_SPARING ? 1 :
-		sparing == SECTPERRANGE_SPARING ? range * heads : 0;
-	if (sparing != SECTPERRANGE_SPARING) {
-		char w[300];
-		where(rp, w, sizeof(w));
-		fprintf(c->ign, "#   %s \"%s\": used only by the range sparing schemes\n", w,
-			rp->key);
-	}
-	struct zone *zs = NULL;
-	size_t nz = 0;
-	int rc = read_zones(c, take(l, "Zones"), heads, cyls, &zs, &nz);
-	for (size_t i = 0; rc == 0 && i < nz; i++) {
-		const struct rs_dsim_val *sv = take(zs[i].v, "Number of spares")->val;
-		uint64_t past_tracks = zs[i].past * heads;
-		if (zs[i].past && (group || sparing == SECTATEND_SPARING ||
-				   (sparing == TRACK_SPARING ? zs[i].spares < past_tracks :
-				    zs[i].spares < past_tracks * zs[i].spt)))
-			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone "
-				     "runs %" PRIu64 " cylinders past the disk's last (%" PRIu64 "), "
-				     "which hold data under sparing scheme %" PRIu64, zs[i].past,
-				     cyls - 1, sparing);
-		else if (sparing == SECTATEND_SPARING && zs[i].spares)
-			rc = err_val(c, sv, "sparing scheme 7 with spares (%s) is not modelled: "
-				     "DiskSim's count of the zone's blocks leaves them out", sv->text);
-		else if (group && zs[i].spares >= group * zs[i].spt)
-			rc = err_val(c, sv, "%s spares leave no data in a spare group of %" PRIu64
-				     " tracks", sv->text, group);
-		else if (sparing == TRACK_SPARING &&
-			 zs[i].spares >= (zs[i].last - zs[i].first + 1) * heads)
-			rc = err_val(c, sv, "%s spare tracks leave the zone no data", sv->text);
-		else
-			rc = zone_slips(c, &zs[i], sparing, heads);
-		/* The cylinders past the end take their share of the zone-end
-		 * spares with them. */
-		zs[i].spares -= sparing == TRACK_SPARING ? past_tracks : past_tracks * zs[i].spt;
-		if (rc == 0 && zs[i].past && (sparing == TRACK_SPARING ? zs[i].spares * zs[i].spt :
-				zs[i].spares) < zs[i].nslip)
-			rc = err_val(c, take(zs[i].v, "Last cylinder number")->val, "the zone's "
-				     "cylinders past the disk's last leave fewer spares than slips");
-	}
-	if (rc == 0) {
-		static const char *const what[] = {
-			[TRACK_SPARING] = "spare tracks at the end of each zone (zone spares: "
-				"\"Number of spares\" x sectors per track)",
-			[SECTPERCYL_SPARING] = "spare sectors at the end of each cylinder",
-			[SECTPERTRACK_SPARING] = "spare sectors at the end of each track",
-			[SECTATEND_SPARING] = "no spares; each slip pushes the zone's later blocks "
-				"on, to its end (zone spares: its slips)",
-			[SECTPERRANGE_SPARING] = "spare sectors at the end of each range of "
-				"cylinders",
-			[SECTSPERZONE_SPARING] = "spares at the end of each zone",
-		};
-		char note[64];
-		if (group) {
-			snprintf(note, sizeof(note), "spare_group_tracks: %" PRIu64, group);
-			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s%s%s"
-				"; zone spares are per group, slips stay in their group\n", note,
-				sp->file->name, sp->line, sparing, what[sparing],
-				sparing == SECTPERRANGE_SPARING ? " (\"Rangesize for sparing\" x "
-				"heads)" : "", sparing == SECTPERCYL_SPARING ? " (heads)" : "");
-			const char *unit = sparing == SECTPERCYL_SPARING ? "cylinder" :
-				sparing == SECTPERTRACK_SPARING ? "track" : NULL;
-			if (unit) {
-				snprintf(note, sizeof(note), "slip_skew: %s", unit);
-				fprintf(c->out, "%-34s # the same: DiskSim lets each slip of the zone "
-					"before a %s turn that %s's start on by a sector\n", note,
-					unit, unit);
-			}
-		} else {
-			fprintf(c->out, "%-34s # %s:%d \"Sparing scheme used\" = %" PRIu64 ": %s\n",
-				"spare_sectors_per_cylinder: 0", sp->file->name, sp->line, sparing,
-				what[sparing]);
-			fprintf(c->out, "%-34s # the same\n", "spare_tracks_per_zone: 0");
-		}
-		if (map == 1)
-			fprintf(c->out, "# %s:%d \"LBN-to-PBN mapping scheme\" = 1: odd cylinders are "
-				"numbered from the last surface back, so a cylinder switch stays on "
-				"its surface.  raidsim numbers surfaces in LBN order: LBNs, PBNs, "
-				"slips and skews are the same, and a cylinder switch costs "
-				"max(1-cylinder seek, head switch) either way.\n", mp->file->name,
-				mp->line);
-		emit_zones(c, zs, nz, heads, sparing, group != 0);
-		emit_slips(c, zs, nz, heads, sparing);
-	}
-	for (size_t i = 0; i < nz; i++)
-		free(zs[i].slip);
-	free(zs);
-	return rc;
-}
-
-static int do_model(struct ctx *c, const struct rs_dsim_param *mp)
-{
-	const struct rs_dsim_val *m = mp->val;
-	if (m->kind != RS_DSIM_BLOCK || strcmp(m->type, "dm_disk") != 0)
-		return err_val(c, m, "'Model' must be a dm_disk block (Model = source FILE)");
-	if (check_block(c, m, dm_disk_rules))
-		return -1;
-	uint64_t heads, cyls, blocks;
-	const struct rs_dsim_param *hp = take(m, "Number of data surfaces");
-	const struct rs_dsim_param *cp = take(m, "Number of cylinders");
-	const struct rs_dsim_param *bp = take(m, "Block count");
-	if (whole(c, hp, 1, 255, &heads) || whole(c, cp, 1, 4e9, &cyls) ||
-	    whole(c, bp, 1, 1e15, &blocks))
-		return -1;
-	char v[64];
-	snprintf(v, sizeof(v), "%" PRIu64 "B", blocks * 512);
-	line(c, "capacity", v, bp, "blocks x 512 B");
-	snprintf(v, sizeof(v), "%" PRIu64, heads);
-	line(c, "heads", v, hp, NULL);
-	snprintf(v, sizeof(v), "%" PRIu64, cyls);
-	line(c, "cylinders", v, cp, NULL);
-	if (do_mech(c, take(m, "Mechanical Model")))
-		return -1;
-	return do_layout(c, take(m, "Layout Model"), heads, cyls);
-}
-
 /* ---- the firmware ------------------------------------------------------ */
 
 static int overheads(struct ctx *c, const struct rs_dsim_val *disk)
@@ -991,14 +190,14 @@ static int overheads(struct ctx *c, const struct rs_dsim_val *disk)
 		char ka[64], kw[64], a[32], w[32], wa[300], ww[300];
 		snprintf(ka, sizeof(ka), "%s over. after read", names[k]);
 		snprintf(kw, sizeof(kw), "%s over. after write", names[k]);
-		const struct rs_dsim_param *pa = take(disk, ka), *pw = take(disk, kw);
+		const struct rs_dsim_param *pa = dsim_take(disk, ka), *pw = dsim_take(disk, kw);
 		double x, y;
-		if (msec(c, pa, &x) || msec(c, pw, &y))
+		if (dsim_msec(c, pa, &x) || dsim_msec(c, pw, &y))
 			return -1;
-		fmt_ms(a, sizeof(a), x);
-		fmt_ms(w, sizeof(w), y);
-		where(pa, wa, sizeof(wa));
-		where(pw, ww, sizeof(ww));
+		dsim_fmt_ms(a, sizeof(a), x);
+		dsim_fmt_ms(w, sizeof(w), y);
+		dsim_where(pa, wa, sizeof(wa));
+		dsim_where(pw, ww, sizeof(ww));
 		char kv[120];
 		snprintf(kv, sizeof(kv), "  %s: [%s, %s]", kinds[k], a, w);
 		fprintf(c->out, "%-34s # %s, %s \"%s over. after read/write\"\n", kv, wa, ww,
@@ -1024,13 +223,13 @@ static bool has_connection(const struct rs_dsim_val *disk)
 static int ms_line(struct ctx *c, const struct rs_dsim_val *disk, const char *dkey,
 		   const char *key, const char *note)
 {
-	const struct rs_dsim_param *p = take(disk, dkey);
+	const struct rs_dsim_param *p = dsim_take(disk, dkey);
 	double t;
 	char v[64];
-	if (msec(c, p, &t))
+	if (dsim_msec(c, p, &t))
 		return -1;
-	fmt_ms(v, sizeof(v), t);
-	line(c, key, v, p, note);
+	dsim_fmt_ms(v, sizeof(v), t);
+	dsim_line(c, key, v, p, note);
 	return 0;
 }
 
@@ -1047,16 +246,16 @@ static int connection(struct ctx *c, const struct rs_dsim_val *disk)
 	bool extra;
 	if (flag(c, disk, "Extra write disconnect", &extra))
 		return -1;
-	line(c, "extra_write_disconnect", extra ? "true" : "false",
-	     take(disk, "Extra write disconnect"), NULL);
+	dsim_line(c, "extra_write_disconnect", extra ? "true" : "false",
+		  dsim_take(disk, "Extra write disconnect"), NULL);
 	for (size_t i = 0; i < sizeof(extradisc_keys) / sizeof(extradisc_keys[0]); i++) {
 		if (extra) {
 			if (ms_line(c, disk, extradisc_keys[i][0], extradisc_keys[i][1], NULL))
 				return -1;
 		} else {
 			char w[300];
-			const struct rs_dsim_param *p = take(disk, extradisc_keys[i][0]);
-			where(p, w, sizeof(w));
+			const struct rs_dsim_param *p = dsim_take(disk, extradisc_keys[i][0]);
+			dsim_where(p, w, sizeof(w));
 			fprintf(c->ign, "#   %s \"%s\": used only by an extra write disconnect, "
 				"which is off\n", w, p->key);
 		}
@@ -1069,15 +268,15 @@ static int connection(struct ctx *c, const struct rs_dsim_val *disk)
  * from the start of its seek to the start of its rotational wait. */
 static int seek_min(struct ctx *c, const struct rs_dsim_val *disk)
 {
-	const struct rs_dsim_param *p = take(disk, "Minimum seek delay");
+	const struct rs_dsim_param *p = dsim_take(disk, "Minimum seek delay");
 	double t;
 	char v[64];
-	if (msec(c, p, &t))
+	if (dsim_msec(c, p, &t))
 		return -1;
 	if (t == 0)
 		return 0;
-	fmt_ms(v, sizeof(v), t);
-	line(c, "write_seek_min", v, p, "a write's positioning move takes at least this");
+	dsim_fmt_ms(v, sizeof(v), t);
+	dsim_line(c, "write_seek_min", v, p, "a write's positioning move takes at least this");
 	return 0;
 }
 
@@ -1086,9 +285,9 @@ static int seek_min(struct ctx *c, const struct rs_dsim_val *disk)
  * path. */
 static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 {
-	const struct rs_dsim_param *dp = take(disk, "Bulk sector transfer time");
+	const struct rs_dsim_param *dp = dsim_take(disk, "Bulk sector transfer time");
 	double best;
-	if (msec(c, dp, &best))
+	if (dsim_msec(c, dp, &best))
 		return -1;
 	const struct rs_dsim_param *src = dp, *wsrc = dp;
 	double wbest = best;
@@ -1104,9 +303,9 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 			continue;
 		}
 		double x, y;
-		if (!r || !w || msec(c, r, &x) || msec(c, w, &y))
-			return r && w ? -1 : err_val(c, b, "the %s block has no block transfer time",
-						      b->type);
+		if (!r || !w || dsim_msec(c, r, &x) || dsim_msec(c, w, &y))
+			return r && w ? -1 : dsim_err_val(c, b, "the %s block has no block "
+							  "transfer time", b->type);
 		if (x > best) {
 			best = x;
 			src = r;
@@ -1117,16 +316,16 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 		}
 	}
 	if (best <= 0)
-		return err_val(c, dp->val, "no block transfer time: the drive and every bus say "
-			       "0, and raidsim needs a rate");
+		return dsim_err_val(c, dp->val, "no block transfer time: the drive and every bus say "
+				    "0, and raidsim needs a rate");
 	char v[64];
-	fmt_ms(v, sizeof(v), best);
-	line(c, "interface_block_time", v, src, "the slowest per-block time on the path "
-	     "(drive, buses, controller)");
+	dsim_fmt_ms(v, sizeof(v), best);
+	dsim_line(c, "interface_block_time", v, src, "the slowest per-block time on the path "
+		  "(drive, buses, controller)");
 	if (wbest != best) {
-		fmt_ms(v, sizeof(v), wbest);
-		line(c, "interface_block_time_write", v, wsrc, "the same for write data, as "
-		     "DiskSim times each direction by its own bus figure");
+		dsim_fmt_ms(v, sizeof(v), wbest);
+		dsim_line(c, "interface_block_time_write", v, wsrc, "the same for write data, as "
+			  "DiskSim times each direction by its own bus figure");
 	}
 	if (c->conn) {
 		fprintf(c->out, "%-34s # the per-request overhead is 0 (checked); the bus "
@@ -1137,8 +336,8 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
 		fprintf(c->out, "%-34s # per-request, reselect and disconnect overheads are 0 "
 			"(checked)\n", "interface_overhead: 0s");
 	}
-	line(c, "interface_burst", "512B", take(disk, "Calc sector by sector"),
-	     "data moves block by block as the media delivers it");
+	dsim_line(c, "interface_burst", "512B", dsim_take(disk, "Calc sector by sector"),
+		  "data moves block by block as the media delivers it");
 	return 0;
 }
 
@@ -1146,15 +345,15 @@ static int block_time(struct ctx *c, const struct rs_dsim_val *disk)
  * read data for hits. */
 static int caching(struct ctx *c, const struct rs_dsim_val *disk)
 {
-	const struct rs_dsim_param *p = take(disk, "Enable caching in buffer");
+	const struct rs_dsim_param *p = dsim_take(disk, "Enable caching in buffer");
 	uint64_t on;
-	if (whole(c, p, 0, 2, &on))
+	if (dsim_whole(c, p, 0, 2, &on))
 		return -1;
 	if (!on)
-		return err_val(c, p->val, "'Enable caching in buffer' = 0 is not modelled: raidsim "
-			       "keeps read data in the buffer for hits");
+		return dsim_err_val(c, p->val, "'Enable caching in buffer' = 0 is not modelled: raidsim "
+				    "keeps read data in the buffer for hits");
 	char w[300];
-	where(p, w, sizeof(w));
+	dsim_where(p, w, sizeof(w));
 	fprintf(c->ign, "#   %s \"%s\" = %" PRIu64 ": DiskSim asks only whether it is 0; "
 		"read data stays in the buffer for hits\n", w, p->key, on);
 	return 0;
@@ -1163,7 +362,7 @@ static int caching(struct ctx *c, const struct rs_dsim_val *disk)
 static int flag(struct ctx *c, const struct rs_dsim_val *disk, const char *key, bool *out)
 {
 	uint64_t x;
-	if (whole(c, take(disk, key), 0, 1, &x))
+	if (dsim_whole(c, dsim_take(disk, key), 0, 1, &x))
 		return -1;
 	*out = x != 0;
 	return 0;
@@ -1194,8 +393,8 @@ static int bus_holding(struct ctx *c, const struct rs_dsim_val *disk, double rea
 		if (flag(c, disk, keys[i], &on[i]))
 			return -1;
 		char w[300];
-		const struct rs_dsim_param *p = take(disk, keys[i]);
-		where(p, w, sizeof(w));
+		const struct rs_dsim_param *p = dsim_take(disk, keys[i]);
+		dsim_where(p, w, sizeof(w));
 		if (!c->conn) {
 			fprintf(c->ign, "#   %s \"%s\" = %d: the bus carries this drive alone and "
 				"the reselect and disconnect overheads are 0 (checked), so holding "
@@ -1203,15 +402,16 @@ static int bus_holding(struct ctx *c, const struct rs_dsim_val *disk, double rea
 			continue;
 		}
 		if (on[i] != conn_need[i])
-			return err_val(c, p->val, "'%s' = %d is not modelled with the disconnect "
-				       "and reselect overheads: raidsim can only import %d (%s)",
-				       p->key, on[i], conn_need[i], conn_why[i]);
+			return dsim_err_val(c, p->val, "'%s' = %d is not modelled with the disconnect "
+					    "and reselect overheads: raidsim can only import %d (%s)",
+					    p->key, on[i], conn_need[i], conn_why[i]);
 		fprintf(c->ign, "#   %s \"%s\" = %d: %s\n", w, p->key, on[i], conn_why[i]);
 	}
 	if (readwater > 0 && !on[0] && !on[2])
-		return err_val(c, take(disk, "Hold bus entire read xfer")->val, "a read water mark "
-			       "without 'Hold bus entire read xfer' is not modelled: raidsim starts "
-			       "a read's data once, at the mark, and keeps it going");
+		return dsim_err_val(c, dsim_take(disk, "Hold bus entire read xfer")->val,
+				    "a read water mark without 'Hold bus entire read xfer' is not "
+				    "modelled: raidsim starts a read's data once, at the mark, "
+				    "and keeps it going");
 	return 0;
 }
 
@@ -1223,18 +423,19 @@ static int bus_holding(struct ctx *c, const struct rs_dsim_val *disk, double rea
 static int write_watermark(struct ctx *c, const struct rs_dsim_val *disk, bool by_req)
 {
 	(void)by_req;
-	const struct rs_dsim_param *wp = take(disk, "Low (write) water mark");
+	const struct rs_dsim_param *wp = dsim_take(disk, "Low (write) water mark");
 	double mark;
-	if (num(c, wp, &mark))
+	if (dsim_num(c, wp, &mark))
 		return -1;
 	if (mark < 0 || mark > 1)
-		return err_val(c, wp->val, "'%s' must be from 0 to 1, got %s", wp->key, wp->val->text);
+		return dsim_err_val(c, wp->val, "'%s' must be from 0 to 1, got %s", wp->key,
+				    wp->val->text);
 	if (mark == 0)
 		return 0;
 	char v[64];
 	snprintf(v, sizeof(v), "%.10g", mark);
-	line(c, "write_watermark", v, wp, "a write larger than a segment reconnects for more "
-	     "once the segment has drained to this share of it");
+	dsim_line(c, "write_watermark", v, wp, "a write larger than a segment reconnects for more "
+		  "once the segment has drained to this share of it");
 	return 0;
 }
 
@@ -1243,28 +444,30 @@ static int write_watermark(struct ctx *c, const struct rs_dsim_val *disk, bool b
  * or of the segment when not "by reqsize". */
 static int read_watermark(struct ctx *c, const struct rs_dsim_val *disk)
 {
-	const struct rs_dsim_param *hp = take(disk, "High (read) water mark");
-	const struct rs_dsim_param *rp = take(disk, "Set watermark by reqsize");
+	const struct rs_dsim_param *hp = dsim_take(disk, "High (read) water mark");
+	const struct rs_dsim_param *rp = dsim_take(disk, "Set watermark by reqsize");
 	double mark;
 	bool by_req;
-	if (num(c, hp, &mark) || flag(c, disk, rp->key, &by_req))
+	if (dsim_num(c, hp, &mark) || flag(c, disk, rp->key, &by_req))
 		return -1;
 	if (mark < 0 || mark > 1)
-		return err_val(c, hp->val, "'%s' must be from 0 to 1, got %s", hp->key, hp->val->text);
+		return dsim_err_val(c, hp->val, "'%s' must be from 0 to 1, got %s", hp->key,
+				    hp->val->text);
 	if (mark > 0 && !by_req)
-		return err_val(c, rp->val, "'Set watermark by reqsize' = 0 with a read water mark is "
-			       "not modelled: raidsim sets the mark as a share of the request");
+		return dsim_err_val(c, rp->val, "'Set watermark by reqsize' = 0 with a read "
+				    "water mark is not modelled: raidsim sets the mark as a share of "
+				    "the request");
 	if (mark == 0) {
 		char w[300];
-		where(rp, w, sizeof(w));
+		dsim_where(rp, w, sizeof(w));
 		fprintf(c->ign, "#   %s \"%s\": scales the water marks, which are 0\n", w, rp->key);
 	}
 	if (bus_holding(c, disk, mark))
 		return -1;
 	char v[64];
 	snprintf(v, sizeof(v), "%.10g", mark);
-	line(c, "read_watermark", v, hp, mark > 0 ? "a share of the request, at most a segment "
-	     "(\"Set watermark by reqsize\" = 1)" : "data moves as the media delivers it");
+	dsim_line(c, "read_watermark", v, hp, mark > 0 ? "a share of the request, at most a segment "
+		  "(\"Set watermark by reqsize\" = 1)" : "data moves as the media delivers it");
 	return write_watermark(c, disk, by_req);
 }
 
@@ -1280,18 +483,18 @@ static int command_rules(struct ctx *c, const struct rs_dsim_val *disk)
 		bool on;
 		if (flag(c, disk, flags[i][0], &on))
 			return -1;
-		line(c, flags[i][1], on ? "true" : "false", take(disk, flags[i][0]), NULL);
+		dsim_line(c, flags[i][1], on ? "true" : "false", dsim_take(disk, flags[i][0]), NULL);
 	}
 	static const char *const comp[2][2] = { { "Read completion overhead", "completion_read" },
 						{ "Write completion overhead", "completion_write" } };
 	for (int i = 0; i < 2; i++) {
-		const struct rs_dsim_param *p = take(disk, comp[i][0]);
+		const struct rs_dsim_param *p = dsim_take(disk, comp[i][0]);
 		double t;
 		char v[64];
-		if (msec(c, p, &t))
+		if (dsim_msec(c, p, &t))
 			return -1;
-		fmt_ms(v, sizeof(v), t);
-		line(c, comp[i][1], v, p, NULL);
+		dsim_fmt_ms(v, sizeof(v), t);
+		dsim_line(c, comp[i][1], v, p, NULL);
 	}
 	return read_watermark(c, disk);
 }
@@ -1299,97 +502,97 @@ static int command_rules(struct ctx *c, const struct rs_dsim_val *disk)
 static int buffer(struct ctx *c, const struct rs_dsim_val *disk)
 {
 	uint64_t nseg, seg, wseg, mode, ramin, ramax, fast, qlen;
-	const struct rs_dsim_param *np = take(disk, "Number of buffer segments");
-	const struct rs_dsim_param *sp = take(disk, "Segment size (in blks)");
-	const struct rs_dsim_param *wp = take(disk, "Maximum number of write segments");
-	const struct rs_dsim_param *mp = take(disk, "Buffer continuous read");
-	const struct rs_dsim_param *minp = take(disk, "Minimum read-ahead (blks)");
-	const struct rs_dsim_param *maxp = take(disk, "Maximum read-ahead (blks)");
-	const struct rs_dsim_param *fp = take(disk, "Fast write level");
-	const struct rs_dsim_param *qp = take(disk, "Max queue length");
-	if (whole(c, np, 1, 1024, &nseg) || whole(c, sp, 1, 1 << 23, &seg) ||
-	    whole(c, wp, 0, 1024, &wseg) || whole(c, mp, 0, 4, &mode) ||
-	    whole(c, minp, 0, 1 << 23, &ramin) || whole(c, maxp, 0, 1 << 23, &ramax) ||
-	    whole(c, fp, 0, 2, &fast) || whole(c, qp, 1, 32, &qlen))
+	const struct rs_dsim_param *np = dsim_take(disk, "Number of buffer segments");
+	const struct rs_dsim_param *sp = dsim_take(disk, "Segment size (in blks)");
+	const struct rs_dsim_param *wp = dsim_take(disk, "Maximum number of write segments");
+	const struct rs_dsim_param *mp = dsim_take(disk, "Buffer continuous read");
+	const struct rs_dsim_param *minp = dsim_take(disk, "Minimum read-ahead (blks)");
+	const struct rs_dsim_param *maxp = dsim_take(disk, "Maximum read-ahead (blks)");
+	const struct rs_dsim_param *fp = dsim_take(disk, "Fast write level");
+	const struct rs_dsim_param *qp = dsim_take(disk, "Max queue length");
+	if (dsim_whole(c, np, 1, 1024, &nseg) || dsim_whole(c, sp, 1, 1 << 23, &seg) ||
+	    dsim_whole(c, wp, 0, 1024, &wseg) || dsim_whole(c, mp, 0, 4, &mode) ||
+	    dsim_whole(c, minp, 0, 1 << 23, &ramin) || dsim_whole(c, maxp, 0, 1 << 23, &ramax) ||
+	    dsim_whole(c, fp, 0, 2, &fast) || dsim_whole(c, qp, 1, 32, &qlen))
 		return -1;
 	/* DiskSim keeps one of the segments for writes alone when asked to and
 	 * there is more than one; the reads share the others. */
-	const struct rs_dsim_param *dp = take(disk, "Use separate write segment");
+	const struct rs_dsim_param *dp = dsim_take(disk, "Use separate write segment");
 	uint64_t dedicated;
-	if (whole(c, dp, 0, 1, &dedicated) || caching(c, disk))
+	if (dsim_whole(c, dp, 0, 1, &dedicated) || caching(c, disk))
 		return -1;
 	dedicated = dedicated && nseg > 1;
 	uint64_t rseg = dedicated ? nseg - 1 : nseg;
 	char v[64];
 	snprintf(v, sizeof(v), "%" PRIu64 "B", rseg * seg * 512);
-	line(c, "cache_size", v, sp, dedicated ? "x the read segments x 512 B" :
-	     "x \"Number of buffer segments\" x 512 B");
+	dsim_line(c, "cache_size", v, sp, dedicated ? "x the read segments x 512 B" :
+		  "x \"Number of buffer segments\" x 512 B");
 	snprintf(v, sizeof(v), "%" PRIu64, rseg);
-	line(c, "segments", v, np, dedicated ? "less the write segment (\"Use separate write "
-	     "segment\" = 1)" : NULL);
+	dsim_line(c, "segments", v, np, dedicated ? "less the write segment (\"Use separate write "
+		  "segment\" = 1)" : NULL);
 	static const char *const modes[] = { "none", "track", "cylinder", "segment",
 					     "next-track" };
-	line(c, "prefetch", modes[mode], mp, NULL);
+	dsim_line(c, "prefetch", modes[mode], mp, NULL);
 	snprintf(v, sizeof(v), "%" PRIu64 "B", ramax * 512);
-	line(c, "read_ahead", v, maxp, NULL);
+	dsim_line(c, "read_ahead", v, maxp, NULL);
 	snprintf(v, sizeof(v), "%" PRIu64 "B", ramin * 512);
-	line(c, "read_ahead_min", v, minp, NULL);
-	const struct rs_dsim_param *op = take(disk, "Read-ahead over requested");
+	dsim_line(c, "read_ahead_min", v, minp, NULL);
+	const struct rs_dsim_param *op = dsim_take(disk, "Read-ahead over requested");
 	double over;
-	if (num(c, op, &over))
+	if (dsim_num(c, op, &over))
 		return -1;
 	if (over != 0 && over != 1 && over != -1)
-		return err_val(c, op->val, "'Read-ahead over requested' = %s is not modelled "
-			       "(raidsim imports 0, the requested blocks stay in the segment, 1, "
-			       "read-ahead may replace them, and -1, they stay until delivered)",
-			       op->val->text);
-	line(c, "read_ahead_over_request", over == 1 ? "true" : "false", op, NULL);
-	line(c, "read_drop_request", over == -1 ? "true" : "false", op, over == -1 ? "-1: the "
-	     "requested blocks leave the segment once delivered" : NULL);
-	const struct rs_dsim_param *fr = take(disk, "Read any free blocks");
+		return dsim_err_val(c, op->val, "'Read-ahead over requested' = %s is not modelled "
+				    "(raidsim imports 0, the requested blocks stay in the segment, 1, "
+				    "read-ahead may replace them, and -1, they stay until delivered)",
+				    op->val->text);
+	dsim_line(c, "read_ahead_over_request", over == 1 ? "true" : "false", op, NULL);
+	dsim_line(c, "read_drop_request", over == -1 ? "true" : "false", op, over == -1 ? "-1: the "
+		  "requested blocks leave the segment once delivered" : NULL);
+	const struct rs_dsim_param *fr = dsim_take(disk, "Read any free blocks");
 	uint64_t any, stop;
-	if (whole(c, fr, 0, 1, &any))
+	if (dsim_whole(c, fr, 0, 1, &any))
 		return -1;
-	line(c, "read_any_free", any ? "true" : "false", fr, NULL);
-	const struct rs_dsim_param *hs = take(disk, "Write hit stop prefetch");
-	if (whole(c, hs, 0, 1, &stop))
+	dsim_line(c, "read_any_free", any ? "true" : "false", fr, NULL);
+	const struct rs_dsim_param *hs = dsim_take(disk, "Write hit stop prefetch");
+	if (dsim_whole(c, hs, 0, 1, &stop))
 		return -1;
-	line(c, "read_ahead_stop_on_command", stop ? "true" : "false", hs, NULL);
-	line(c, "write_cache", fast ? "true" : "false", fp, fast == 2 ? "writes complete once "
-	     "in the buffer" : fast ? "level 1: see write_cache_appends_only" : "writes complete "
-	     "on the media");
+	dsim_line(c, "read_ahead_stop_on_command", stop ? "true" : "false", hs, NULL);
+	dsim_line(c, "write_cache", fast ? "true" : "false", fp, fast == 2 ? "writes complete once "
+		  "in the buffer" : fast ? "level 1: see write_cache_appends_only" : "writes complete "
+		  "on the media");
 	if (fast == 1)
-		line(c, "write_cache_appends_only", "true", fp, "only a write that continues write "
-		     "data still in the buffer completes early");
+		dsim_line(c, "write_cache_appends_only", "true", fp, "only a write that continues write "
+			  "data still in the buffer completes early");
 	if (fast && dedicated) {
 		snprintf(v, sizeof(v), "%" PRIu64 "B", seg * 512);
-		line(c, "write_cache_size", v, dp, "the write segment: segment size x 512 B");
+		dsim_line(c, "write_cache_size", v, dp, "the write segment: segment size x 512 B");
 	} else if (fast) {
 		if (wseg == 0 || wseg > nseg)
-			return err_val(c, wp->val, "the write segments must be from 1 to the number "
-				       "of segments (%" PRIu64 ")", nseg);
+			return dsim_err_val(c, wp->val, "the write segments must be from 1 to the "
+					    "number of segments (%" PRIu64 ")", nseg);
 		snprintf(v, sizeof(v), "%" PRIu64 "B", wseg * seg * 512);
-		line(c, "write_cache_size", v, wp, "segments x segment size x 512 B");
+		dsim_line(c, "write_cache_size", v, wp, "segments x segment size x 512 B");
 	}
 	if (fast) {
-		line(c, "destage_high", "0%", fp, "cached data goes to the media at once, before "
-		     "the next miss");
+		dsim_line(c, "destage_high", "0%", fp, "cached data goes to the media at once, before "
+			  "the next miss");
 	}
 	snprintf(v, sizeof(v), "%" PRIu64, qlen);
-	line(c, "queue_depth", v, qp, NULL);
-	const struct rs_dsim_param *sch = take(disk, "Scheduler");
+	dsim_line(c, "queue_depth", v, qp, NULL);
+	const struct rs_dsim_param *sch = dsim_take(disk, "Scheduler");
 	if (sch->val->kind != RS_DSIM_BLOCK || strcmp(sch->val->type, "disksim_ioqueue") != 0)
-		return err_val(c, sch->val, "'Scheduler' must be a disksim_ioqueue block");
-	if (check_block(c, sch->val, ioqueue_rules))
+		return dsim_err_val(c, sch->val, "'Scheduler' must be a disksim_ioqueue block");
+	if (dsim_check_block(c, sch->val, ioqueue_rules))
 		return -1;
-	const struct rs_dsim_param *pol = take(sch->val, "Scheduling policy");
+	const struct rs_dsim_param *pol = dsim_take(sch->val, "Scheduling policy");
 	uint64_t policy;
-	if (whole(c, pol, 0, 100, &policy))
+	if (dsim_whole(c, pol, 0, 100, &policy))
 		return -1;
 	if (policy != 1)
-		return err_val(c, pol->val, "scheduling policy %" PRIu64 " is not imported (only 1, "
-			       "FCFS; set `scheduler` in a scenario for others)", policy);
-	line(c, "scheduler", "fcfs", pol, NULL);
+		return dsim_err_val(c, pol->val, "scheduling policy %" PRIu64 " is not imported "
+				    "(only 1, FCFS; set `scheduler` in a scenario for others)", policy);
+	dsim_line(c, "scheduler", "fcfs", pol, NULL);
 	return 0;
 }
 
@@ -1409,7 +612,7 @@ static int check_setup(struct ctx *c, const struct rs_dsim_val **disk)
 		else if (strcmp(b->type, "disksim_iodriver") == 0)
 			rules = driver_rules;
 		if (rules) {
-			if (check_block(c, b, rules))
+			if (dsim_check_block(c, b, rules))
 				return -1;
 			continue;
 		}
@@ -1419,15 +622,16 @@ static int check_setup(struct ctx *c, const struct rs_dsim_val **disk)
 		while (k < nk && strcmp(ignored_blocks[k].type, b->type) != 0)
 			k++;
 		if (k == nk)
-			return err_val(c, b, "a %s block is not imported (raidsim imports one "
-				       "disksim_disk with its buses, controller and driver)", b->type);
+			return dsim_err_val(c, b, "a %s block is not imported (raidsim imports "
+					    "one disksim_disk with its buses, controller and driver)",
+					    b->type);
 		if (strcmp(b->type, "instantiate") == 0) {
 			const struct rs_dsim_val *spec = rs_dsim_find(c->ds, "disksim_disk", b->name);
 			if (!spec)
 				continue;
 			if (*disk || b->nitems != 1)
-				return err_val(c, b, "the set-up has more than one disk; raidsim "
-					       "imports one drive at a time");
+				return dsim_err_val(c, b, "the set-up has more than one disk; raidsim "
+						    "imports one drive at a time");
 			*disk = spec;
 			inst = b;
 		} else if (b->name || strcmp(b->type, "topology") == 0) {
@@ -1457,10 +661,10 @@ int rs_import_disksim(const char *parv, FILE *out, struct rs_diag *d)
 		rc = check_setup(&c, &disk);
 		if (rc == 0) {
 			c.conn = has_connection(disk);
-			rc = check_block(&c, disk, disk_rules);
+			rc = dsim_check_block(&c, disk, disk_rules);
 		}
 		if (rc == 0)
-			rc = do_model(&c, take(disk, "Model"));
+			rc = dsim_do_model(&c, dsim_take(disk, "Model"));
 		if (rc == 0)
 			rc = overheads(&c, disk);
 		if (rc == 0)

@@ -2,7 +2,8 @@
  * .diskspecs, .model and .seek files it loads) as a raidsim `hdd` model.
  *
  * Every DiskSim parameter the set-up states is accounted for, in one of
- * three ways (the tables in dsim_hdd.c):
+ * three ways (the rule tables of dsim_hdd*.c, each beside the code that
+ * translates its blocks):
  *   - translated into a model key, whose line carries a comment naming
  *     its source "file:line" and DiskSim's name for it;
  *   - accepted only with the value raidsim's own rule has (a flag whose
