@@ -801,10 +801,16 @@ int main(int argc, char **argv)
 			printf("FAIL run %lu of seed %llu: %s after %.1f s\n", run, o.seed, why,
 			       oc.seconds);
 			if (*err) {
-				/* The last lines say what went wrong; the first what it was. */
+				/* Its last 2000 bytes, each line indented under the
+				 * FAIL line it belongs to. */
 				size_t n = strlen(err);
-				const char *tail = n > 2000 ? err + n - 2000 : err;
-				printf("  stderr: %s%s", tail, err[n - 1] == '\n' ? "" : "\n");
+				const char *line = n > 2000 ? err + n - 2000 : err;
+				fputs("  stderr:\n", stdout);
+				while (*line) {
+					size_t len = strcspn(line, "\n");
+					printf("    %.*s\n", (int)len, line);
+					line += len + (line[len] == '\n');
+				}
 			}
 			printf("  reproduce: RAIDSIM_MODELS=%s/models ", srcdir);
 			print_command(stdout, raidsim, scenario, &s);
@@ -816,6 +822,10 @@ int main(int argc, char **argv)
 			printf("run %lu: %s, %.2f s: %s", run,
 			       why ? "FAIL" : kind == 0 ? "ran" : kind == 2 ? "refused" : "stopped",
 			       oc.seconds, *err ? err : "\n");
+		/* A long campaign says it is alive now and then. */
+		if (o.seconds > 0 && !o.verbose && (run + 1) % 1000 == 0)
+			printf("random_sets: %lu runs, %lu failed, %.0f s\n", run + 1, failures,
+			       now() - start);
 		fflush(stdout);
 		free(err);
 		strs_free(&args);
