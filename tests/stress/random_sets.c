@@ -172,15 +172,31 @@ static int load_corpus(struct corpus *c, const char *srcdir)
 	qsort(c->scenario_paths.v, c->scenario_paths.len, sizeof(char *), str_cmp);
 	qsort(model_paths.v, model_paths.len, sizeof(char *), str_cmp);
 	c->scenarios = xrealloc(NULL, c->scenario_paths.len * sizeof(*c->scenarios));
+	size_t kept = 0;
 	for (size_t i = 0; i < c->scenario_paths.len; i++) {
-		c->scenarios[i] = yt_load(c->scenario_paths.v[i]);
-		leaves(c->scenarios[i], "", note_leaf, &c->seen);
+		struct yt_node *t = yt_load(c->scenario_paths.v[i]);
+		/* yt_load said why; a file the test cannot read is not run. */
+		if (!t || t->kind != YT_MAP) {
+			yt_free(t);
+			free(c->scenario_paths.v[i]);
+			continue;
+		}
+		c->scenario_paths.v[kept] = c->scenario_paths.v[i];
+		c->scenarios[kept++] = t;
+		leaves(t, "", note_leaf, &c->seen);
 		/* A swept axis's values are values of its key too. */
-		const struct yt_node *sweep = yt_get(c->scenarios[i], "sweep");
+		const struct yt_node *sweep = yt_get(t, "sweep");
 		for (size_t a = 0; sweep && sweep->kind == YT_MAP && a < sweep->len; a++)
 			for (size_t k = 0; sweep->items[a]->kind == YT_SEQ && k < sweep->items[a]->len; k++)
 				if (sweep->items[a]->items[k]->kind == YT_SCALAR)
 					seen_add(&c->seen, sweep->keys[a], sweep->items[a]->items[k]->text);
+	}
+	c->scenario_paths.len = kept;
+	c->scenario_paths.v[kept] = NULL;
+	if (kept == 0) {
+		fprintf(stderr, "random_sets: no scenario could be read\n");
+		strs_free(&model_paths);
+		return -1;
 	}
 	c->models = xrealloc(NULL, (model_paths.len + 1) * sizeof(*c->models));
 	for (size_t i = 0; i < model_paths.len; i++) {
@@ -253,16 +269,26 @@ static const char *sets_get(const struct sets *s, const char *path)
 	return NULL;
 }
 
-struct candidate { char *path; const struct yt_node *leaf; };
+/* A value to change: a scalar of a map at PATH, or when SEQ is set the
+ * scalar under KEY of SEQ's entry ENTRY, the sequence at PATH then being
+ * written again whole as a flow sequence. */
+struct candidate {
+	char *path;
+	const struct yt_node *leaf;
+	const struct yt_node *seq;
+	size_t entry;
+	const char *key;
+};
 struct candidates { size_t len; struct candidate *v; };
 
-static void add_candidate(struct candidates *c, const char *path, const struct yt_node *leaf)
+static void add_candidate(struct candidates *c, const struct candidate *add)
 {
-	for (size_t i = 0; i < c->len; i++)
-		if (strcmp(c->v[i].path, path) == 0)
+	for (size_t i = 0; !add->seq && i < c->len; i++)
+		if (strcmp(c->v[i].path, add->path) == 0)
 			return;  /* the scenario's own value wins over its model's */
 	c->v = xrealloc(c->v, (c->len + 1) * sizeof(*c->v));
-	c->v[c->len++] = (struct candidate){ xprintf("%s", path), leaf };
+	c->v[c->len] = *add;
+	c->v[c->len++].path = xprintf("%s", add->path);
 }
 
 struct collect { struct candidates *out; const struct corpus *corpus; const struct sets *pins; };
@@ -285,7 +311,67 @@ static bool mutable_key(const char *path)
 static void collect_model_leaf(const char *path, const struct yt_node *leaf, void *ctx)
 {
 	if (mutable_key(path))
-		add_candidate(((struct collect *)ctx)->out, path, leaf);
+		add_candidate(((struct collect *)ctx)->out, &(struct candidate){ .path = (char *)path, .leaf = leaf });
+}
+
+/* A sequence of maps of scalars (faults, an access spec's lines, the
+ * paths of a multipath device): one that flow_text can write again. */
+static bool flowable(const struct yt_node *seq)
+{
+	if (seq->kind != YT_SEQ || seq->len == 0)
+		return false;
+	for (size_t e = 0; e < seq->len; e++) {
+		if (seq->items[e]->kind != YT_MAP)
+			return false;
+		for (size_t k = 0; k < seq->items[e]->len; k++)
+			if (seq->items[e]->items[k]->kind != YT_SCALAR)
+				return false;
+	}
+	return true;
+}
+
+static void append_text(char **out, size_t *len, size_t *cap, const char *add)
+{
+	size_t n = strlen(add);
+	if (*len + n + 1 > *cap)
+		*out = xrealloc(*out, *cap = 2 * (*len + n + 1));
+	memcpy(*out + *len, add, n + 1);
+	*len += n;
+}
+
+/* SEQ (flowable) as a flow sequence for --set: every `at` time times
+ * AT_FACTOR, and the value under KEY of entry ENTRY replaced by VALUE when
+ * KEY is not NULL.  A value that flow syntax would split is quoted. */
+static char *flow_text(const struct yt_node *seq, double at_factor, size_t entry,
+		       const char *key, const char *value)
+{
+	size_t len = 0, cap = 0;
+	char *out = NULL;
+	append_text(&out, &len, &cap, "[");
+	for (size_t e = 0; e < seq->len; e++) {
+		const struct yt_node *m = seq->items[e];
+		append_text(&out, &len, &cap, e ? ", {" : "{");
+		for (size_t k = 0; k < m->len; k++) {
+			const char *text = m->items[k]->text;
+			char *v;
+			if (key && e == entry && strcmp(m->keys[k], key) == 0)
+				v = xprintf("%s", value);
+			else if (strcmp(m->keys[k], "at") == 0 && at_factor != 1 &&
+				 parse_seconds(text) >= 0)
+				v = xprintf("%.9gs", parse_seconds(text) * at_factor);
+			else
+				v = xprintf("%s", text);
+			char *part = strpbrk(v, ",[]{}#:\"'") || m->items[k]->quoted ?
+				     xprintf("%s%s: '%s'", k ? ", " : "", m->keys[k], v) :
+				     xprintf("%s%s: %s", k ? ", " : "", m->keys[k], v);
+			append_text(&out, &len, &cap, part);
+			free(part);
+			free(v);
+		}
+		append_text(&out, &len, &cap, "}");
+	}
+	append_text(&out, &len, &cap, "]");
+	return out;
 }
 
 /* The scenario's leaves under PREFIX, and for every map that names a model
@@ -297,10 +383,20 @@ static void collect(const struct yt_node *n, const char *prefix, struct collect 
 		return;
 	for (size_t i = 0; i < n->len; i++) {
 		char *p = *prefix ? xprintf("%s.%s", prefix, n->keys[i]) : xprintf("%s", n->keys[i]);
-		if (n->items[i]->kind == YT_SCALAR && mutable_key(p))
-			add_candidate(cx->out, p, n->items[i]);
-		else if (n->items[i]->kind == YT_MAP)
-			collect(n->items[i], p, cx);
+		const struct yt_node *v = n->items[i];
+		if (!*prefix && (strcmp(p, "sweep") == 0 || strcmp(p, "output") == 0))
+			;  /* not a setting of the run itself */
+		else if (v->kind == YT_SCALAR && mutable_key(p))
+			add_candidate(cx->out, &(struct candidate){ .path = p, .leaf = v });
+		else if (v->kind == YT_MAP)
+			collect(v, p, cx);
+		else if (flowable(v))
+			for (size_t e = 0; e < v->len; e++)
+				for (size_t k = 0; k < v->items[e]->len; k++)
+					if (mutable_key(v->items[e]->keys[k]))
+						add_candidate(cx->out, &(struct candidate){
+							p, v->items[e]->items[k], v, e,
+							v->items[e]->keys[k] });
 		free(p);
 	}
 	char *mp = *prefix ? xprintf("%s.model", prefix) : xprintf("model");
@@ -377,45 +473,15 @@ static double shorten(struct rng *r, const struct yt_node *sc, struct sets *s)
 }
 
 /* A fault at 10 s of a 150 s run never fires in a run cut to 0.5 s: most
- * of the time the faults move with the run, as a flow sequence. */
-static void move_faults(struct rng *r, const struct yt_node *sc, double factor, struct sets *s)
+ * of the time the faults move with the run.  The factor their times were
+ * multiplied by (1 if they stay). */
+static double move_faults(struct rng *r, const struct yt_node *sc, double factor, struct sets *s)
 {
 	const struct yt_node *f = yt_get(sc, "faults");
-	if (!f || f->kind != YT_SEQ || f->len == 0 || factor >= 1 || rng_unit(r) < 0.25)
-		return;
-	size_t cap = 64, len = 0;
-	char *out = xrealloc(NULL, cap);
-	out[len++] = '[';
-	for (size_t i = 0; i < f->len; i++) {
-		const struct yt_node *e = f->items[i];
-		if (e->kind != YT_MAP)
-			goto give_up;
-		for (size_t k = 0; k < e->len; k++) {
-			if (e->items[k]->kind != YT_SCALAR)
-				goto give_up;
-			char *v;
-			double at = parse_seconds(e->items[k]->text);
-			if (strcmp(e->keys[k], "at") == 0 && at >= 0)
-				v = xprintf("%.9gs", at * factor);
-			else
-				v = xprintf("%s", e->items[k]->text);
-			char *part = xprintf("%s%s%s: %s%s", k ? "" : (i ? ", {" : "{"),
-					     k ? ", " : "", e->keys[k], v, k + 1 == e->len ? "}" : "");
-			free(v);
-			size_t n = strlen(part);
-			if (len + n + 2 > cap)
-				out = xrealloc(out, cap = 2 * (len + n + 2));
-			memcpy(out + len, part, n);
-			len += n;
-			free(part);
-		}
-	}
-	out[len++] = ']';
-	out[len] = '\0';
-	sets_put(s, "faults", out);
-	return;
-give_up:
-	free(out);
+	if (!f || !flowable(f) || factor >= 1 || rng_unit(r) < 0.25)
+		return 1;
+	sets_put(s, "faults", flow_text(f, factor, 0, NULL, NULL));
+	return factor;
 }
 
 /* The plan of run RUN of SEED: its scenario and its assignments. */
@@ -425,13 +491,8 @@ static size_t plan_run(const struct corpus *c, unsigned long long seed, unsigned
 	struct rng r = { seed * 0x9e3779b97f4a7c15ULL ^ ((unsigned long long)run + 1) *
 			 0xd1b54a32d192ed03ULL };
 	rng_next(&r);
-	size_t which;
-	do
-		which = rng_below(&r, c->scenario_paths.len);
-	while (!c->scenarios[which] && (which = c->scenario_paths.len) && false);
+	size_t which = rng_below(&r, c->scenario_paths.len);
 	const struct yt_node *sc = c->scenarios[which];
-	if (!sc)
-		return which;
 	const struct yt_node *sweep = yt_get(sc, "sweep");
 	for (size_t a = 0; sweep && sweep->kind == YT_MAP && a < sweep->len; a++) {
 		const struct yt_node *vals = sweep->items[a];
@@ -442,23 +503,26 @@ static size_t plan_run(const struct corpus *c, unsigned long long seed, unsigned
 			sets_put(s, sweep->keys[a], xprintf("%s", v->text));
 	}
 	double factor = shorten(&r, sc, s);
-	move_faults(&r, sc, factor, s);
+	double at_factor = move_faults(&r, sc, factor, s);
 	struct candidates cand = { 0 };
 	struct collect cx = { &cand, c, s };
-	/* The scenario minus what is not a setting of the run itself. */
-	for (size_t i = 0; i < sc->len; i++) {
-		const char *k = sc->keys[i];
-		if (strcmp(k, "sweep") == 0 || strcmp(k, "output") == 0)
-			continue;
-		if (sc->items[i]->kind == YT_MAP)
-			collect(sc->items[i], k, &cx);
-	}
+	collect(sc, "", &cx);
 	size_t n = 1 + rng_below(&r, 4);
 	for (size_t i = 0; i < n && cand.len; i++) {
 		const struct candidate *pick = &cand.v[rng_below(&r, cand.len)];
-		sets_put(s, pick->path,
-			 mutate_value(&r, (struct seen *)&c->seen, pick->path, pick->leaf->text,
-				      pick->leaf->quoted));
+		char *v = mutate_value(&r, (struct seen *)&c->seen,
+				       pick->seq ? pick->key : pick->path, pick->leaf->text,
+				       pick->leaf->quoted);
+		if (pick->seq) {
+			/* One entry's value changed, the rest (and moved faults)
+			 * as they are. */
+			bool faults = strcmp(pick->path, "faults") == 0;
+			sets_put(s, pick->path, flow_text(pick->seq, faults ? at_factor : 1,
+							  pick->entry, pick->key, v));
+			free(v);
+		} else {
+			sets_put(s, pick->path, v);
+		}
 	}
 	for (size_t i = 0; i < cand.len; i++)
 		free(cand.v[i].path);
