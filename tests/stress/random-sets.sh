@@ -7,7 +7,7 @@
 # with an undocumented status 1 and one refused without a diagnostic.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../cli/lib.sh
+# shellcheck source=tests/cli/lib.sh
 . "$here/../cli/lib.sh"
 stress=${top_builddir:-$here/../..}/tests/stress/random_sets
 srcdir=${top_srcdir:-$here/../..}
