@@ -7,9 +7,12 @@
 # `make check`; `make stress` runs new seeds for STRESS_SECONDS.
 check_PROGRAMS += tests/stress/random_sets
 tests_stress_random_sets_SOURCES = tests/stress/random_sets.c \
-	tests/stress/budget.c tests/stress/budget.h \
+	tests/stress/plan.c tests/stress/plan.h \
+	tests/stress/corpus.c tests/stress/corpus.h \
 	tests/stress/mutate.c tests/stress/mutate.h \
-	tests/stress/yaml_tree.c tests/stress/yaml_tree.h
+	tests/stress/budget.c tests/stress/budget.h \
+	tests/stress/yaml_tree.c tests/stress/yaml_tree.h \
+	tests/stress/util.c tests/stress/util.h
 tests_stress_random_sets_LDADD = $(YAML_LIBS) -lm
 TESTS += tests/stress/random-sets.sh
 EXTRA_DIST += tests/stress/random-sets.sh

@@ -1,4 +1,5 @@
 #include "mutate.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -27,12 +28,7 @@ double rng_unit(struct rng *r)
 
 static char *xstrdup(const char *s)
 {
-	char *d = strdup(s);
-	if (!d) {
-		fprintf(stderr, "random_sets: out of memory\n");
-		exit(99);
-	}
-	return d;
+	return xprintf("%s", s);
 }
 
 void seen_add(struct seen *s, const char *key, const char *value)
@@ -40,11 +36,7 @@ void seen_add(struct seen *s, const char *key, const char *value)
 	const char *dot = strrchr(key, '.');
 	if (s->len == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 256;
-		s->pairs = realloc(s->pairs, s->cap * sizeof(*s->pairs));
-		if (!s->pairs) {
-			fprintf(stderr, "random_sets: out of memory\n");
-			exit(99);
-		}
+		s->pairs = xrealloc(s->pairs, s->cap * sizeof(*s->pairs));
 	}
 	s->pairs[s->len++] = (struct seen_pair){ xstrdup(dot ? dot + 1 : key), xstrdup(value) };
 	s->sorted = false;
@@ -96,7 +88,6 @@ static const double FACTORS[] = { 0, 1e-6, 0.001, 0.1, 0.5, 0.99, 1.01, 2, 10, 1
 static const char *const UNITS[] = { "", "KiB", "MiB", "ms", "us", "s", "%", "MB/s", "B" };
 /* Words no shipped enumeration may have, or one of another key's. */
 static const char *const WORDS[] = { "none", "x", "0", "auto", "random", "fifo" };
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool is_bool(const char *t)
 {
@@ -143,7 +134,7 @@ static double size_unit(const char *unit)
 		{ "TiB", 0x1p40 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
 		{ "PB", 1e15 },
 	};
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (size_t i = 0; i < COUNT(units); i++)
 		if (strcmp(unit, units[i].unit) == 0)
 			return units[i].bytes;
 	return 0;

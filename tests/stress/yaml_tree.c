@@ -1,18 +1,17 @@
 #include "yaml_tree.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-static void *xrealloc(void *p, size_t n)
+static char *text_of(const yaml_char_t *s, size_t len)
 {
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "random_sets: out of memory\n");
-		exit(99);
-	}
-	return p;
+	char *t = strndup((const char *)s, len);
+	if (!t)
+		oom();
+	return t;
 }
 
 static struct yt_node *new_node(enum yt_kind kind)
@@ -38,7 +37,7 @@ static struct yt_node *build(yaml_parser_t *p, yaml_event_t *ev)
 {
 	if (ev->type == YAML_SCALAR_EVENT) {
 		struct yt_node *n = new_node(YT_SCALAR);
-		n->text = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+		n->text = text_of(ev->data.scalar.value, ev->data.scalar.length);
 		n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 			    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 		return n;
@@ -61,7 +60,7 @@ static struct yt_node *build(yaml_parser_t *p, yaml_event_t *ev)
 				yaml_event_delete(&e);
 				goto fail;
 			}
-			key = strndup((const char *)e.data.scalar.value, e.data.scalar.length);
+			key = text_of(e.data.scalar.value, e.data.scalar.length);
 			yaml_event_delete(&e);
 			if (!yaml_parser_parse(p, &e)) {
 				free(key);
