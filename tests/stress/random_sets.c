@@ -92,6 +92,10 @@ static char *judge(const struct outcome *o, const char *err, double timeout, int
 		return xprintf("killed by signal %d (%s)", o->signal, strsignal(o->signal));
 	if (internal)
 		return xprintf("exit status %d with an internal error", o->status);
+	/* A raidsim built with -fsanitize=address,undefined: UBSan goes on
+	 * after its report, so the status alone would not tell. */
+	if (strstr(err, "runtime error: ") || strstr(err, "Sanitizer"))
+		return xprintf("exit status %d with a sanitizer report", o->status);
 	switch (o->status) {
 	case 0:
 		*kind = 0;
@@ -189,7 +193,8 @@ static void usage(FILE *f)
 	      "      --workdir DIR  where the runs write (default: a new folder in\n"
 	      "                     $TMPDIR, removed at the end)\n"
 	      "      --timeout S    a run still going after S seconds fails (default 30)\n"
-	      "      --memory MIB   address space of a run (default 2048; 0 = no limit)\n"
+	      "      --memory MIB   address space of a run (default 2048; 0 = no limit,\n"
+	      "                     as a raidsim built with AddressSanitizer needs)\n"
 	      "  -v, --verbose      one line per run\n"
 	      "  -h, --help         show this help\n"
 	      "\n"
