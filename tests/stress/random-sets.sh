@@ -34,7 +34,7 @@ fake() {
 }
 # caught WHAT: the harness fails and prints a reproducer for WHAT.
 caught() {
-	"$stress" --srcdir "$srcdir" --raidsim "$tmp/fake" --runs 2 --timeout 5 \
+	"$stress" --srcdir "$srcdir" --raidsim "$tmp/fake" --runs 1 --timeout 5 \
 		--workdir "$tmp/work" >"$tmp/caught" 2>&1
 	st=$?
 	if [ "$st" -ne 1 ] || ! grep -q "^FAIL run 0 of seed 1: $1" "$tmp/caught" ||
