@@ -14,7 +14,7 @@
 	{                                                                                  \
 		.devices = 65536, .sweep_points = 1000000, .sweep_values = 100000,          \
 		.trace_bytes = (uint64_t)1 << 30, .queued_requests = 500000,                \
-		.series_intervals = 1000000, .model_depth = 16,                             \
+		.requests = 100000000, .series_intervals = 1000000, .model_depth = 16,     \
 	}
 static const struct rs_limits defaults = RS_LIMITS_DEFAULTS;
 struct rs_limits rs_limits_in_force = RS_LIMITS_DEFAULTS;
@@ -37,6 +37,8 @@ static const struct limit_field fields[] = {
 	  "bytes of one trace file" },
 	{ "queued_requests", offsetof(struct rs_limits, queued_requests), 0,
 	  "requests alive at once (devices' own included) before 'overloaded'" },
+	{ "requests", offsetof(struct rs_limits, requests), 0,
+	  "requests one workload completes in one point (ramp, then window)" },
 	{ "series_intervals", offsetof(struct rs_limits, series_intervals), 0,
 	  "time-series intervals of one run" },
 	{ "model_depth", offsetof(struct rs_limits, model_depth), 0,

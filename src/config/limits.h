@@ -18,6 +18,7 @@ struct rs_limits {
 	uint64_t sweep_values;     /* values of one sweep axis */
 	uint64_t trace_bytes;      /* bytes of one trace file */
 	uint64_t queued_requests;  /* requests alive at once, devices' own included */
+	uint64_t requests;         /* requests a workload completes in one point, per phase */
 	uint64_t series_intervals; /* time-series intervals of one run */
 	uint64_t model_depth;      /* models nested inside one another */
 };

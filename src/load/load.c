@@ -7,11 +7,13 @@
 #include "config/limits.h"
 #include "kernel/assert.h"
 
-/* Empty the statistics, and with them the count toward max_ops. */
+/* Empty the statistics, and with them the count toward max_ops, or toward
+ * the cap `requests` when there is no max_ops or it lies beyond the cap. */
 static void stats_reset(struct rs_load *load, rs_time_t now)
 {
+	uint64_t cap = rs_limits()->requests;
 	rs_iostat_reset(&load->stats, now);
-	load->ops_to_go = load->max_ops ? load->max_ops : UINT64_MAX;
+	load->ops_to_go = load->max_ops && load->max_ops <= cap ? load->max_ops : cap;
 }
 
 static void window_open(struct rs_sim *sim, void *obj, void *arg)
@@ -69,8 +71,28 @@ bool rs_load_account_measured(struct rs_sim *sim, struct rs_load *load, const st
 	}
 	/* Everything but a flush that succeeded counts toward max_ops. */
 	if ((io->op != RS_FLUSH || io->status != 0) && --load->ops_to_go == 0)
-		rs_load_finish(sim, load);
+		rs_load_count_reached(sim, load);
 	return !load->stopped;
+}
+
+void rs_load_count_reached(struct rs_sim *sim, struct rs_load *load)
+{
+	if (load->max_ops && load->max_ops <= rs_limits()->requests)
+		rs_load_finish(sim, load);
+	else
+		rs_load_too_many(sim, load);
+}
+
+void rs_load_too_many(struct rs_sim *sim, struct rs_load *load)
+{
+	/* Stop issuing too: the run ends after this event either way. */
+	load->stopped = true;
+	rs_sim_fail(sim, "more than %llu requests %s at %.6f s of simulated time (cap "
+		    "requests=%llu; raise it with --limit requests=N, or shorten the run)",
+		    (unsigned long long)rs_limits()->requests,
+		    load->measuring ? "measured" : "completed before or after the measured window",
+		    (double)(sim->now - load->t0) / 1e9,
+		    (unsigned long long)rs_limits()->requests);
 }
 
 void rs_load_finish(struct rs_sim *sim, struct rs_load *load)
@@ -127,6 +149,7 @@ int rs_load_run(struct rs_sim *sim, struct rs_load *load)
 {
 	load->t0 = sim->now;
 	stats_reset(load, sim->now);
+	load->unmeasured_to_go = rs_limits()->requests;
 	if (load->ramp_ns > 0)
 		rs_sched_at(sim, add_saturated(sim->now, load->ramp_ns), window_open, load, NULL);
 	else

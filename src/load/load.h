@@ -80,6 +80,11 @@ struct rs_load {
 	 * decrement a request where the sum and the compare were three
 	 * loads. */
 	uint64_t ops_to_go;
+	/* Requests completed outside the window (the ramp, the drain) still
+	 * allowed before the cap `requests` stops the run: a file may ask for
+	 * a ramp of any length, and the window's count alone would not bound
+	 * it.  Decremented only off the window's path. */
+	uint64_t unmeasured_to_go;
 	bool measuring;               /* inside the window */
 	/* measuring, and no request log: rs_load_account's common case,
 	 * one test where it was two.  Set and cleared with measuring. */
@@ -158,6 +163,14 @@ void rs_load_destroy(struct rs_load *load);
 /* Close the measuring window now (e.g. a trace has run out): nothing more
  * is issued, requests in flight drain.  Does nothing if already closed. */
 void rs_load_finish(struct rs_sim *sim, struct rs_load *load);
+/* ops_to_go reached 0: the window closes at the scenario's `count`, or,
+ * without one, the run fails at the cap `requests`, which stands in for
+ * `count` so that no file can ask for endless work. */
+void rs_load_count_reached(struct rs_sim *sim, struct rs_load *load)
+	__attribute__((noinline));
+/* The cap `requests` passed: the run fails with a message naming it. */
+void rs_load_too_many(struct rs_sim *sim, struct rs_load *load)
+	__attribute__((noinline, cold));
 /* rs_load_account for a request completed inside the window, in full: a
  * flush, an error, the request log, then the count that ends the window. */
 bool rs_load_account_measured(struct rs_sim *sim, struct rs_load *load,
@@ -177,9 +190,11 @@ static inline bool rs_load_account(struct rs_sim *sim, struct rs_load *load,
 		rs_iostat_record(&load->stats, io->op == RS_WRITE, rs_io_bytes(io),
 				 io->t_done - io->t_submit, 0);
 		if (--load->ops_to_go == 0)
-			rs_load_finish(sim, load);
+			rs_load_count_reached(sim, load);
 	} else if (load->measuring) {
 		return rs_load_account_measured(sim, load, io);
+	} else if (--load->unmeasured_to_go == 0) {
+		rs_load_too_many(sim, load);
 	}
 	return !load->stopped;
 }

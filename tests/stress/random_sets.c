@@ -35,6 +35,7 @@ static const char *const RUNTIME_FAILURES[] = {
 	"simulated time does not advance",
 	"simulated time overflows",
 	"overloaded: ",
+	"(cap requests=",
 };
 
 static char *read_file(const char *path)

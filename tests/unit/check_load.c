@@ -420,6 +420,64 @@ START_TEST(open_loop_overload_stops_at_cap)
 }
 END_TEST
 
+/* A fast device on a long run: the window fails at the cap `requests`
+ * (standing in for `count`) rather than running 10^7 requests; a `count`
+ * under the cap still closes the window normally, and one above it stops
+ * at the cap. */
+START_TEST(requests_cap_stops_the_window)
+{
+	struct tu_point p;
+	char why[128];
+	ck_assert_int_eq(rs_limits_set("requests=2000", why, sizeof(why)), 0);
+	ck_assert_int_eq(tu_point_buildf(&p, "fast.yaml",
+					 "device: {type: ideal, mean: 1us}\n"
+					 "workload: {iometer: {spec: database, run: 10s}}\n"), 0);
+	ck_assert_int_eq(rs_load_run(p.sim, p.load), -1);
+	ck_assert_msg(strstr(p.sim->failure, "more than 2000 requests measured"), "%s",
+		      p.sim->failure);
+	ck_assert(strstr(p.sim->failure, "--limit requests=N"));
+	ck_assert_uint_le(p.dev->submitted, 2001);
+	tu_point_free(&p);
+
+	ck_assert_int_eq(tu_point_buildf(&p, "counted.yaml",
+					 "device: {type: ideal, mean: 1us}\n"
+					 "workload: {iometer: {spec: database, run: 10s, "
+					 "count: 2000}}\n"), 0);
+	ck_assert_int_eq(rs_load_run(p.sim, p.load), 0);
+	ck_assert_uint_eq(p.load->summary.ops, 2000);
+	tu_point_free(&p);
+
+	ck_assert_int_eq(tu_point_buildf(&p, "overcount.yaml",
+					 "device: {type: ideal, mean: 1us}\n"
+					 "workload: {iometer: {spec: database, run: 10s, "
+					 "count: 2001}}\n"), 0);
+	ck_assert_int_eq(rs_load_run(p.sim, p.load), -1);
+	ck_assert(strstr(p.sim->failure, "(cap requests=2000;"));
+	tu_point_free(&p);
+	rs_limits_reset();
+}
+END_TEST
+
+/* The ramp is bounded too: requests completed outside the window count
+ * toward the same cap. */
+START_TEST(requests_cap_bounds_the_ramp)
+{
+	struct tu_point p;
+	char why[128];
+	ck_assert_int_eq(rs_limits_set("requests=3000", why, sizeof(why)), 0);
+	ck_assert_int_eq(tu_point_buildf(&p, "ramp.yaml",
+					 "device: {type: ideal, mean: 1us}\n"
+					 "workload: {iometer: {spec: database, ramp: 100s, "
+					 "run: 1s}}\n"), 0);
+	ck_assert_int_eq(rs_load_run(p.sim, p.load), -1);
+	ck_assert_msg(strstr(p.sim->failure, "more than 3000 requests completed before or "
+					     "after the measured window"), "%s", p.sim->failure);
+	ck_assert_uint_le(p.dev->submitted, 3001);
+	tu_point_free(&p);
+	rs_limits_reset();
+}
+END_TEST
+
 /* A rate so low that the next arrival lies beyond the clock (1e-11 per
  * second is 1e20 ns): the first request goes out at the start, no other
  * arrives within the run, and nothing overflows. */
@@ -468,6 +526,8 @@ static Suite *load_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, open_loop_overload_stops_at_cap);
 	tcase_add_test(tc, open_loop_tiny_rate);
+	tcase_add_test(tc, requests_cap_stops_the_window);
+	tcase_add_test(tc, requests_cap_bounds_the_ramp);
 	tcase_add_test(tc, window_end_saturates);
 	suite_add_tcase(s, tc);
 	return s;
