@@ -9,7 +9,6 @@
 
 #include "cli/commands.h"
 #include "config/diag.h"
-#include "config/limits.h"
 #include "import/dsim_hdd.h"
 
 const char cli_usage_import[] =
@@ -87,7 +86,6 @@ int cmd_import(int argc, char **argv)
 		{ 0 },
 	};
 	const char *out = NULL;
-	char why[256];
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -96,10 +94,8 @@ int cmd_import(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'L':
-			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
-				fprintf(stderr, "raidsim: %s\n", why);
+			if (cli_set_limit(optarg) != 0)
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'h':
 			fputs(cli_usage_import, stdout);

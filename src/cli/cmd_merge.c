@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "cli/commands.h"
-#include "config/limits.h"
 #include "run/shard.h"
 
 const char cli_usage_merge[] =
@@ -32,7 +31,6 @@ int cmd_merge(int argc, char **argv)
 	};
 	const char *out_dir = NULL;
 	bool plot = false, quiet = false;
-	char why[256];
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:pqh", longopts, NULL)) != -1) {
@@ -47,10 +45,8 @@ int cmd_merge(int argc, char **argv)
 			quiet = true;
 			break;
 		case 'L':
-			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
-				fprintf(stderr, "raidsim: %s\n", why);
+			if (cli_set_limit(optarg) != 0)
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'h':
 			fputs(cli_usage_merge, stdout);

@@ -170,10 +170,8 @@ int cmd_run(int argc, char **argv)
 			o.resume = true;
 			break;
 		case 'L':
-			if (rs_limits_set(optarg, why, sizeof(why)) != 0) {
-				fprintf(stderr, "raidsim: %s\n", why);
+			if (cli_set_limit(optarg) != 0)
 				goto out;
-			}
 			break;
 		case 'R':
 			if (cli_parse_repeat(optarg, &repeat) != 0)

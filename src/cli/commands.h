@@ -49,5 +49,8 @@ int cli_setup_models(struct rs_model_path *mp, char **dirs, size_t ndirs);
 int cli_parse_repeat(const char *arg, unsigned *repeat);
 int cli_parse_jobs(const char *arg, unsigned *jobs);
 int cli_parse_output_format(const char *arg, unsigned *formats);
+/* --limit NAME=V (config/limits.h), the same for every command that takes
+ * it. */
+int cli_set_limit(const char *arg);
 
 #endif

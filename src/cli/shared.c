@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "config/diag.h"
+#include "config/limits.h"
 #include "config/models.h"
 #include "run/repeats.h"
 #include "run/summary.h"
@@ -106,6 +107,16 @@ int cli_parse_repeat(const char *arg, unsigned *repeat)
 		return -1;
 	}
 	*repeat = (unsigned)n;
+	return 0;
+}
+
+int cli_set_limit(const char *arg)
+{
+	char why[256];
+	if (rs_limits_set(arg, why, sizeof(why)) != 0) {
+		fprintf(stderr, "raidsim: %s\n", why);
+		return -1;
+	}
 	return 0;
 }
 
