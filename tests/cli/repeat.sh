@@ -111,37 +111,20 @@ saved=$(ls "$tmp/k/resume.points" 2>/dev/null | grep -c '^[0-9]')
 echo "SIGKILL after ${delay}s: $saved of 12 runs saved"
 check "killed: saved runs are numbered 0..11" sh -c "! ls '$tmp/k/resume.points' | grep '^[0-9]' | grep -qv '^\([0-9]\|1[01]\)\$'"
 # Whether the kill above left any saved run depends on the moment (and a
-# finished run removes its saved runs): kill_after_first_saved DIR waits
-# for the first and kills then.  On a loaded machine the run may still end
-# between the look and the kill, leaving nothing to resume; then it starts
-# over (at most 5 times), so the checks below always meet a run cut short.
-kill_after_first_saved() {
-	attempt=0
-	while [ $attempt -lt 5 ]; do
-		rm -rf "$1"
-		setsid "$raidsim" run "$resume" -q --repeat 3 --set workload.iometer.read=50% \
-			-j 1 -o "$1" &
-		pid=$!
-		i=0
-		while [ $i -lt 400 ] && ! ls "$1/resume.points" 2>/dev/null | grep -q '^[0-9]'; do
-			sleep 0.05
-			i=$((i + 1))
-		done
-		kill -KILL -"$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-		ls "$1/resume.points" 2>/dev/null | grep -q '^[0-9]' && return 0
-		attempt=$((attempt + 1))
-	done
-	return 1
+# finished run removes its saved runs): here the kill waits for the first
+# (kill_after_first_saved, lib.sh).
+rkill() { # DIR
+	kill_after_first_saved "$1/resume.points" "$raidsim" run "$resume" -q --repeat 3 \
+		--set workload.iometer.read=50% -j 1 -o "$1"
 }
-check "a run killed after its first saved run" kill_after_first_saved "$tmp/other"
+check "a run killed after its first saved run" rkill "$tmp/other"
 check "--resume with another --repeat: status 2" status_is 2 rrun -o "$tmp/other" -j 2 --resume --repeat 2
 check "--resume with another --repeat: says why" grep -q "other --set or --repeat values" "$tmp/err"
 rrun -o "$tmp/k" -j 2 --resume
 check "killed + --resume: same files" same_set "$tmp/rref" "$tmp/k" resume
 # A saved run whose point lost its components file (removed by hand, or by
 # another run that ended and cleared the folder) runs again on --resume.
-check "a run killed after its first saved run (lost)" kill_after_first_saved "$tmp/lost"
+check "a run killed after its first saved run (lost)" rkill "$tmp/lost"
 rm -f "$tmp/lost/resume.points/out/"*.part
 rrun -o "$tmp/lost" -j 2 --resume 2>"$tmp/lost.err"
 check "lost components + --resume: same files" same_set "$tmp/rref" "$tmp/lost" resume

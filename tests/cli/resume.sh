@@ -96,17 +96,11 @@ check "second SIGINT: only whole points" whole_points "$tmp/ii"
 check "second SIGINT + --resume: same TSV" cmp "$tmp/ref/resume.tsv" "$tmp/ii/resume.tsv"
 
 # --resume refuses points of another scenario.
-bg -j 2 -o "$tmp/o" --seed 9
-pid=$!
-# Kill it once it has saved a point (a loaded machine may need longer than
+# Killed once it has saved a point (a loaded machine may need longer than
 # a fixed delay), so the folder holds points of the other seed.
-i=0
-while [ $i -lt 100 ] && ! ls "$tmp/o/resume.points" 2>/dev/null | grep -q '^[0-9]'; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -KILL -"$pid"
-wait "$pid" 2>/dev/null
+check "a run of another seed killed after its first saved point" \
+	kill_after_first_saved "$tmp/o/resume.points" "$raidsim" run "$scenario" -q -j 2 \
+	-o "$tmp/o" --seed 9
 "$raidsim" run "$scenario" -q -j 2 --resume -o "$tmp/o" 2>"$tmp/o.err"
 st=$?
 check "--resume with other settings: status 2" [ "$st" -eq 2 ]
