@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/limits.h"
 #include "kernel/assert.h"
 #include "load/fio_job.h"
 #include "load/fio_parse.h"
@@ -392,15 +391,10 @@ static int fio_init(struct rs_sim *sim, struct rs_load *load, const void *params
 	uint64_t slots = 0;
 	for (size_t i = 0; i < f->jobs.njobs; i++)
 		slots += f->jobs.job[i].numjobs * f->jobs.job[i].iodepth;
-	uint64_t qcap = rs_limits()->queued_requests;
-	if (slots > qcap) {
-		const struct rs_fio_job *j = &f->jobs.job[0];
-		rs_diag_at(d, path, j->line, j->col, "the jobs keep %llu requests in flight "
-			   "(numjobs x iodepth), more than the cap queued_requests=%llu (raise it "
-			   "with --limit queued_requests=N)", (unsigned long long)slots,
-			   (unsigned long long)qcap);
+	const struct rs_fio_job *j0 = &f->jobs.job[0];
+	if (rs_load_check_slots(d, path, j0->line, j0->col, slots,
+				"the jobs (numjobs x iodepth)") != 0)
 		return -1;            /* the path is f->file's now */
-	}
 	for (size_t i = 0; i < f->jobs.njobs; i++) {
 		f->nclones += f->jobs.job[i].numjobs;
 		if (node->kind == RS_NODE_MAP && p->runtime > 0)

@@ -13,7 +13,6 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "config/limits.h"
 #include "kernel/assert.h"
 #include "load/iometer_specs.h"
 
@@ -343,15 +342,10 @@ static int iometer_init(struct rs_sim *sim, struct rs_load *load, const void *pa
 	im->outstanding = p->outstanding;
 	im->rate = p->rate;
 	im->closed_loop = p->rate == 0;
-	/* A closed loop issues all its slots at once: past the cap the run
-	 * could only stop as overloaded at time 0, so say so here, at the
-	 * value that asks for it. */
-	uint64_t qcap = rs_limits()->queued_requests;
-	if (im->closed_loop && im->outstanding > qcap)
-		return rs_diag_node(d, rs_node_get(node, "outstanding"),
-				    "%llu outstanding requests are more than the cap "
-				    "queued_requests=%llu (raise it with --limit queued_requests=N)",
-				    (unsigned long long)im->outstanding, (unsigned long long)qcap);
+	const struct rs_node *slots_at = rs_node_get_or(node, "outstanding");
+	if (im->closed_loop && rs_load_check_slots(d, slots_at->file, slots_at->line, slots_at->col,
+						   im->outstanding, "the outstanding slots") != 0)
+		return -1;
 	im->nlines = spec.nlines;
 	double cum = 0;
 	for (size_t i = 0; i < spec.nlines; i++) {

@@ -1,19 +1,26 @@
 #include "load/load.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/limits.h"
 #include "kernel/assert.h"
 
-/* Empty the statistics, and with them the count toward max_ops, or toward
- * the cap `requests` when there is no max_ops or it lies beyond the cap. */
+/* The window ends at the scenario's `count`: there is one, within the cap
+ * `requests`.  Otherwise the cap ends it, as a failure. */
+static bool ends_at_count(const struct rs_load *load)
+{
+	return load->max_ops && load->max_ops <= rs_limits()->requests;
+}
+
+/* Empty the statistics, and with them the count toward max_ops (or the
+ * cap). */
 static void stats_reset(struct rs_load *load, rs_time_t now)
 {
-	uint64_t cap = rs_limits()->requests;
 	rs_iostat_reset(&load->stats, now);
-	load->ops_to_go = load->max_ops && load->max_ops <= cap ? load->max_ops : cap;
+	load->ops_to_go = ends_at_count(load) ? load->max_ops : rs_limits()->requests;
 }
 
 static void window_open(struct rs_sim *sim, void *obj, void *arg)
@@ -77,7 +84,7 @@ bool rs_load_account_measured(struct rs_sim *sim, struct rs_load *load, const st
 
 void rs_load_count_reached(struct rs_sim *sim, struct rs_load *load)
 {
-	if (load->max_ops && load->max_ops <= rs_limits()->requests)
+	if (ends_at_count(load))
 		rs_load_finish(sim, load);
 	else
 		rs_load_too_many(sim, load);
@@ -253,6 +260,17 @@ void rs_load_log_header(const struct rs_load *load, FILE *out)
 {
 	fprintf(out, "issue_s,op,block,blocks,response_s,status%s\n",
 		load->log_extra_header ? load->log_extra_header : "");
+}
+
+int rs_load_check_slots(struct rs_diag *d, const char *file, int line, int col,
+			uint64_t slots, const char *what)
+{
+	uint64_t cap = rs_limits()->queued_requests;
+	if (slots <= cap)
+		return 0;
+	return rs_diag_at(d, file, line, col, "%s keep %llu requests in flight, more than the "
+			  "cap queued_requests=%llu (raise it with --limit queued_requests=N)",
+			  what, (unsigned long long)slots, (unsigned long long)cap);
 }
 
 int rs_load_check_sectors(const struct rs_node *node, const char *key, uint64_t bytes,

@@ -75,9 +75,10 @@ struct rs_load {
 	rs_time_t t0;                 /* when the workload started */
 	uint64_t max_ops;             /* stop after this many measured ops; 0 = no limit */
 	/* Measured ops and errors (what max_ops counts: stats.ops[RS_ST_ALL]
-	 * + stats.errors) still to come before max_ops closes the window;
-	 * UINT64_MAX without a limit.  Set with the statistics' reset: one
-	 * decrement a request where the sum and the compare were three
+	 * + stats.errors) still to come before max_ops closes the window, or,
+	 * without max_ops or above the cap `requests`, before the cap fails
+	 * the run (rs_load_count_reached).  Set with the statistics' reset:
+	 * one decrement a request where the sum and the compare were three
 	 * loads. */
 	uint64_t ops_to_go;
 	/* Requests completed outside the window (the ramp, the drain) still
@@ -230,6 +231,12 @@ static inline struct rs_io *rs_load_issue(struct rs_sim *sim, struct rs_load *lo
 }
 
 void rs_load_common_apply(struct rs_load *load, const struct rs_load_common *c);
+/* A closed loop keeping `slots` requests in flight from the start: more
+ * than the cap queued_requests could only stop as overloaded at time 0, so
+ * it is refused where the file asks for it (`what` names what keeps them,
+ * e.g. "the jobs (numjobs x iodepth)").  0, or -1 with the diagnostic. */
+int rs_load_check_slots(struct rs_diag *d, const char *file, int line, int col,
+			uint64_t slots, const char *what);
 /* A size given under `key` must be whole sectors (512 B): 0, or -1 with a
  * diagnostic at the key's node (the section's when the key is absent). */
 int rs_load_check_sectors(const struct rs_node *node, const char *key, uint64_t bytes,
