@@ -81,6 +81,40 @@ static unsigned default_output_format(bool quiet)
 	return !quiet && isatty(STDOUT_FILENO) ? RS_FMT_NORMAL : 0;
 }
 
+/* --set, --seed and --device assignments one run takes. */
+#define MAX_SETS 256
+
+/* Add an assignment to SETS at index AT (the others move up): PATH set to
+ * VALUE, or to the parsed text of a --set when ORIGIN is NULL; a value
+ * given as a word of its own (--seed, --device) is reported against
+ * ORIGIN.  0, or an exit status with the message printed. */
+static int add_set(struct rs_assignment *sets, size_t *nsets, size_t cap, size_t at,
+		   const char *path, const char *origin, const char *value, struct rs_diag *d)
+{
+	if (*nsets == cap) {
+		fprintf(stderr, "raidsim: too many --set options\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct rs_assignment a;
+	if (!origin) {
+		if (rs_node_parse_assignment(value, &a.path, &a.value, d) != 0) {
+			rs_diag_print(d, stderr);
+			return EXIT_BAD_INPUT;
+		}
+	} else {
+		a.path = strdup(path);
+		if (!a.path) {
+			perror("raidsim");
+			return EXIT_FAILURE;
+		}
+		a.value = rs_node_new_scalar(origin, 1, 1, value);
+	}
+	memmove(sets + at + 1, sets + at, (*nsets - at) * sizeof(sets[0]));
+	sets[at] = a;
+	++*nsets;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -107,13 +141,13 @@ int cmd_run(int argc, char **argv)
 	unsigned repeat = 1;
 	char why[256];
 	const char *out_dir = NULL;
-	struct rs_assignment sets[256];
+	struct rs_assignment sets[MAX_SETS];
 	size_t nsets = 0;
 	char *model_dirs[64];
 	size_t ndirs = 0;
 	struct rs_diag d;
 	rs_diag_init(&d);
-	int c, status = EXIT_BAD_INPUT;
+	int c, rc, status = EXIT_BAD_INPUT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:s:pj:M:qrh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -121,32 +155,18 @@ int cmd_run(int argc, char **argv)
 			out_dir = optarg;
 			break;
 		case 'S':
-			/* --seed N is --set seed=N, but its value is its own
-			 * word: a bad one is reported against --seed, whole. */
-			if (nsets == sizeof(sets) / sizeof(sets[0])) {
-				fprintf(stderr, "raidsim: too many --set options\n");
+			/* --seed N is --set seed=N, but its value is a word of its
+			 * own: a bad one is reported against --seed, whole. */
+			if ((rc = add_set(sets, &nsets, MAX_SETS, nsets, "seed", "--seed", optarg, &d)) != 0) {
+				status = rc;
 				goto out;
 			}
-			sets[nsets].path = strdup("seed");
-			if (!sets[nsets].path) {
-				perror("raidsim");
-				status = EXIT_FAILURE;
-				goto out;
-			}
-			sets[nsets].value = rs_node_new_scalar("--seed", 1, 1, optarg);
-			nsets++;
 			break;
 		case 's':
-			if (nsets == sizeof(sets) / sizeof(sets[0])) {
-				fprintf(stderr, "raidsim: too many --set options\n");
+			if ((rc = add_set(sets, &nsets, MAX_SETS, nsets, NULL, NULL, optarg, &d)) != 0) {
+				status = rc;
 				goto out;
 			}
-			if (rs_node_parse_assignment(optarg, &sets[nsets].path, &sets[nsets].value,
-						     &d) != 0) {
-				rs_diag_print(&d, stderr);
-				goto out;
-			}
-			nsets++;
 			break;
 		case 'p':
 			o.plot = true;
@@ -218,20 +238,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (device) {
 		/* The device comes first, so --set device.KEY=V can change it. */
-		if (nsets == sizeof(sets) / sizeof(sets[0])) {
-			fprintf(stderr, "raidsim: too many --set options\n");
+		if ((rc = add_set(sets, &nsets, MAX_SETS, 0, "device.model", "--device", device, &d)) != 0) {
+			status = rc;
 			goto out;
 		}
-		memmove(sets + 1, sets, nsets * sizeof(sets[0]));
-		nsets++;
-		sets[0].path = strdup("device.model");
-		if (!sets[0].path) {
-			perror("raidsim");
-			sets[0].value = NULL;
-			status = EXIT_FAILURE;
-			goto out;
-		}
-		sets[0].value = rs_node_new_scalar("--device", 1, 1, device);
 		if (rs_fio_scenario_write(scenario, fio_yaml, sizeof(fio_yaml), why,
 					  sizeof(why)) != 0) {
 			fprintf(stderr, "raidsim: %s\n", why);
