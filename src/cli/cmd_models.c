@@ -80,12 +80,9 @@ int cmd_models(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "M:th", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'M':
-			if (ndirs == sizeof(model_dirs) / sizeof(model_dirs[0])) {
-				fprintf(stderr, "raidsim: at most %zu -M/--models options\n",
-					sizeof(model_dirs) / sizeof(model_dirs[0]));
+			if (cli_add_model_dir(model_dirs, &ndirs, sizeof(model_dirs) / sizeof(model_dirs[0]),
+					      optarg) != 0)
 				return EXIT_BAD_INPUT;
-			}
-			model_dirs[ndirs++] = optarg;
 			break;
 		case 't':
 			types = 1;

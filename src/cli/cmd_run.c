@@ -176,12 +176,9 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			break;
 		case 'M':
-			if (ndirs == sizeof(model_dirs) / sizeof(model_dirs[0])) {
-				fprintf(stderr, "raidsim: at most %zu -M/--models options\n",
-					sizeof(model_dirs) / sizeof(model_dirs[0]));
+			if (cli_add_model_dir(model_dirs, &ndirs, sizeof(model_dirs) / sizeof(model_dirs[0]),
+					      optarg) != 0)
 				goto out;
-			}
-			model_dirs[ndirs++] = optarg;
 			break;
 		case 'q':
 			o.quiet = true;

@@ -52,5 +52,8 @@ int cli_parse_output_format(const char *arg, unsigned *formats);
 /* --limit NAME=V (config/limits.h), the same for every command that takes
  * it. */
 int cli_set_limit(const char *arg);
+/* -M DIR: add DIR to the CAP entries of DIRS.  0, or -1 with the message
+ * printed when it is full. */
+int cli_add_model_dir(char **dirs, size_t *ndirs, size_t cap, char *dir);
 
 #endif

@@ -110,6 +110,16 @@ int cli_parse_repeat(const char *arg, unsigned *repeat)
 	return 0;
 }
 
+int cli_add_model_dir(char **dirs, size_t *ndirs, size_t cap, char *dir)
+{
+	if (*ndirs == cap) {
+		fprintf(stderr, "raidsim: at most %zu -M/--models options\n", cap);
+		return -1;
+	}
+	dirs[(*ndirs)++] = dir;
+	return 0;
+}
+
 int cli_set_limit(const char *arg)
 {
 	char why[256];
